@@ -1,0 +1,46 @@
+/** Why `register` refused a tool definition. */
+export type DefinitionErrorCode =
+  | 'INVALID_NAME'
+  | 'WIRE_NAME_TOO_LONG'
+  | 'WIRE_NAME_COLLISION'
+  | 'DUPLICATE_NAME'
+  | 'DOMAIN_MISMATCH'
+  | 'INVALID_SCHEMA'
+  | 'INVALID_GRADE'
+  | 'MISSING_RUN'
+  | 'SEND_WITH_RUN'
+  | 'SEND_WITHOUT_DELIVERY'
+  | 'INVALID_OPTION';
+
+/**
+ * A programmer's mistake in a tool definition, thrown by `register` with a message that says how to
+ * fix it. The only error this library throws; everything a model or user can cause is a result.
+ *
+ * @example
+ * ```ts
+ * import { ToolDefinitionError, ToolRegistry } from 'graded-tools';
+ * try {
+ *   new ToolRegistry().register({
+ *     name: 'search',
+ *     description: 'Search.',
+ *     sideEffect: 'read',
+ *     inputSchema: { type: 'object' },
+ *     run: () => [],
+ *   });
+ * } catch (error) {
+ *   if (error instanceof ToolDefinitionError) console.log(error.code); // 'INVALID_NAME'
+ * }
+ * ```
+ */
+export class ToolDefinitionError extends Error {
+  override readonly name = 'ToolDefinitionError';
+  readonly code: DefinitionErrorCode;
+  /** The tool name as given (possibly invalid). */
+  readonly toolName: string;
+
+  constructor(code: DefinitionErrorCode, toolName: string, message: string) {
+    super(message);
+    this.code = code;
+    this.toolName = toolName;
+  }
+}

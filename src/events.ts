@@ -1,0 +1,37 @@
+import type { ErrorCode } from './result.js';
+import type { CallerKind } from './tool.js';
+
+/** How one invoke ended, for the audit log. */
+export type InvokeOutcome = 'ok' | 'confirm_required' | 'refused' | 'failed';
+
+/** One invoke or refusal. The model may have been told `UNKNOWN_TOOL`; `code` here is the real reason. */
+export interface InvokeEvent {
+  readonly type: 'invoke';
+  /** The internal name, or for an unknown tool the name as asked (cut to 128 characters). */
+  readonly tool: string;
+  readonly caller: CallerKind;
+  readonly outcome: InvokeOutcome;
+  readonly code?: ErrorCode;
+  /** Milliseconds from the call to its result. */
+  readonly ms: number;
+  /** When the call started (`Date.now()`). */
+  readonly at: number;
+  readonly scope?: string;
+}
+
+/** Everything the registry reports through `onEvent`. */
+export type RegistryEvent = InvokeEvent;
+
+/** Receives events. Whatever it throws or rejects with is swallowed: auditing never breaks an invoke. */
+export type EventListener = (event: RegistryEvent) => void | Promise<void>;
+
+/** Calls `listener` without letting it break the caller. */
+export function emitSafely(listener: EventListener | undefined, event: RegistryEvent): void {
+  if (listener === undefined) return;
+  try {
+    const returned = listener(event) as unknown;
+    if (returned instanceof Promise) returned.catch(() => {});
+  } catch {
+    // An audit sink that throws must not change the outcome of the call it reports.
+  }
+}

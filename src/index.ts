@@ -1,0 +1,57 @@
+// The public API, by name. Adding a symbol here is an API decision; test/index.test.ts snapshots the list.
+
+export type { Access, AccessReport, AccessRow } from './access-report.js';
+export { buildAccessReport, formatAccessReport } from './access-report.js';
+export { getDefaultRegistry } from './default-registry.js';
+export type { DefinitionErrorCode } from './errors/tool-definition-error.js';
+export { ToolDefinitionError } from './errors/tool-definition-error.js';
+export type { EventListener, InvokeEvent, InvokeOutcome, RegistryEvent } from './events.js';
+export type { FunctionSchema } from './function-schema.js';
+export type { GateContext, GatedTool, Refusal } from './gates.js';
+export { isAutonomous, isFlagGranted, isModelCallable, refusalFor } from './gates.js';
+export type { ArgumentLimits } from './invoke/arguments.js';
+export type { Locale, MessageCatalog, MessageParams } from './messages/index.js';
+export { formatMessage } from './messages/index.js';
+export type { PlanRunContext } from './plan/run-plan.js';
+export { runPlan } from './plan/run-plan.js';
+export type { Plan, PlanResult, PlanState, PlanStep, StepRecord, StepStatus } from './plan/types.js';
+export { definePlan } from './plan/types.js';
+export type { PlanProblem } from './plan/validate-plan.js';
+export { validatePlan } from './plan/validate-plan.js';
+export type { InvokeContext, RegisterOptions, RegistryOptions } from './registry.js';
+export { ToolRegistry } from './registry.js';
+export type {
+  ConfirmRequired,
+  ErrorCode,
+  InvokeResult,
+  ReadOnlyResult,
+  ToolFailure,
+  ToolSuccess,
+  ValidationIssue,
+} from './result.js';
+export type {
+  Approval,
+  CallerKind,
+  DescribedStandardSchema,
+  InferToolInput,
+  InputSchema,
+  JsonSchema,
+  RunContext,
+  RunnableToolDefinition,
+  SendToolDefinition,
+  SideEffect,
+  ToolDefinition,
+} from './tool.js';
+export { defineTool, isSendTool, SIDE_EFFECTS } from './tool.js';
+export type { ListFilter, ToolInfo } from './tool-info.js';
+export { createAjvValidator } from './validation/ajv-validator.js';
+export type { CompiledValidator, JsonSchemaValidator, ValidationOutcome } from './validation/validator.js';
+export {
+  fromWireName,
+  isLegalWireName,
+  isValidToolName,
+  MAX_WIRE_NAME_LENGTH,
+  TOOL_NAME_PATTERN,
+  toWireName,
+  WIRE_NAME_PATTERN,
+} from './wire-name.js';

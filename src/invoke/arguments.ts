@@ -1,0 +1,86 @@
+/** Limits on what counts as acceptable arguments; generous for tools, tight enough to stay safe. */
+export interface ArgumentLimits {
+  /** The longest raw JSON arguments string accepted, in characters. */
+  readonly maxLength: number;
+  /** The deepest nesting accepted in an object given directly. */
+  readonly maxDepth: number;
+}
+
+export const DEFAULT_ARGUMENT_LIMITS: ArgumentLimits = { maxLength: 1_000_000, maxDepth: 64 };
+
+/** Arguments read into a plain object, or why they could not be. */
+export type ParsedArguments =
+  | { readonly ok: true; readonly value: Record<string, unknown> }
+  | { readonly ok: false; readonly detail: string };
+
+function isPlainRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function describeKind(value: unknown): string {
+  if (value === null) return 'got null';
+  if (Array.isArray(value)) return 'got an array';
+  return `got ${typeof value}`;
+}
+
+/** Walks a caller-given object: no cycles, no functions/symbols/bigints, bounded depth. */
+function findShapeProblem(
+  value: unknown,
+  depth: number,
+  limits: ArgumentLimits,
+  seen: Set<object>,
+): string | undefined {
+  switch (typeof value) {
+    case 'function':
+    case 'symbol':
+    case 'bigint':
+      return `a ${typeof value} is not JSON`;
+    case 'number':
+      return Number.isFinite(value) ? undefined : `${value} is not a JSON number`;
+    case 'object': {
+      if (value === null) return undefined;
+      if (depth > limits.maxDepth) return `it is nested deeper than ${limits.maxDepth} levels`;
+      if (seen.has(value)) return 'it contains a cycle';
+      seen.add(value);
+      for (const child of Array.isArray(value) ? value : Object.values(value)) {
+        const problem = findShapeProblem(child, depth + 1, limits, seen);
+        if (problem !== undefined) return problem;
+      }
+      seen.delete(value);
+      return undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * Reads what a caller passed as arguments: a JSON string (what models send), an object, or nothing.
+ * An empty string or `undefined` means `{}` (models often send `""` for a tool without parameters).
+ */
+export function readArguments(raw: unknown, limits: ArgumentLimits): ParsedArguments {
+  if (raw === undefined) return { ok: true, value: {} };
+  if (typeof raw === 'string') {
+    if (raw.length > limits.maxLength)
+      return { ok: false, detail: `they are longer than ${limits.maxLength} characters` };
+    if (raw.trim() === '') return { ok: true, value: {} };
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch (error) {
+      return {
+        ok: false,
+        detail: `they are not valid JSON (${error instanceof Error ? error.message : 'parse error'})`,
+      };
+    }
+    return isPlainRecord(parsed) ? { ok: true, value: parsed } : { ok: false, detail: describeKind(parsed) };
+  }
+  if (!isPlainRecord(raw)) return { ok: false, detail: describeKind(raw) };
+  let problem: string | undefined;
+  try {
+    problem = findShapeProblem(raw, 0, limits, new Set());
+  } catch {
+    problem = 'they could not be read (a getter threw)';
+  }
+  return problem === undefined ? { ok: true, value: raw } : { ok: false, detail: problem };
+}

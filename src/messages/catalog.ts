@@ -1,0 +1,16 @@
+import type { ErrorCode } from '../result.js';
+
+/** What a message may mention. Every value is already safe to show (see `safeName`). */
+export interface MessageParams {
+  readonly tool?: string;
+  readonly scope?: string | undefined;
+  readonly detail?: string;
+  readonly ms?: number;
+  readonly available?: readonly string[];
+}
+
+/** One message per code, in one language. */
+export type MessageCatalog = { readonly [K in ErrorCode]: (p: MessageParams) => string };
+
+/** The locales with a catalog. */
+export type Locale = 'en' | 'zh-CN';

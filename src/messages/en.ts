@@ -1,0 +1,35 @@
+import type { MessageCatalog, MessageParams } from './catalog.js';
+
+const toolName = (p: MessageParams) => (p.tool ? `"${p.tool}"` : 'the requested tool');
+const availableList = (p: MessageParams) =>
+  p.available && p.available.length > 0
+    ? ` Available tools: ${p.available.join(', ')}.`
+    : ' No tools are available.';
+
+/** English messages, the default. */
+export const en: MessageCatalog = {
+  UNKNOWN_TOOL: (p) => `There is no tool named ${toolName(p)}.${availableList(p)}`,
+  FLAG_NOT_GRANTED: (p) => `Tool ${toolName(p)} is not enabled here: its feature flag is not granted.`,
+  SCOPE_MISMATCH: (p) =>
+    `Tool ${toolName(p)} is not available in scope ${p.scope === undefined ? '(none)' : `"${p.scope}"`}.`,
+  SEND_REQUIRES_CONFIRM: (p) =>
+    `Tool ${toolName(p)} sends to people outside: only a person can start it, and it is delivered only after they confirm.`,
+  NOT_READ_ONLY: (p) => `Tool ${toolName(p)} changes or sends something, so the model may not call it.`,
+  INVALID_ARGUMENTS: (p) =>
+    `The arguments for ${toolName(p)} must be a JSON object: ${p.detail ?? 'they are not'}.`,
+  INVALID_INPUT: (p) =>
+    `The input for ${toolName(p)} does not match its schema. Fix these and call again:\n${p.detail ?? ''}`,
+  SCHEMA_ERROR: (p) =>
+    `Tool ${toolName(p)} cannot be used: its input schema is invalid (${p.detail ?? 'unknown reason'}).`,
+  RUN_FAILED: (p) => `Tool ${toolName(p)} failed: ${p.detail ?? 'unknown error'}.`,
+  TIMEOUT: (p) => `Tool ${toolName(p)} did not finish within ${p.ms ?? '?'} ms.`,
+  ABORTED: (p) => `The call to ${toolName(p)} was cancelled.`,
+  CONFIRMATION_NOT_FOUND: () => 'There is no confirmation with that id.',
+  ALREADY_DECIDED: (p) =>
+    `This confirmation was already decided${p.detail ? ` (${p.detail})` : ''}; nothing was sent again.`,
+  EXPIRED: () => 'This confirmation has expired; nothing was sent. Ask again to prepare a new one.',
+  PAYLOAD_CHANGED: () =>
+    'The payload differs from the one that was shown (digest mismatch); nothing was sent. Review it again.',
+  DELIVERY_FAILED: (p) => `Delivery by ${toolName(p)} failed: ${p.detail ?? 'unknown error'}.`,
+  STORE_FAILED: (p) => `The confirmation store failed: ${p.detail ?? 'unknown error'}.`,
+};

@@ -1,0 +1,27 @@
+import type { MessageCatalog, MessageParams } from './catalog.js';
+
+const toolName = (p: MessageParams) => (p.tool ? `“${p.tool}”` : '所请求的工具');
+const availableList = (p: MessageParams) =>
+  p.available && p.available.length > 0 ? `可用的工具：${p.available.join('、')}。` : '当前没有可用的工具。';
+
+/** 简体中文消息（`locale: 'zh-CN'`）。 */
+export const zhCN: MessageCatalog = {
+  UNKNOWN_TOOL: (p) => `没有名为 ${toolName(p)} 的工具。${availableList(p)}`,
+  FLAG_NOT_GRANTED: (p) => `工具 ${toolName(p)} 在此处未启用：其功能开关未授予。`,
+  SCOPE_MISMATCH: (p) =>
+    `工具 ${toolName(p)} 在范围 ${p.scope === undefined ? '（无）' : `“${p.scope}”`} 中不可用。`,
+  SEND_REQUIRES_CONFIRM: (p) => `工具 ${toolName(p)} 会向外部发送：只能由人发起，并在其确认后才会投递。`,
+  NOT_READ_ONLY: (p) => `工具 ${toolName(p)} 会修改或发送内容，模型不得调用。`,
+  INVALID_ARGUMENTS: (p) => `${toolName(p)} 的参数必须是 JSON 对象：${p.detail ?? '当前不是'}。`,
+  INVALID_INPUT: (p) => `${toolName(p)} 的输入不符合其模式。请修正以下问题后重试：\n${p.detail ?? ''}`,
+  SCHEMA_ERROR: (p) => `工具 ${toolName(p)} 无法使用：其输入模式无效（${p.detail ?? '原因未知'}）。`,
+  RUN_FAILED: (p) => `工具 ${toolName(p)} 执行失败：${p.detail ?? '未知错误'}。`,
+  TIMEOUT: (p) => `工具 ${toolName(p)} 未在 ${p.ms ?? '?'} 毫秒内完成。`,
+  ABORTED: (p) => `对 ${toolName(p)} 的调用已取消。`,
+  CONFIRMATION_NOT_FOUND: () => '没有该 id 的确认请求。',
+  ALREADY_DECIDED: (p) => `该确认请求已处理${p.detail ? `（${p.detail}）` : ''}；不会再次发送。`,
+  EXPIRED: () => '该确认请求已过期，未发送任何内容。请重新发起以生成新的确认。',
+  PAYLOAD_CHANGED: () => '内容与展示时不一致（摘要不匹配），未发送任何内容。请重新查看。',
+  DELIVERY_FAILED: (p) => `${toolName(p)} 投递失败：${p.detail ?? '未知错误'}。`,
+  STORE_FAILED: (p) => `确认存储出错：${p.detail ?? '未知错误'}。`,
+};

@@ -1,0 +1,426 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { type AccessReport, buildAccessReport, grantedFlagsOf } from './access-report.js';
+import { checkDefinition } from './check-definition.js';
+import { ToolDefinitionError } from './errors/tool-definition-error.js';
+import { type EventListener, emitSafely, type InvokeOutcome } from './events.js';
+import { type FunctionSchema, toModelParameters } from './function-schema.js';
+import { type GateContext, isModelCallable, refusalFor } from './gates.js';
+import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, readArguments } from './invoke/arguments.js';
+import { describeThrown, LazySignal, runGuarded } from './invoke/run-guarded.js';
+import { formatMessage, type Locale, type MessageParams } from './messages/index.js';
+import {
+  type ErrorCode,
+  failure,
+  type InvokeResult,
+  type ReadOnlyResult,
+  type ToolFailure,
+} from './result.js';
+import type { CallerKind, RunContext, ToolDefinition } from './tool.js';
+import type { ListFilter, ToolInfo } from './tool-info.js';
+import { createAjvValidator } from './validation/ajv-validator.js';
+import { isStandardSchema, validateStandard } from './validation/standard-schema.js';
+import type { CompiledValidator, JsonSchemaValidator } from './validation/validator.js';
+
+/** What a caller says about a call: the gates read `scope` and `flags`; the tool gets the rest. */
+export interface InvokeContext<AppContext = unknown> extends GateContext {
+  /** True for a caller acting without a person: `send` tools are then refused. */
+  readonly autonomous?: boolean | undefined;
+  /** Cancels the call; the tool's own signal is aborted with it. */
+  readonly signal?: AbortSignal | undefined;
+  /** The app's own value, handed to the tool as `ctx.context`. */
+  readonly context?: AppContext | undefined;
+  /** Who asked (a user id); recorded with confirmations. */
+  readonly actor?: string | undefined;
+  /** The language of messages for this call. */
+  readonly locale?: Locale | undefined;
+}
+
+/** How a registry behaves; every option has a safe default. */
+export interface RegistryOptions {
+  /** Receives one event per invoke or refusal, with the real reason. Never breaks a call. */
+  readonly onEvent?: EventListener;
+  /** The language of messages (default `'en'`); a call's `locale` overrides it. */
+  readonly locale?: Locale;
+  /** The JSON Schema validator (default: Ajv). */
+  readonly validator?: JsonSchemaValidator;
+  /** Timeout for tools without their own `timeoutMs` (default 30 s). */
+  readonly defaultTimeoutMs?: number;
+  /** Limits on raw arguments (default: 1,000,000 characters, depth 64). */
+  readonly argumentLimits?: Partial<ArgumentLimits>;
+  /** Turns what a tool threw into the text callers (and the model) see; default: the error's message. */
+  readonly describeError?: (error: unknown, tool: string) => string;
+}
+
+/** Options for `register`. */
+export interface RegisterOptions {
+  /** Replace a tool registered under the same name instead of refusing it. */
+  readonly replace?: boolean;
+}
+
+interface Entry<AppContext> {
+  readonly definition: ToolDefinition<AppContext>;
+  readonly info: ToolInfo;
+  readonly standard: StandardSchemaV1 | undefined;
+  validate: CompiledValidator | undefined;
+  schemaError: string | undefined;
+  modelSchema: FunctionSchema | undefined;
+}
+
+/** Lets the plan runner call as `plan` without offering that caller kind to everyone. */
+export const INVOKE_AS: unique symbol = Symbol('graded-tools.invokeAs');
+
+/** A name safe to repeat back in a message: a name shape, no control or markup characters. */
+function safeName(name: unknown): string | undefined {
+  return typeof name === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(name) ? name : undefined;
+}
+
+const MAX_LISTED_IN_MESSAGE = 20;
+const MAX_CACHED_CONTEXTS = 256;
+
+/**
+ * Holds graded tools and is the only way to call them. Every call passes the gates; the model's exit
+ * runs `read` tools only; `send` tools only prepare. `invoke` and `invokeReadOnly` never throw.
+ *
+ * @example
+ * ```ts
+ * import { ToolRegistry } from 'graded-tools';
+ *
+ * const registry = new ToolRegistry();
+ * registry.register({
+ *   name: 'kb.search',
+ *   description: 'Search the knowledge base.',
+ *   sideEffect: 'read',
+ *   inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+ *   run: ({ query }) => [`Article about ${String(query)}`],
+ * });
+ * const result = await registry.invokeReadOnly('kb__search', '{"query":"refunds"}');
+ * if (result.ok) console.log(result.data);
+ * ```
+ */
+export class ToolRegistry<AppContext = unknown> {
+  readonly #byName = new Map<string, Entry<AppContext>>();
+  readonly #byWire = new Map<string, Entry<AppContext>>();
+  readonly #modelListCache = new Map<string, readonly FunctionSchema[]>();
+  readonly #onEvent: EventListener | undefined;
+  readonly #locale: Locale;
+  readonly #validatorOption: JsonSchemaValidator | undefined;
+  #validator: JsonSchemaValidator | undefined;
+  readonly #defaultTimeoutMs: number;
+  readonly #limits: ArgumentLimits;
+  readonly #describeError: (error: unknown, tool: string) => string;
+
+  constructor(options: RegistryOptions = {}) {
+    this.#onEvent = options.onEvent;
+    this.#locale = options.locale ?? 'en';
+    this.#validatorOption = options.validator;
+    this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 30_000;
+    this.#limits = { ...DEFAULT_ARGUMENT_LIMITS, ...options.argumentLimits };
+    this.#describeError = options.describeError ?? describeThrown;
+  }
+
+  /**
+   * Adds a tool. Throws `ToolDefinitionError` for a definition mistake: an invalid or too long name,
+   * a duplicate (unless `replace`), a wire-name collision, a root schema that is not an object, a
+   * `send` tool with `run` or without `prepare`/`deliver`. Schemas are compiled on first use.
+   */
+  register(definition: ToolDefinition<AppContext>, options: RegisterOptions = {}): this {
+    const info = checkDefinition(definition as ToolDefinition);
+    const existing = this.#byName.get(info.name);
+    if (existing !== undefined && options.replace !== true) {
+      throw new ToolDefinitionError(
+        'DUPLICATE_NAME',
+        info.name,
+        `Tool "${info.name}" is already registered. Pick another name, or pass { replace: true } to replace it.`,
+      );
+    }
+    const wireOwner = this.#byWire.get(info.wireName);
+    if (wireOwner !== undefined && wireOwner.info.name !== info.name) {
+      throw new ToolDefinitionError(
+        'WIRE_NAME_COLLISION',
+        info.name,
+        `Tool "${info.name}" has the wire name "${info.wireName}", which "${wireOwner.info.name}" already uses. Rename one of them.`,
+      );
+    }
+    const schema = definition.inputSchema;
+    const entry: Entry<AppContext> = {
+      definition,
+      info,
+      standard: isStandardSchema(schema) ? schema : undefined,
+      validate: undefined,
+      schemaError: undefined,
+      modelSchema: undefined,
+    };
+    this.#byName.set(info.name, entry);
+    this.#byWire.set(info.wireName, entry);
+    this.#modelListCache.clear();
+    return this;
+  }
+
+  /** Removes a tool by internal or wire name; true when one was removed. */
+  unregister(name: string): boolean {
+    const entry = this.#resolve(name);
+    if (entry === undefined) return false;
+    this.#byName.delete(entry.info.name);
+    this.#byWire.delete(entry.info.wireName);
+    this.#modelListCache.clear();
+    return true;
+  }
+
+  /** The number of registered tools. */
+  get size(): number {
+    return this.#byName.size;
+  }
+
+  /** A registered tool by internal (`kb.search`) or wire (`kb__search`) name. */
+  get(name: string): ToolInfo | undefined {
+    return this.#resolve(name)?.info;
+  }
+
+  /** True when a tool is registered under this internal or wire name. */
+  has(name: string): boolean {
+    return this.#resolve(name) !== undefined;
+  }
+
+  /** The registered tools, filtered by domain, grade or availability in a scope. */
+  list(filter: ListFilter = {}): ToolInfo[] {
+    const tools: ToolInfo[] = [];
+    for (const { info } of this.#byName.values()) {
+      if (filter.domain !== undefined && info.domain !== filter.domain) continue;
+      if (filter.sideEffect !== undefined && info.sideEffect !== filter.sideEffect) continue;
+      if (filter.scope !== undefined && info.scopes !== undefined && !info.scopes.includes(filter.scope))
+        continue;
+      tools.push(info);
+    }
+    return tools;
+  }
+
+  /**
+   * Calls a tool as a person (or, with `autonomous: true`, as the app's own automation). Gates run in
+   * order — feature flag, scope, `send` from an autonomous caller — then the input is validated. A
+   * `send` tool is only prepared: the result holds the payload to show a person. Never throws.
+   */
+  invoke(name: string, input?: unknown, ctx: InvokeContext<AppContext> = {}): Promise<InvokeResult> {
+    return this.#execute(ctx.autonomous === true ? 'autonomous' : 'person', name, input, ctx);
+  }
+
+  /**
+   * The model's exit. Takes a wire or internal name and the arguments as an object or the raw JSON
+   * string, re-checks the grade and the gates, and runs only `read` tools, as an autonomous caller.
+   * A tool the model may not call is refused exactly like a name that does not exist. Never throws.
+   */
+  invokeReadOnly(
+    name: string,
+    input?: unknown,
+    ctx: InvokeContext<AppContext> = {},
+  ): Promise<ReadOnlyResult> {
+    return this.#execute('model', name, input, ctx) as Promise<ReadOnlyResult>;
+  }
+
+  /** @internal The plan runner's way in: the caller kind is fixed by the runner, not by a flag. */
+  [INVOKE_AS](
+    caller: 'plan',
+    name: string,
+    input: unknown,
+    ctx: InvokeContext<AppContext>,
+  ): Promise<InvokeResult> {
+    return this.#execute(caller, name, input, ctx);
+  }
+
+  /**
+   * The tools for the model under `ctx`: exactly those the model's exit would run — `read` tools whose
+   * gates pass — under wire names, in OpenAI's function shape. Never a `write` or `send` tool. Cached
+   * per scope and granted flags until the next `register`.
+   */
+  toFunctionSchemas(ctx: GateContext = {}): FunctionSchema[] {
+    const key = `${ctx.scope ?? ''}\u0000${grantedFlagsOf(ctx.flags).join('\u0000')}`;
+    let cached = this.#modelListCache.get(key);
+    if (cached === undefined) {
+      const schemas: FunctionSchema[] = [];
+      for (const entry of this.#byName.values()) {
+        if (isModelCallable(entry.info, ctx)) schemas.push(this.#modelSchemaOf(entry));
+      }
+      cached = Object.freeze(schemas);
+      if (this.#modelListCache.size >= MAX_CACHED_CONTEXTS) this.#modelListCache.clear();
+      this.#modelListCache.set(key, cached);
+    }
+    return [...cached];
+  }
+
+  /** For every tool: may a person, a plan and the model reach it under `ctx`, and if not, why. */
+  accessReport(ctx: GateContext & { readonly locale?: Locale } = {}): AccessReport {
+    return buildAccessReport(this.list(), ctx, ctx.locale ?? this.#locale);
+  }
+
+  #resolve(name: string): Entry<AppContext> | undefined {
+    if (typeof name !== 'string') return undefined;
+    return this.#byName.get(name) ?? this.#byWire.get(name);
+  }
+
+  #modelSchemaOf(entry: Entry<AppContext>): FunctionSchema {
+    entry.modelSchema ??= Object.freeze({
+      name: entry.info.wireName,
+      description: entry.info.description,
+      parameters: toModelParameters(entry.info.inputSchema),
+    });
+    return entry.modelSchema;
+  }
+
+  #compiled(entry: Entry<AppContext>): CompiledValidator | undefined {
+    if (entry.validate === undefined && entry.schemaError === undefined) {
+      try {
+        this.#validator ??= this.#validatorOption ?? createAjvValidator();
+        entry.validate = this.#validator.compile(entry.info.inputSchema);
+      } catch (error) {
+        entry.schemaError = describeThrown(error);
+      }
+    }
+    return entry.validate;
+  }
+
+  async #execute(
+    caller: CallerKind,
+    name: string,
+    rawInput: unknown,
+    ctx: InvokeContext<AppContext>,
+  ): Promise<InvokeResult> {
+    const listening = this.#onEvent !== undefined;
+    const at = listening ? Date.now() : 0;
+    const started = listening ? performance.now() : 0;
+    const locale = ctx.locale ?? this.#locale;
+    const entry = this.#resolve(name);
+    const toolName = entry?.info.name ?? (typeof name === 'string' ? name.slice(0, 128) : String(name));
+    // The model knows tools by wire name; people and plans by internal name.
+    const shown = entry === undefined ? '' : caller === 'model' ? entry.info.wireName : entry.info.name;
+    const report = (outcome: InvokeOutcome, code?: ErrorCode) => {
+      if (!listening) return;
+      const ms = performance.now() - started;
+      emitSafely(this.#onEvent, {
+        type: 'invoke',
+        tool: toolName,
+        caller,
+        outcome,
+        ms,
+        at,
+        ...(code === undefined ? {} : { code }),
+        ...(ctx.scope === undefined ? {} : { scope: ctx.scope }),
+      });
+    };
+    const fail = (code: ErrorCode, params: MessageParams, extra?: Partial<ToolFailure>): ToolFailure => {
+      report(code === 'UNKNOWN_TOOL' || code in REFUSALS ? 'refused' : 'failed', code);
+      return failure(code, formatMessage(code, params, locale), extra);
+    };
+
+    try {
+      if (entry === undefined) return fail('UNKNOWN_TOOL', this.#unknownToolParams(name, caller, ctx));
+      const { definition, info } = entry;
+      const refusal = refusalFor(info, ctx, caller);
+      if (refusal !== undefined) {
+        if (caller === 'model') {
+          // The model learns nothing about tools it may not call: same code and message as a made-up name.
+          report('refused', refusal);
+          return failure(
+            'UNKNOWN_TOOL',
+            formatMessage('UNKNOWN_TOOL', this.#unknownToolParams(name, caller, ctx), locale),
+          );
+        }
+        const extra = refusal === 'SEND_REQUIRES_CONFIRM' ? { requiresConfirm: true as const } : undefined;
+        return fail(refusal, { tool: shown, scope: ctx.scope }, extra);
+      }
+      if (ctx.signal?.aborted) return fail('ABORTED', { tool: shown });
+
+      const parsed = readArguments(rawInput, this.#limits);
+      if (!parsed.ok) return fail('INVALID_ARGUMENTS', { tool: shown, detail: parsed.detail });
+      let input: unknown = parsed.value;
+      if (entry.standard !== undefined) {
+        const checked = await validateStandard(entry.standard, input);
+        if (!checked.valid) return this.#invalidInput(fail, shown, checked.issues);
+        input = checked.value;
+      } else {
+        const validate = this.#compiled(entry);
+        if (validate === undefined)
+          return fail('SCHEMA_ERROR', { tool: shown, detail: entry.schemaError ?? '' });
+        const checked = validate(input);
+        if (!checked.valid) return this.#invalidInput(fail, shown, checked.issues);
+      }
+
+      const lazy = new LazySignal(ctx.signal);
+      const runContext: RunContext<AppContext> = {
+        get signal() {
+          return lazy.signal;
+        },
+        caller,
+        scope: ctx.scope,
+        context: ctx.context as AppContext,
+        toolName: info.name,
+      };
+      const timeoutMs = info.timeoutMs ?? this.#defaultTimeoutMs;
+      const work =
+        definition.sideEffect === 'send'
+          ? () => definition.prepare(input, runContext)
+          : () => definition.run(input, runContext);
+      const outcome = await runGuarded<unknown>(work, lazy, timeoutMs, ctx.signal);
+      switch (outcome.kind) {
+        case 'timeout':
+          return fail('TIMEOUT', { tool: shown, ms: timeoutMs });
+        case 'aborted':
+          return fail('ABORTED', { tool: shown });
+        case 'threw':
+          return fail('RUN_FAILED', {
+            tool: shown,
+            detail: this.#safeDescribe(outcome.error, info.name),
+          });
+      }
+      const data = outcome.value === undefined ? null : outcome.value;
+      if (definition.sideEffect === 'send') {
+        report('confirm_required');
+        return { ok: true, requiresConfirm: true, confirmPayload: data };
+      }
+      report('ok');
+      return { ok: true, data };
+    } catch (error) {
+      // Defence in depth: nothing a caller or a tool does may turn into an exception for the host.
+      return fail('RUN_FAILED', {
+        tool: shown || (safeName(name) ?? ''),
+        detail: describeThrown(error),
+      });
+    }
+  }
+
+  #invalidInput(
+    fail: (code: ErrorCode, params: MessageParams, extra?: Partial<ToolFailure>) => ToolFailure,
+    tool: string,
+    issues: readonly { path: string; message: string }[],
+  ): ToolFailure {
+    const detail = issues
+      .map((issue) => `- ${issue.path === '' ? '(root)' : issue.path}: ${issue.message}`)
+      .join('\n');
+    return fail('INVALID_INPUT', { tool, detail }, { issues });
+  }
+
+  #unknownToolParams(name: unknown, caller: CallerKind, ctx: GateContext): MessageParams {
+    const tool = safeName(name);
+    const base = tool === undefined ? {} : { tool };
+    if (caller !== 'model') return base;
+    const available = this.toFunctionSchemas(ctx).map((schema) => schema.name);
+    const listed =
+      available.length > MAX_LISTED_IN_MESSAGE
+        ? [...available.slice(0, MAX_LISTED_IN_MESSAGE), '…']
+        : available;
+    return { ...base, available: listed };
+  }
+
+  #safeDescribe(error: unknown, tool: string): string {
+    try {
+      return this.#describeError(error, tool).slice(0, 2_000);
+    } catch {
+      return describeThrown(error);
+    }
+  }
+}
+
+const REFUSALS: Readonly<Record<string, true>> = {
+  FLAG_NOT_GRANTED: true,
+  SCOPE_MISMATCH: true,
+  SEND_REQUIRES_CONFIRM: true,
+  NOT_READ_ONLY: true,
+};

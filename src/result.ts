@@ -1,0 +1,94 @@
+/**
+ * Every expected outcome's code, one union for programs to switch on. Messages change with the locale;
+ * codes never do.
+ */
+export type ErrorCode =
+  /** No tool by that name, or (to the model) one it may not call. */
+  | 'UNKNOWN_TOOL'
+  /** The tool's feature flag is not granted in this context. */
+  | 'FLAG_NOT_GRANTED'
+  /** The tool is not available in this scope. */
+  | 'SCOPE_MISMATCH'
+  /** A `send` tool was called by an autonomous caller: only a person may start one. */
+  | 'SEND_REQUIRES_CONFIRM'
+  /** The model's exit was asked for a `write` or `send` tool (audit events only; the model sees `UNKNOWN_TOOL`). */
+  | 'NOT_READ_ONLY'
+  /** The arguments are not a JSON object (unparseable, an array, cyclic, too large …). */
+  | 'INVALID_ARGUMENTS'
+  /** The arguments are an object but do not match the tool's input schema; `issues` says where. */
+  | 'INVALID_INPUT'
+  /** The tool's own input schema could not be compiled: a definition mistake found at first use. */
+  | 'SCHEMA_ERROR'
+  /** The tool's `run` or `prepare` threw or rejected. */
+  | 'RUN_FAILED'
+  /** The tool did not finish within its timeout. */
+  | 'TIMEOUT'
+  /** The caller's signal was aborted. */
+  | 'ABORTED'
+  /** No confirmation with that id. */
+  | 'CONFIRMATION_NOT_FOUND'
+  /** The confirmation was already confirmed, rejected, expired or is being delivered. */
+  | 'ALREADY_DECIDED'
+  /** The confirmation expired before a person confirmed it. */
+  | 'EXPIRED'
+  /** The digest the person saw differs from the stored payload's. */
+  | 'PAYLOAD_CHANGED'
+  /** `deliver` threw or timed out; the confirmation is marked failed. */
+  | 'DELIVERY_FAILED'
+  /** The confirmation store could not be read or written. */
+  | 'STORE_FAILED';
+
+/** One thing wrong with an input, for a person or a model to fix. */
+export interface ValidationIssue {
+  /** JSON Pointer to the offending value (`''` for the root). */
+  readonly path: string;
+  readonly message: string;
+}
+
+/** A tool ran and returned `data`. */
+export interface ToolSuccess<T = unknown> {
+  readonly ok: true;
+  readonly data: T;
+  readonly requiresConfirm?: false;
+}
+
+/** A person's invoke of a `send` tool: the payload is prepared, nothing is sent until they confirm. */
+export interface ConfirmRequired<Payload = unknown> {
+  readonly ok: true;
+  readonly requiresConfirm: true;
+  /** What `prepare` built: show this to the person. */
+  readonly confirmPayload: Payload;
+  /** The stored confirmation to pass to `registry.confirm`. */
+  readonly confirmationId?: string;
+  /** SHA-256 of the payload's canonical JSON; pass it back to `confirm` to prove what was shown. */
+  readonly digest?: string;
+  /** ISO time after which the confirmation can no longer be confirmed. */
+  readonly expiresAt?: string;
+}
+
+/** Anything expected that went wrong: a refusal, bad input, a failing tool. */
+export interface ToolFailure {
+  readonly ok: false;
+  readonly code: ErrorCode;
+  /** For a person or a model: what went wrong and how to recover. */
+  readonly error: string;
+  /** Set on `SEND_REQUIRES_CONFIRM`: a person must start and confirm this. */
+  readonly requiresConfirm?: true;
+  /** Set on `INVALID_INPUT`: each thing wrong with the input. */
+  readonly issues?: readonly ValidationIssue[];
+}
+
+/** What `invoke` resolves to. It never rejects. */
+export type InvokeResult<T = unknown> = ToolSuccess<T> | ConfirmRequired | ToolFailure;
+
+/** What the model's exit resolves to: a read tool's data or a failure, never a confirmation. */
+export type ReadOnlyResult<T = unknown> = ToolSuccess<T> | ToolFailure;
+
+/** Builds a failure result. */
+export function failure(
+  code: ErrorCode,
+  error: string,
+  extra?: Partial<Omit<ToolFailure, 'ok' | 'code' | 'error'>>,
+): ToolFailure {
+  return extra === undefined ? { ok: false, code, error } : { ok: false, code, error, ...extra };
+}

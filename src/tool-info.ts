@@ -1,0 +1,28 @@
+import type { JsonSchema, SideEffect } from './tool.js';
+
+/**
+ * What the registry tells about a registered tool: everything but its functions, so a listing never
+ * hands out a way to `deliver`.
+ */
+export interface ToolInfo {
+  readonly name: string;
+  readonly wireName: string;
+  readonly domain: string;
+  readonly title: string;
+  readonly description: string;
+  readonly sideEffect: SideEffect;
+  readonly scopes: readonly string[] | undefined;
+  readonly featureFlag: string | undefined;
+  readonly timeoutMs: number | undefined;
+  readonly openWorld: boolean;
+  /** The input as JSON Schema (derived once for a Standard Schema). */
+  readonly inputSchema: JsonSchema;
+}
+
+/** Filters for `registry.list`. */
+export interface ListFilter {
+  readonly domain?: string;
+  readonly sideEffect?: SideEffect;
+  /** Only tools available in this scope (tools without `scopes` are available everywhere). */
+  readonly scope?: string;
+}

@@ -1,0 +1,152 @@
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+
+/**
+ * What a tool does to the world, answered by two questions: can it be undone, and will someone
+ * outside see it at once?
+ * - `read`: looks up, searches, fetches. A person, a plan and the model may call it.
+ * - `write`: changes local state. A person or a fixed plan may call it, never the model.
+ * - `send`: leaves the building. It only ever delivers after a person confirms.
+ */
+export type SideEffect = 'read' | 'write' | 'send';
+
+/** Every grade, in order of consequence. */
+export const SIDE_EFFECTS: readonly SideEffect[] = ['read', 'write', 'send'];
+
+/**
+ * Who is calling: a person at a screen, an autonomous caller of the app's own, a fixed plan, or the
+ * model through its exit. Everyone but a person is autonomous.
+ */
+export type CallerKind = 'person' | 'autonomous' | 'plan' | 'model';
+
+/** A plain JSON Schema object (draft 2020-12 or draft-07) whose root describes an object. */
+export type JsonSchema = { readonly [key: string]: unknown };
+
+/** A Standard Schema (zod 4, valibot, arktype …) that can also describe itself as JSON Schema. */
+export type DescribedStandardSchema<Input = unknown, Output = Input> = StandardSchemaV1<Input, Output> &
+  StandardJSONSchemaV1<Input, Output>;
+
+/** What a tool may give as `inputSchema`. */
+export type InputSchema = JsonSchema | DescribedStandardSchema;
+
+/**
+ * The input `run` or `prepare` receives: the schema's output type for a Standard Schema, a plain
+ * object for JSON Schema (give `defineTool` a type argument to narrow it).
+ */
+export type InferToolInput<S> = S extends StandardSchemaV1<infer _I, infer O> ? O : Record<string, unknown>;
+
+/** What a tool's `run` or `prepare` is handed besides its input. */
+export interface RunContext<AppContext = unknown> {
+  /** Aborted when the caller aborts or the tool's timeout passes; pass it on to I/O. */
+  readonly signal: AbortSignal;
+  /** Who is calling. */
+  readonly caller: CallerKind;
+  /** The scope of the call, if the caller gave one. */
+  readonly scope: string | undefined;
+  /** The app's own value from the invoke context (the signed-in user, a tenant, a DB handle …). */
+  readonly context: AppContext;
+  /** The internal name of the tool being run. */
+  readonly toolName: string;
+}
+
+/** What `deliver` is handed: the proof that a person approved this exact payload. */
+export interface Approval {
+  /** The confirmation's id; use it as the idempotency key for the downstream API. */
+  readonly confirmationId: string;
+  /** Who approved. */
+  readonly approvedBy: string;
+  /** Aborted when the delivery is cancelled or times out. */
+  readonly signal: AbortSignal;
+}
+
+interface ToolFields<S extends InputSchema> {
+  /** `<domain>.<capability>`, e.g. `kb.search`. Segments start with a letter; see `isValidToolName`. */
+  readonly name: string;
+  /** The first segment of `name`; derived when omitted, refused when it disagrees. */
+  readonly domain?: string;
+  /** A short label for people (consoles, confirmation screens). */
+  readonly title?: string;
+  /** What the tool does and when to use it, written for the model. */
+  readonly description: string;
+  /** The input: a JSON Schema whose root is an object, or a self-describing Standard Schema. */
+  readonly inputSchema: S;
+  /** Where the tool is available; omitted means anywhere. */
+  readonly scopes?: readonly string[];
+  /** The feature flag that must be granted (`ctx.flags[flag] === true`); omitted means not gated. */
+  readonly featureFlag?: string;
+  /** How long `run`/`prepare` may take before the call fails with `TIMEOUT`. */
+  readonly timeoutMs?: number;
+  /** True when a read reaches outside the app (the web, a third-party API); tells MCP clients. */
+  readonly openWorld?: boolean;
+}
+
+/** A `read` or `write` tool: it runs. */
+export interface RunnableToolDefinition<
+  S extends InputSchema = InputSchema,
+  Output = unknown,
+  AppContext = unknown,
+  Input = InferToolInput<S>,
+> extends ToolFields<S> {
+  readonly sideEffect: 'read' | 'write';
+  /**
+   * Does the work and returns the data. A throw becomes a failed result. (Method syntax, so a JSON
+   * Schema tool may annotate a narrower input type.)
+   */
+  run(input: Input, ctx: RunContext<AppContext>): Output | Promise<Output>;
+  readonly prepare?: never;
+  readonly deliver?: never;
+}
+
+/** A `send` tool: it prepares a payload for a person to see, and delivers only once they confirm. */
+export interface SendToolDefinition<
+  S extends InputSchema = InputSchema,
+  Payload = unknown,
+  Output = unknown,
+  AppContext = unknown,
+  Input = InferToolInput<S>,
+> extends ToolFields<S> {
+  readonly sideEffect: 'send';
+  /** Builds what the person will see and approve. It must not send anything. */
+  prepare(input: Input, ctx: RunContext<AppContext>): Payload | Promise<Payload>;
+  /** The real send; only the confirmation path calls it, once per approved confirmation. */
+  deliver(payload: Payload, approval: Approval): Output | Promise<Output>;
+  readonly run?: never;
+}
+
+/** Any tool definition. */
+export type ToolDefinition<AppContext = unknown> =
+  // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every input and output type
+  | RunnableToolDefinition<InputSchema, any, AppContext, any>
+  // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every input and output type
+  | SendToolDefinition<InputSchema, any, any, AppContext, any>;
+
+/**
+ * Defines a tool with its types checked: a `send` tool must have `prepare` and `deliver` and no `run`;
+ * a `read`/`write` tool must have `run`. With a Standard Schema, `run`'s input type is inferred.
+ *
+ * @example
+ * ```ts
+ * import { defineTool } from 'graded-tools';
+ *
+ * const search = defineTool({
+ *   name: 'kb.search',
+ *   description: 'Search the knowledge base. Returns the best matching articles.',
+ *   sideEffect: 'read',
+ *   inputSchema: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
+ *   run: (input) => [{ title: `About ${String(input.query)}` }],
+ * });
+ * ```
+ */
+export function defineTool<S extends InputSchema, Output, AppContext = unknown>(
+  tool: RunnableToolDefinition<S, Output, AppContext>,
+): RunnableToolDefinition<S, Output, AppContext>;
+export function defineTool<S extends InputSchema, Payload, Output, AppContext = unknown>(
+  tool: SendToolDefinition<S, Payload, Output, AppContext>,
+): SendToolDefinition<S, Payload, Output, AppContext>;
+export function defineTool(tool: ToolDefinition): ToolDefinition {
+  return tool;
+}
+
+/** True for a tool that only prepares and waits for a person (`send`). */
+export function isSendTool(tool: ToolDefinition): tool is SendToolDefinition {
+  return tool.sideEffect === 'send';
+}

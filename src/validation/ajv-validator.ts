@@ -1,0 +1,52 @@
+import { Ajv2020, type ErrorObject, type Options } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { ValidationIssue } from '../result.js';
+import type { JsonSchema } from '../tool.js';
+import type { JsonSchemaValidator } from './validator.js';
+
+// ajv-formats is CommonJS: under Node its default import is the plugin, under some bundlers `.default` is.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  ajv: Ajv2020,
+) => unknown;
+
+function toIssue(error: ErrorObject): ValidationIssue {
+  const params = error.params as Record<string, unknown>;
+  let message = error.message ?? 'is invalid';
+  if (typeof params.additionalProperty === 'string') message += `: '${params.additionalProperty}'`;
+  if (Array.isArray(params.allowedValues))
+    message += `: ${params.allowedValues.map((v) => JSON.stringify(v)).join(', ')}`;
+  return { path: error.instancePath, message };
+}
+
+/** Schemas name their own draft; the 2020-12 engine reads draft-07 tool schemas fine without it. */
+function withoutDraftMarker(schema: JsonSchema): JsonSchema {
+  if (!('$schema' in schema)) return schema;
+  const { $schema: _ignored, ...rest } = schema;
+  return rest;
+}
+
+/**
+ * The default validator: Ajv (draft 2020-12, also reads draft-07 tool schemas) with ajv-formats, all
+ * errors reported, input never coerced or mutated. The Ajv instance is made on first compile.
+ *
+ * @example
+ * ```ts
+ * import { ToolRegistry, createAjvValidator } from 'graded-tools';
+ * const registry = new ToolRegistry({ validator: createAjvValidator({ strict: false }) });
+ * ```
+ */
+export function createAjvValidator(options: Options = {}): JsonSchemaValidator {
+  let ajv: Ajv2020 | undefined;
+  return {
+    compile(schema) {
+      ajv ??= (() => {
+        const instance = new Ajv2020({ allErrors: true, strict: false, logger: false, ...options });
+        addFormats(instance);
+        return instance;
+      })();
+      const validate = ajv.compile(withoutDraftMarker(schema));
+      return (input) =>
+        validate(input) ? { valid: true } : { valid: false, issues: (validate.errors ?? []).map(toIssue) };
+    },
+  };
+}

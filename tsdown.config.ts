@@ -1,0 +1,14 @@
+import { defineConfig } from 'tsdown';
+
+export default defineConfig({
+  entry: {
+    index: 'src/index.ts',
+  },
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  dts: true,
+  deps: { onlyBundle: ['@standard-schema/spec'] },
+  clean: true,
+  sourcemap: true,
+});
