@@ -10,14 +10,14 @@ import type { Plan, PlanResult, PlanState, StepRecord } from './types.js';
 /** Where and how a plan runs. */
 export interface PlanRunContext<AppContext = unknown> extends GateContext {
   /** The registry whose tools the steps call (default: the process-wide one). */
-  readonly registry?: ToolRegistry<AppContext>;
+  readonly registry?: ToolRegistry<AppContext> | undefined;
   /** Ends the plan: the running step is aborted, later steps do not run. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
   /** Called after each step (also for skipped ones). Whatever it throws is ignored. */
-  readonly onStep?: (step: StepRecord) => void;
-  readonly context?: AppContext;
-  readonly actor?: string;
-  readonly locale?: Locale;
+  readonly onStep?: ((step: StepRecord) => void) | undefined;
+  readonly context?: AppContext | undefined;
+  readonly actor?: string | undefined;
+  readonly locale?: Locale | undefined;
 }
 
 function stepFailure(error: unknown, tool: string, what: string, locale: Locale | undefined): InvokeResult {

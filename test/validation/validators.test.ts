@@ -1,0 +1,79 @@
+import { createAjvValidator, type JsonSchemaValidator, ToolRegistry } from 'graded-tools';
+import { describe, expect, it } from 'vitest';
+import { readTool } from '../helpers/tools.js';
+
+describe('JSON Schema validation', () => {
+  it('compiles each tool’s schema once, on first use, and caches it', async () => {
+    const compiled: string[] = [];
+    const ajv = createAjvValidator();
+    const counting: JsonSchemaValidator = {
+      compile: (schema) => {
+        compiled.push(JSON.stringify(schema));
+        return ajv.compile(schema);
+      },
+    };
+    const registry = new ToolRegistry({ validator: counting });
+    for (let i = 0; i < 100; i += 1) registry.register(readTool(`kb.t${i}`).tool);
+    expect(compiled).toHaveLength(0);
+    for (let i = 0; i < 5; i += 1) await registry.invoke('kb.t7', { query: 'x' });
+    await registry.invoke('kb.t8', { query: 3 });
+    expect(compiled).toHaveLength(2);
+  });
+
+  it('lets an app swap the validator (e.g. where code generation is not allowed)', async () => {
+    const handMade: JsonSchemaValidator = {
+      compile: (schema) => {
+        const required = (schema.required as string[] | undefined) ?? [];
+        return (input) => {
+          const missing = required.filter((key) => !Object.hasOwn(input as object, key));
+          return missing.length === 0
+            ? { valid: true }
+            : { valid: false, issues: missing.map((key) => ({ path: `/${key}`, message: 'is required' })) };
+        };
+      },
+    };
+    const registry = new ToolRegistry({ validator: handMade }).register(readTool().tool);
+    await expect(registry.invoke('kb.search', { query: 3 })).resolves.toMatchObject({ ok: true });
+    await expect(registry.invoke('kb.search', {})).resolves.toMatchObject({
+      code: 'INVALID_INPUT',
+      issues: [{ path: '/query', message: 'is required' }],
+    });
+  });
+
+  it('checks formats, enums and draft-07 schemas with a $schema marker', async () => {
+    const registry = new ToolRegistry().register({
+      name: 'crm.contact',
+      description: 'Find a contact.',
+      sideEffect: 'read',
+      inputSchema: {
+        $schema: 'http://json-schema.org/draft-07/schema#',
+        type: 'object',
+        properties: { email: { type: 'string', format: 'email' }, kind: { enum: ['lead', 'customer'] } },
+        required: ['email'],
+      },
+      run: () => 'found',
+    });
+    await expect(registry.invoke('crm.contact', { email: 'a@b.co', kind: 'lead' })).resolves.toMatchObject({
+      ok: true,
+    });
+    const bad = await registry.invoke('crm.contact', { email: 'nope', kind: 'boss' });
+    expect(bad.ok ? [] : bad.issues).toEqual([
+      { path: '/email', message: 'must match format "email"' },
+      { path: '/kind', message: 'must be equal to one of the allowed values: "lead", "customer"' },
+    ]);
+  });
+
+  it('never mutates or coerces the caller’s input', async () => {
+    const registry = new ToolRegistry().register({
+      name: 'kb.count',
+      description: 'Count.',
+      sideEffect: 'read',
+      inputSchema: { type: 'object', properties: { n: { type: 'integer', default: 3 } } },
+      run: (input) => input,
+    });
+    const input = {};
+    await expect(registry.invoke('kb.count', input)).resolves.toEqual({ ok: true, data: {} });
+    expect(input).toEqual({});
+    await expect(registry.invoke('kb.count', { n: '3' })).resolves.toMatchObject({ code: 'INVALID_INPUT' });
+  });
+});
