@@ -52,7 +52,18 @@ export function grantedFlagsOf(flags: GateContext['flags']): string[] {
     .sort();
 }
 
-/** Builds the access report for `tools` under `ctx`, asking the gates for every cell. */
+/**
+ * Builds the access report for `tools` under `ctx`, asking the gates for every cell. The registry's
+ * `accessReport(ctx)` calls this with its own tools.
+ *
+ * @example
+ * ```ts
+ * import { buildAccessReport, ToolRegistry } from 'graded-tools';
+ * const registry = new ToolRegistry();
+ * const report = buildAccessReport(registry.list(), { scope: 'desk', flags: { kb: true } });
+ * report.tools.filter((row) => row.model.allowed);
+ * ```
+ */
 export function buildAccessReport(
   tools: Iterable<ToolInfo>,
   ctx: GateContext,

@@ -33,7 +33,16 @@ export function isFlagGranted(flags: GateContext['flags'], flag: string): boolea
   return flags != null && Object.hasOwn(flags, flag) && flags[flag] === true;
 }
 
-/** True for every caller but a person: plans, the model, and the app's own automation. */
+/**
+ * True for every caller but a person: plans, the model, and the app's own automation.
+ *
+ * @example
+ * ```ts
+ * import { isAutonomous } from 'graded-tools';
+ * isAutonomous('plan'); // true
+ * isAutonomous('person'); // false
+ * ```
+ */
 export function isAutonomous(caller: CallerKind): boolean {
   return caller !== 'person';
 }
@@ -66,7 +75,16 @@ export function refusalFor(tool: GatedTool, ctx: GateContext, caller: CallerKind
   return undefined;
 }
 
-/** True when the model may see and call `tool` under `ctx`: the model's list and exit both use this. */
+/**
+ * True when the model may see and call `tool` under `ctx`: the model's list and exit both use this.
+ *
+ * @example
+ * ```ts
+ * import { isModelCallable } from 'graded-tools';
+ * isModelCallable({ sideEffect: 'read', featureFlag: 'kb' }, { flags: { kb: true } }); // true
+ * isModelCallable({ sideEffect: 'write' }, {}); // false
+ * ```
+ */
 export function isModelCallable(tool: GatedTool, ctx: GateContext): boolean {
   return refusalFor(tool, ctx, 'model') === undefined;
 }

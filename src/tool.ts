@@ -146,7 +146,16 @@ export function defineTool(tool: ToolDefinition): ToolDefinition {
   return tool;
 }
 
-/** True for a tool that only prepares and waits for a person (`send`). */
+/**
+ * True for a tool that only prepares and waits for a person (`send`).
+ *
+ * @example
+ * ```ts
+ * import { isSendTool, type ToolDefinition } from 'graded-tools';
+ * declare const tool: ToolDefinition;
+ * if (isSendTool(tool)) console.log('needs a person to confirm', tool.name);
+ * ```
+ */
 export function isSendTool(tool: ToolDefinition): tool is SendToolDefinition {
   return tool.sideEffect === 'send';
 }

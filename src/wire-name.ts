@@ -60,7 +60,16 @@ export function fromWireName(wireName: string): string | undefined {
   return WIRE_FORM.test(wireName) ? wireName.replaceAll('__', '.') : undefined;
 }
 
-/** True when `name` is a legal wire name for every provider. */
+/**
+ * True when `name` is a legal wire name for every provider (`^[A-Za-z][A-Za-z0-9_-]{0,63}$`).
+ *
+ * @example
+ * ```ts
+ * import { isLegalWireName } from 'graded-tools';
+ * isLegalWireName('kb__search'); // true
+ * isLegalWireName('kb.search'); // false
+ * ```
+ */
 export function isLegalWireName(name: string): boolean {
   return WIRE_NAME_PATTERN.test(name);
 }

@@ -5,7 +5,15 @@ import { zhCN } from './zh-CN.js';
 
 const catalogs: Readonly<Record<Locale, MessageCatalog>> = { en, 'zh-CN': zhCN };
 
-/** The message for `code` in `locale` (English for an unknown locale). */
+/**
+ * The message for `code` in `locale` (English for an unknown locale).
+ *
+ * @example
+ * ```ts
+ * import { formatMessage } from 'graded-tools';
+ * formatMessage('TIMEOUT', { tool: 'kb.search', ms: 500 }, 'zh-CN'); // '工具 “kb.search” 未在 500 毫秒内完成。'
+ * ```
+ */
 export function formatMessage(code: ErrorCode, params: MessageParams, locale: Locale = 'en'): string {
   return (catalogs[locale] ?? en)[code](params);
 }
