@@ -4,9 +4,10 @@ import { checkDefinition } from './check-definition.js';
 import { ToolDefinitionError } from './errors/tool-definition-error.js';
 import { type EventListener, emitSafely, type InvokeOutcome } from './events.js';
 import { type FunctionSchema, toModelParameters } from './function-schema.js';
-import { type GateContext, isModelCallable, refusalFor } from './gates.js';
+import { type GateContext, isModelCallable, type Refusal, refusalFor } from './gates.js';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, readArguments } from './invoke/arguments.js';
-import { describeThrown, LazySignal, runGuarded } from './invoke/run-guarded.js';
+import { ToolRunContext } from './invoke/run-context.js';
+import { describeThrown, type GuardedOutcome, isThenable } from './invoke/run-guarded.js';
 import { formatMessage, type Locale, type MessageParams } from './messages/index.js';
 import {
   type ErrorCode,
@@ -14,8 +15,9 @@ import {
   type InvokeResult,
   type ReadOnlyResult,
   type ToolFailure,
+  type ValidationIssue,
 } from './result.js';
-import type { CallerKind, RunContext, ToolDefinition } from './tool.js';
+import type { CallerKind, ToolDefinition } from './tool.js';
 import type { ListFilter, ToolInfo } from './tool-info.js';
 import { createAjvValidator } from './validation/ajv-validator.js';
 import { isStandardSchema, validateStandard } from './validation/standard-schema.js';
@@ -55,6 +57,17 @@ export interface RegistryOptions {
 export interface RegisterOptions {
   /** Replace a tool registered under the same name instead of refusing it. */
   readonly replace?: boolean;
+}
+
+/** The facts about one call that its failure message and audit event need. */
+interface Call {
+  readonly caller: CallerKind;
+  /** The internal name, or the name as asked for an unknown tool. */
+  readonly tool: string;
+  /** The name to show the caller (wire name for the model; empty when it may not be repeated). */
+  readonly shown: string;
+  readonly ctx: InvokeContext<unknown>;
+  readonly started: number;
 }
 
 interface Entry<AppContext> {
@@ -99,7 +112,8 @@ const MAX_CACHED_CONTEXTS = 256;
  */
 export class ToolRegistry<AppContext = unknown> {
   readonly #byName = new Map<string, Entry<AppContext>>();
-  readonly #byWire = new Map<string, Entry<AppContext>>();
+  /** Internal and wire names alike: they never collide (only internal names hold a dot). */
+  readonly #byAnyName = new Map<string, Entry<AppContext>>();
   readonly #modelListCache = new Map<string, readonly FunctionSchema[]>();
   readonly #onEvent: EventListener | undefined;
   readonly #locale: Locale;
@@ -133,7 +147,7 @@ export class ToolRegistry<AppContext = unknown> {
         `Tool "${info.name}" is already registered. Pick another name, or pass { replace: true } to replace it.`,
       );
     }
-    const wireOwner = this.#byWire.get(info.wireName);
+    const wireOwner = this.#byAnyName.get(info.wireName);
     if (wireOwner !== undefined && wireOwner.info.name !== info.name) {
       throw new ToolDefinitionError(
         'WIRE_NAME_COLLISION',
@@ -151,7 +165,8 @@ export class ToolRegistry<AppContext = unknown> {
       modelSchema: undefined,
     };
     this.#byName.set(info.name, entry);
-    this.#byWire.set(info.wireName, entry);
+    this.#byAnyName.set(info.name, entry);
+    this.#byAnyName.set(info.wireName, entry);
     this.#modelListCache.clear();
     return this;
   }
@@ -161,7 +176,8 @@ export class ToolRegistry<AppContext = unknown> {
     const entry = this.#resolve(name);
     if (entry === undefined) return false;
     this.#byName.delete(entry.info.name);
-    this.#byWire.delete(entry.info.wireName);
+    this.#byAnyName.delete(entry.info.name);
+    this.#byAnyName.delete(entry.info.wireName);
     this.#modelListCache.clear();
     return true;
   }
@@ -253,7 +269,7 @@ export class ToolRegistry<AppContext = unknown> {
 
   #resolve(name: string): Entry<AppContext> | undefined {
     if (typeof name !== 'string') return undefined;
-    return this.#byName.get(name) ?? this.#byWire.get(name);
+    return this.#byAnyName.get(name);
   }
 
   #modelSchemaOf(entry: Entry<AppContext>): FunctionSchema {
@@ -277,124 +293,218 @@ export class ToolRegistry<AppContext = unknown> {
     return entry.validate;
   }
 
-  async #execute(
+  /**
+   * Every call comes here. It never throws, and it is synchronous up to the tool's own work: a tool that
+   * returns a plain value costs no promise of ours, one that returns a promise costs one race. No
+   * timer and no AbortController are made per call unless a tool needs one.
+   */
+  #execute(
     caller: CallerKind,
     name: string,
     rawInput: unknown,
     ctx: InvokeContext<AppContext>,
   ): Promise<InvokeResult> {
-    const listening = this.#onEvent !== undefined;
-    const at = listening ? Date.now() : 0;
-    const started = listening ? performance.now() : 0;
-    const locale = ctx.locale ?? this.#locale;
-    const entry = this.#resolve(name);
-    const toolName = entry?.info.name ?? (typeof name === 'string' ? name.slice(0, 128) : String(name));
-    // The model knows tools by wire name; people and plans by internal name.
-    const shown = entry === undefined ? '' : caller === 'model' ? entry.info.wireName : entry.info.name;
-    const report = (outcome: InvokeOutcome, code?: ErrorCode) => {
-      if (!listening) return;
-      const ms = performance.now() - started;
-      emitSafely(this.#onEvent, {
-        type: 'invoke',
-        tool: toolName,
-        caller,
-        outcome,
-        ms,
-        at,
-        ...(code === undefined ? {} : { code }),
-        ...(ctx.scope === undefined ? {} : { scope: ctx.scope }),
-      });
-    };
-    const fail = (code: ErrorCode, params: MessageParams, extra?: Partial<ToolFailure>): ToolFailure => {
-      report(code === 'UNKNOWN_TOOL' || code in REFUSALS ? 'refused' : 'failed', code);
-      return failure(code, formatMessage(code, params, locale), extra);
-    };
+    const outcome = this.#attempt(caller, name, rawInput, ctx);
+    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
+  }
 
+  #attempt(
+    caller: CallerKind,
+    name: string,
+    rawInput: unknown,
+    ctx: InvokeContext<AppContext>,
+  ): InvokeResult | Promise<InvokeResult> {
+    const started = this.#onEvent === undefined ? 0 : performance.now();
+    const entry = this.#resolve(name);
     try {
-      if (entry === undefined) return fail('UNKNOWN_TOOL', this.#unknownToolParams(name, caller, ctx));
-      const { definition, info } = entry;
-      const refusal = refusalFor(info, ctx, caller);
-      if (refusal !== undefined) {
-        if (caller === 'model') {
-          // The model learns nothing about tools it may not call: same code and message as a made-up name.
-          report('refused', refusal);
-          return failure(
-            'UNKNOWN_TOOL',
-            formatMessage('UNKNOWN_TOOL', this.#unknownToolParams(name, caller, ctx), locale),
-          );
-        }
-        const extra = refusal === 'SEND_REQUIRES_CONFIRM' ? { requiresConfirm: true as const } : undefined;
-        return fail(refusal, { tool: shown, scope: ctx.scope }, extra);
+      if (entry === undefined) {
+        const requested = typeof name === 'string' ? name.slice(0, 128) : String(name);
+        const call: Call = { caller, tool: requested, shown: '', ctx, started };
+        return this.#fail(call, 'UNKNOWN_TOOL', this.#unknownToolParams(name, caller, ctx));
       }
-      if (ctx.signal?.aborted) return fail('ABORTED', { tool: shown });
+      const refusal = refusalFor(entry.info, ctx, caller);
+      if (refusal !== undefined) return this.#refuse(entry, refusal, caller, name, ctx, started);
+      if (ctx.signal?.aborted) return this.#fail(this.#call(entry, caller, ctx, started), 'ABORTED', {});
 
       const parsed = readArguments(rawInput, this.#limits);
-      if (!parsed.ok) return fail('INVALID_ARGUMENTS', { tool: shown, detail: parsed.detail });
-      let input: unknown = parsed.value;
-      if (entry.standard !== undefined) {
-        const checked = await validateStandard(entry.standard, input);
-        if (!checked.valid) return this.#invalidInput(fail, shown, checked.issues);
-        input = checked.value;
-      } else {
-        const validate = this.#compiled(entry);
-        if (validate === undefined)
-          return fail('SCHEMA_ERROR', { tool: shown, detail: entry.schemaError ?? '' });
-        const checked = validate(input);
-        if (!checked.valid) return this.#invalidInput(fail, shown, checked.issues);
+      if (!parsed.ok) {
+        return this.#fail(this.#call(entry, caller, ctx, started), 'INVALID_ARGUMENTS', {
+          detail: parsed.detail,
+        });
       }
-
-      const lazy = new LazySignal(ctx.signal);
-      const runContext: RunContext<AppContext> = {
-        get signal() {
-          return lazy.signal;
-        },
-        caller,
-        scope: ctx.scope,
-        context: ctx.context as AppContext,
-        toolName: info.name,
-      };
-      const timeoutMs = info.timeoutMs ?? this.#defaultTimeoutMs;
-      const work =
-        definition.sideEffect === 'send'
-          ? () => definition.prepare(input, runContext)
-          : () => definition.run(input, runContext);
-      const outcome = await runGuarded<unknown>(work, lazy, timeoutMs, ctx.signal);
-      switch (outcome.kind) {
-        case 'timeout':
-          return fail('TIMEOUT', { tool: shown, ms: timeoutMs });
-        case 'aborted':
-          return fail('ABORTED', { tool: shown });
-        case 'threw':
-          return fail('RUN_FAILED', {
-            tool: shown,
-            detail: this.#safeDescribe(outcome.error, info.name),
-          });
+      if (entry.standard !== undefined)
+        return this.#validateStandardThenRun(entry, parsed.value, caller, ctx, started);
+      const validate = entry.validate ?? this.#compiled(entry);
+      if (validate === undefined) {
+        return this.#fail(this.#call(entry, caller, ctx, started), 'SCHEMA_ERROR', {
+          detail: entry.schemaError ?? '',
+        });
       }
-      const data = outcome.value === undefined ? null : outcome.value;
-      if (definition.sideEffect === 'send') {
-        report('confirm_required');
-        return { ok: true, requiresConfirm: true, confirmPayload: data };
-      }
-      report('ok');
-      return { ok: true, data };
+      const checked = validate(parsed.value);
+      if (!checked.valid) return this.#invalidInput(this.#call(entry, caller, ctx, started), checked.issues);
+      return this.#run(entry, parsed.value, caller, ctx, started);
     } catch (error) {
-      // Defence in depth: nothing a caller or a tool does may turn into an exception for the host.
-      return fail('RUN_FAILED', {
-        tool: shown || (safeName(name) ?? ''),
-        detail: describeThrown(error),
-      });
+      return this.#unexpected(error, entry, caller, name, ctx, started);
     }
   }
 
-  #invalidInput(
-    fail: (code: ErrorCode, params: MessageParams, extra?: Partial<ToolFailure>) => ToolFailure,
-    tool: string,
-    issues: readonly { path: string; message: string }[],
+  async #validateStandardThenRun(
+    entry: Entry<AppContext>,
+    input: unknown,
+    caller: CallerKind,
+    ctx: InvokeContext<AppContext>,
+    started: number,
+  ): Promise<InvokeResult> {
+    try {
+      const checked = await validateStandard(entry.standard as StandardSchemaV1, input);
+      if (!checked.valid) return this.#invalidInput(this.#call(entry, caller, ctx, started), checked.issues);
+      return await this.#run(entry, checked.value, caller, ctx, started);
+    } catch (error) {
+      return this.#unexpected(error, entry, caller, entry.info.name, ctx, started);
+    }
+  }
+
+  #run(
+    entry: Entry<AppContext>,
+    input: unknown,
+    caller: CallerKind,
+    ctx: InvokeContext<AppContext>,
+    started: number,
+  ): InvokeResult | Promise<InvokeResult> {
+    const { definition, info } = entry;
+    const timeoutMs = info.timeoutMs ?? this.#defaultTimeoutMs;
+    const runContext = new ToolRunContext<AppContext>(
+      timeoutMs,
+      ctx.signal,
+      caller,
+      ctx.scope,
+      ctx.context as AppContext,
+      info.name,
+    );
+    let returned: unknown;
+    try {
+      returned =
+        definition.sideEffect === 'send'
+          ? definition.prepare(input, runContext)
+          : definition.run(input, runContext);
+    } catch (error) {
+      return this.#toResult(entry, { kind: 'threw', error }, caller, ctx, started, timeoutMs);
+    }
+    if (!isThenable(returned))
+      return this.#toResult(entry, { kind: 'ok', value: returned }, caller, ctx, started, timeoutMs);
+    return runContext.settle(returned, (outcome) =>
+      this.#toResult(entry, outcome, caller, ctx, started, timeoutMs),
+    );
+  }
+
+  #toResult(
+    entry: Entry<AppContext>,
+    outcome: GuardedOutcome<unknown>,
+    caller: CallerKind,
+    ctx: InvokeContext<AppContext>,
+    started: number,
+    timeoutMs: number,
+  ): InvokeResult {
+    try {
+      switch (outcome.kind) {
+        case 'timeout':
+          return this.#fail(this.#call(entry, caller, ctx, started), 'TIMEOUT', { ms: timeoutMs });
+        case 'aborted':
+          return this.#fail(this.#call(entry, caller, ctx, started), 'ABORTED', {});
+        case 'threw':
+          return this.#fail(this.#call(entry, caller, ctx, started), 'RUN_FAILED', {
+            detail: this.#safeDescribe(outcome.error, entry.info.name),
+          });
+      }
+      const data = outcome.value === undefined ? null : outcome.value;
+      if (entry.definition.sideEffect === 'send') {
+        this.#report(caller, entry.info.name, ctx, started, 'confirm_required');
+        return { ok: true, requiresConfirm: true, confirmPayload: data };
+      }
+      if (started !== 0) this.#report(caller, entry.info.name, ctx, started, 'ok');
+      return { ok: true, data };
+    } catch (error) {
+      return this.#unexpected(error, entry, caller, entry.info.name, ctx, started);
+    }
+  }
+
+  /** Defence in depth: nothing a caller or a tool does may turn into an exception for the host. */
+  #unexpected(
+    error: unknown,
+    entry: Entry<AppContext> | undefined,
+    caller: CallerKind,
+    name: unknown,
+    ctx: InvokeContext<AppContext>,
+    started: number,
   ): ToolFailure {
+    const call: Call = entry
+      ? this.#call(entry, caller, ctx, started)
+      : { caller, tool: String(name).slice(0, 128), shown: safeName(name) ?? '', ctx, started };
+    return this.#fail(call, 'RUN_FAILED', { detail: describeThrown(error) });
+  }
+
+  /** What a failure path needs to know about its call; made only when a call fails. */
+  #call(entry: Entry<AppContext>, caller: CallerKind, ctx: InvokeContext<AppContext>, started: number): Call {
+    // The model knows tools by wire name; people and plans by internal name.
+    const shown = caller === 'model' ? entry.info.wireName : entry.info.name;
+    return { caller, tool: entry.info.name, shown, ctx, started };
+  }
+
+  #refuse(
+    entry: Entry<AppContext>,
+    refusal: Refusal,
+    caller: CallerKind,
+    name: string,
+    ctx: InvokeContext<AppContext>,
+    started: number,
+  ): ToolFailure {
+    if (caller === 'model') {
+      // The model learns nothing about tools it may not call: same code and message as a made-up name.
+      this.#report(caller, entry.info.name, ctx, started, 'refused', refusal);
+      const params = this.#unknownToolParams(name, caller, ctx);
+      return failure('UNKNOWN_TOOL', formatMessage('UNKNOWN_TOOL', params, ctx.locale ?? this.#locale));
+    }
+    const extra = refusal === 'SEND_REQUIRES_CONFIRM' ? { requiresConfirm: true as const } : undefined;
+    return this.#fail(this.#call(entry, caller, ctx, started), refusal, { scope: ctx.scope }, extra);
+  }
+
+  #fail(call: Call, code: ErrorCode, params: MessageParams, extra?: Partial<ToolFailure>): ToolFailure {
+    const outcome = code === 'UNKNOWN_TOOL' || code in REFUSALS ? 'refused' : 'failed';
+    this.#report(call.caller, call.tool, call.ctx, call.started, outcome, code);
+    const message = formatMessage(
+      code,
+      { ...params, ...(call.shown === '' ? {} : { tool: call.shown }) },
+      call.ctx.locale ?? this.#locale,
+    );
+    return failure(code, message, extra);
+  }
+
+  #report(
+    caller: CallerKind,
+    tool: string,
+    ctx: { readonly scope?: string | undefined },
+    started: number,
+    outcome: InvokeOutcome,
+    code?: ErrorCode,
+  ): void {
+    if (this.#onEvent === undefined) return;
+    emitSafely(this.#onEvent, {
+      type: 'invoke',
+      tool,
+      caller,
+      outcome,
+      ms: performance.now() - started,
+      at: performance.timeOrigin + started,
+      ...(code === undefined ? {} : { code }),
+      ...(ctx.scope === undefined ? {} : { scope: ctx.scope }),
+    });
+  }
+
+  #invalidInput(call: Call, issues: readonly ValidationIssue[]): ToolFailure {
     const detail = issues
       .map((issue) => `- ${issue.path === '' ? '(root)' : issue.path}: ${issue.message}`)
       .join('\n');
-    return fail('INVALID_INPUT', { tool, detail }, { issues });
+    return this.#fail(call, 'INVALID_INPUT', { detail }, { issues });
   }
 
   #unknownToolParams(name: unknown, caller: CallerKind, ctx: GateContext): MessageParams {

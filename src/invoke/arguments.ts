@@ -63,11 +63,12 @@ export function readArguments(raw: unknown, limits: ArgumentLimits): ParsedArgum
   if (typeof raw === 'string') {
     if (raw.length > limits.maxLength)
       return { ok: false, detail: `they are longer than ${limits.maxLength} characters` };
-    if (raw.trim() === '') return { ok: true, value: {} };
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
     } catch (error) {
+      // Checked only on failure: trimming every valid arguments string would copy it for nothing.
+      if (raw.trim() === '') return { ok: true, value: {} };
       return {
         ok: false,
         detail: `they are not valid JSON (${error instanceof Error ? error.message : 'parse error'})`,

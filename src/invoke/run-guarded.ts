@@ -1,3 +1,5 @@
+import { Deadlines, Expiring } from './deadlines.js';
+
 /** How a guarded call ended. */
 export type GuardedOutcome<T> =
   | { readonly kind: 'ok'; readonly value: T }
@@ -5,80 +7,113 @@ export type GuardedOutcome<T> =
   | { readonly kind: 'timeout' }
   | { readonly kind: 'aborted' };
 
-/**
- * The signal handed to a tool, made only if the tool reads it: most reads never do, and an
- * AbortController per call would be the slowest part of a fast tool's invoke.
- */
-export class LazySignal {
-  #controller: AbortController | undefined;
-  #aborted = false;
+const TIMED_OUT: GuardedOutcome<never> = { kind: 'timeout' };
+const ABORTED: GuardedOutcome<never> = { kind: 'aborted' };
+const deadlines = new Deadlines();
 
-  constructor(private readonly parent: AbortSignal | undefined) {}
-
-  get signal(): AbortSignal {
-    if (this.#controller === undefined) {
-      this.#controller = new AbortController();
-      if (this.#aborted || this.parent?.aborted) this.#controller.abort(this.parent?.reason);
-    }
-    return this.#controller.signal;
-  }
-
-  abort(reason: unknown): void {
-    this.#aborted = true;
-    this.#controller?.abort(reason);
-  }
-}
-
-const isThenable = (value: unknown): value is PromiseLike<unknown> =>
+/** True for a promise or anything else with a `then` method. */
+export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   (typeof value === 'object' || typeof value === 'function') &&
   value !== null &&
   typeof (value as { then?: unknown }).then === 'function';
 
 /**
- * Calls `fn` and settles with how it ended, never rejecting: a sync return or throw settles at once;
- * a promise races the timeout and the caller's signal. On timeout or abort the tool's own signal is
- * aborted so it can stop its I/O.
+ * One guarded call of a tool's function: it hands the function a signal (made only if read: most
+ * tools never do, and an AbortController per call would be one of the slowest parts of a fast
+ * invoke), and races what the function returns against the timeout and the caller's signal. One
+ * object per call carries all of it, because on a fast tool every allocation shows.
  */
-export function runGuarded<T>(
-  fn: () => T | PromiseLike<T>,
-  lazy: LazySignal,
-  timeoutMs: number,
-  parent: AbortSignal | undefined,
-): GuardedOutcome<T> | Promise<GuardedOutcome<T>> {
-  let returned: T | PromiseLike<T>;
-  try {
-    returned = fn();
-  } catch (error) {
-    return { kind: 'threw', error };
+export class GuardedCall extends Expiring {
+  deadline = Number.POSITIVE_INFINITY;
+  readonly #timeoutMs: number;
+  readonly #parent: AbortSignal | undefined;
+  #controller: AbortController | undefined;
+  #abortedWith: { reason: unknown } | undefined;
+  #settled = false;
+  #resolve: ((result: unknown) => void) | undefined;
+  #convert: ((outcome: GuardedOutcome<unknown>) => unknown) | undefined;
+  #onAbort: (() => void) | undefined;
+
+  constructor(timeoutMs: number, parent: AbortSignal | undefined) {
+    super();
+    this.#timeoutMs = timeoutMs;
+    this.#parent = parent;
   }
-  if (!isThenable(returned)) return { kind: 'ok', value: returned };
-  const pending = returned;
-  return new Promise((resolve) => {
-    let settled = false;
-    const finish = (outcome: GuardedOutcome<T>) => {
-      if (settled) return;
-      settled = true;
-      if (timer !== undefined) clearTimeout(timer);
-      parent?.removeEventListener('abort', onAbort);
-      if (outcome.kind === 'timeout') lazy.abort(new DOMException('The tool timed out', 'TimeoutError'));
-      if (outcome.kind === 'aborted') lazy.abort(parent?.reason);
-      resolve(outcome);
-    };
-    const onAbort = () => finish({ kind: 'aborted' });
-    const timer =
-      Number.isFinite(timeoutMs) && timeoutMs > 0
-        ? setTimeout(() => finish({ kind: 'timeout' }), timeoutMs)
-        : undefined;
-    parent?.addEventListener('abort', onAbort, { once: true });
+
+  /** Aborted when the caller aborts or the timeout passes. */
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#abortedWith !== undefined) this.#controller.abort(this.#abortedWith.reason);
+      else if (this.#parent?.aborted) this.#controller.abort(this.#parent.reason);
+    }
+    return this.#controller.signal;
+  }
+
+  /**
+   * Maps what the function returned through `convert`, never rejecting: a plain value at once; a
+   * promise when it settles, times out or the caller aborts — whichever is first.
+   */
+  settle<T, R>(returned: T | PromiseLike<T>, convert: (outcome: GuardedOutcome<T>) => R): R | Promise<R> {
+    if (!isThenable(returned)) return convert({ kind: 'ok', value: returned });
+    this.#convert = convert as (outcome: GuardedOutcome<unknown>) => unknown;
+    const result = new Promise<R>((resolve) => {
+      this.#resolve = resolve as (result: unknown) => void;
+    });
+    if (Number.isFinite(this.#timeoutMs) && this.#timeoutMs > 0) {
+      this.deadline = performance.now() + this.#timeoutMs;
+      deadlines.watch(this);
+    }
+    if (this.#parent !== undefined) {
+      this.#onAbort = () => this.#finish(ABORTED);
+      this.#parent.addEventListener('abort', this.#onAbort, { once: true });
+    }
     try {
-      pending.then(
-        (value) => finish({ kind: 'ok', value: value as T }),
-        (error: unknown) => finish({ kind: 'threw', error }),
+      returned.then(
+        (value) => this.#finish({ kind: 'ok', value }),
+        (error: unknown) => this.#finish({ kind: 'threw', error }),
       );
     } catch (error) {
-      finish({ kind: 'threw', error });
+      this.#finish({ kind: 'threw', error });
     }
-  });
+    return result;
+  }
+
+  /** Calls `fn` and settles what it returns or throws (see `settle`). */
+  run<T, R>(fn: () => T | PromiseLike<T>, convert: (outcome: GuardedOutcome<T>) => R): R | Promise<R> {
+    let returned: T | PromiseLike<T>;
+    try {
+      returned = fn();
+    } catch (error) {
+      return convert({ kind: 'threw', error });
+    }
+    return this.settle(returned, convert);
+  }
+
+  override expire(): void {
+    this.#finish(TIMED_OUT);
+  }
+
+  #abort(reason: unknown): void {
+    this.#abortedWith = { reason };
+    this.#controller?.abort(reason);
+  }
+
+  #finish(outcome: GuardedOutcome<unknown>): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    deadlines.unwatch(this);
+    if (this.#onAbort !== undefined) this.#parent?.removeEventListener('abort', this.#onAbort);
+    if (outcome.kind === 'timeout') this.#abort(new DOMException('The tool timed out', 'TimeoutError'));
+    if (outcome.kind === 'aborted') this.#abort(this.#parent?.reason);
+    let result: unknown;
+    try {
+      result = this.#convert?.(outcome);
+    } catch (error) {
+      result = this.#convert?.({ kind: 'threw', error });
+    }
+    this.#resolve?.(result);
+  }
 }
 
 /** A readable one-line description of anything thrown, never itself throwing. */

@@ -1,0 +1,130 @@
+import { tool as agentsTool, RunContext } from '@openai/agents-core';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { ToolRegistry } from 'graded-tools';
+import { z } from 'zod';
+import { compareRates, formatRate, timeOnce, verdict } from './measure.js';
+
+// One tool, one 3-property schema, the same arguments string for every contender.
+const schema = {
+  type: 'object',
+  properties: {
+    query: { type: 'string', minLength: 1 },
+    limit: { type: 'integer', minimum: 1, maximum: 50 },
+    locale: { type: 'string', enum: ['en', 'zh-CN'] },
+  },
+  required: ['query', 'limit', 'locale'],
+  additionalProperties: false,
+} as const;
+const zodSchema = z.object({
+  query: z.string().min(1),
+  limit: z.number().int().min(1).max(50),
+  locale: z.enum(['en', 'zh-CN']),
+});
+const args = JSON.stringify({ query: 'refund for a duplicate charge', limit: 5, locale: 'en' });
+const run = async (input: { query: string; limit: number }) => ({ hits: input.limit, query: input.query });
+
+function tenThousandTools(registry: ToolRegistry): void {
+  for (let i = 0; i < 10_000; i += 1) {
+    registry.register({
+      name: `bench.tool${i}`,
+      description: `Tool number ${i}.`,
+      sideEffect: i % 3 === 0 ? 'read' : 'write',
+      ...(i % 5 === 0 ? { featureFlag: 'beta' } : {}),
+      inputSchema: schema,
+      run,
+    });
+  }
+}
+
+/** The core benchmark: the model exit's overhead and the registry's scaling. Prints and returns its lines. */
+export async function benchCore(): Promise<string[]> {
+  const lines: string[] = [];
+  const registry = new ToolRegistry().register({
+    name: 'kb.search',
+    description: 'Search.',
+    sideEffect: 'read',
+    inputSchema: schema,
+    run,
+  });
+  const validate = new Ajv2020({ allErrors: true, strict: false }).compile(schema);
+  const baseline = async () => {
+    const input = JSON.parse(args) as { query: string; limit: number };
+    if (!validate(input)) throw new Error('invalid');
+    return { ok: true, data: await run(input) };
+  };
+  const agentsZod = agentsTool({
+    name: 'kb_search',
+    description: 'Search.',
+    parameters: zodSchema,
+    execute: run,
+  });
+  const agentsJson = agentsTool({
+    name: 'kb_search',
+    description: 'Search.',
+    parameters: schema as never,
+    strict: false,
+    execute: (input) => run(input as { query: string; limit: number }),
+  });
+  const runContext = new RunContext({});
+  if (!(await registry.invokeReadOnly('kb__search', args)).ok) throw new Error('bench tool does not run');
+
+  const rates = await compareRates(
+    {
+      'graded-tools invokeReadOnly': () => registry.invokeReadOnly('kb__search', args),
+      'baseline JSON.parse + Ajv + run': baseline,
+      'agents-core tool.invoke (zod)': () => agentsZod.invoke(runContext, args),
+      'agents-core tool.invoke (JSON Schema, no validation)': () => agentsJson.invoke(runContext, args),
+    },
+    { batch: 20_000, rounds: 11 },
+  );
+  const ours = rates['graded-tools invokeReadOnly'] ?? 0;
+  const base = rates['baseline JSON.parse + Ajv + run'] ?? 1;
+  const agents = rates['agents-core tool.invoke (zod)'] ?? 1;
+  const agentsJsonRate = rates['agents-core tool.invoke (JSON Schema, no validation)'] ?? 1;
+  lines.push('## The model exit: one call, 3-property schema, raw JSON arguments');
+  for (const [name, rate] of Object.entries(rates)) lines.push(`  ${name.padEnd(54)} ${formatRate(rate)}`);
+  const overhead = base / ours;
+  lines.push(
+    `  cost vs baseline: ${overhead.toFixed(2)}x the baseline's time (target <= 1.5x: ${verdict(overhead <= 1.5)})`,
+  );
+  const speedup = ours / agents;
+  lines.push(
+    `  vs agents-core (zod, validated): ${speedup.toFixed(1)}x faster (target >= 7x: ${verdict(speedup >= 7)})`,
+  );
+  lines.push(`  vs agents-core (JSON Schema, unvalidated): ${(ours / agentsJsonRate).toFixed(1)}x faster`);
+
+  const registerMs = await timeOnce(() => tenThousandTools(new ToolRegistry()), 3);
+  const compileMs = await timeOnce(() => {
+    const ajv = new Ajv2020({ allErrors: true, strict: false });
+    for (let i = 0; i < 1_000; i += 1) ajv.compile({ ...schema, $id: `s${i}` });
+  }, 1);
+  const big = new ToolRegistry();
+  tenThousandTools(big);
+  const ctx = { flags: { beta: true } };
+  const firstMs = await timeOnce(() => {
+    big.register(
+      { name: 'bench.extra', description: 'x', sideEffect: 'read', inputSchema: schema, run },
+      { replace: true },
+    );
+    return big.toFunctionSchemas(ctx);
+  }, 5);
+  const repeatedMs = await timeOnce(() => big.toFunctionSchemas(ctx), 101);
+  lines.push('## Scaling');
+  lines.push(
+    `  register 10,000 tools: ${registerMs.toFixed(1)} ms (${((registerMs / 10_000) * 1000).toFixed(2)} µs a tool; no schema compiled)`,
+  );
+  lines.push(
+    `  compiling 1,000 schemas with Ajv, for scale: ${compileMs.toFixed(0)} ms (so 10,000 eagerly would take ~${((compileMs * 10) / 1000).toFixed(1)} s)`,
+  );
+  lines.push(
+    `  toFunctionSchemas over 10,000 tools, first call: ${firstMs.toFixed(2)} ms (${big.toFunctionSchemas(ctx).length} model tools)`,
+  );
+  lines.push(
+    `  toFunctionSchemas, repeated for the same ctx: ${repeatedMs.toFixed(3)} ms (${(firstMs / repeatedMs).toFixed(0)}x faster than the first)`,
+  );
+  return lines;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const line of await benchCore()) console.log(line);
+}

@@ -1,0 +1,102 @@
+/**
+ * Something that must give up at `deadline` (a `performance.now()` time) unless unwatched first. The
+ * list links live on the entry itself, so watching a call allocates nothing.
+ */
+export abstract class Expiring {
+  abstract readonly deadline: number;
+  abstract expire(): void;
+  /** @internal */ previous: Expiring | undefined = undefined;
+  /** @internal */ next: Expiring | undefined = undefined;
+  /** @internal */ watched = false;
+}
+
+/**
+ * One timer for every pending call instead of a timer per call: arming and clearing a Node timer for
+ * each invoke cost more than a fast tool's whole run. Pending calls sit in an intrusive list; the timer
+ * is armed for the earliest deadline, re-armed when it fires, and unref'd once nothing is pending so it
+ * never keeps an idle process alive.
+ */
+export class Deadlines {
+  #head: Expiring | undefined;
+  #tail: Expiring | undefined;
+  #size = 0;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #armedFor = Number.POSITIVE_INFINITY;
+  #referenced = false;
+  #releaseScheduled = false;
+
+  watch(entry: Expiring): void {
+    if (entry.watched) return;
+    entry.watched = true;
+    entry.previous = this.#tail;
+    entry.next = undefined;
+    if (this.#tail === undefined) this.#head = entry;
+    else this.#tail.next = entry;
+    this.#tail = entry;
+    this.#size += 1;
+    if (entry.deadline < this.#armedFor) {
+      this.#arm(entry.deadline);
+    } else if (!this.#referenced) {
+      this.#timer?.ref();
+      this.#referenced = true;
+    }
+  }
+
+  unwatch(entry: Expiring): void {
+    if (!entry.watched) return;
+    entry.watched = false;
+    if (entry.previous === undefined) this.#head = entry.next;
+    else entry.previous.next = entry.next;
+    if (entry.next === undefined) this.#tail = entry.previous;
+    else entry.next.previous = entry.previous;
+    entry.previous = undefined;
+    entry.next = undefined;
+    this.#size -= 1;
+    // Unref'ing on every call that empties the list costs a native call each time; a burst of calls
+    // shares one release at the next turn of the event loop instead.
+    if (this.#size === 0 && this.#referenced && !this.#releaseScheduled) {
+      this.#releaseScheduled = true;
+      setImmediate(this.#release);
+    }
+  }
+
+  /** How many calls are waiting. */
+  get size(): number {
+    return this.#size;
+  }
+
+  readonly #release = (): void => {
+    this.#releaseScheduled = false;
+    if (this.#size === 0 && this.#referenced) {
+      this.#timer?.unref();
+      this.#referenced = false;
+    }
+  };
+
+  #arm(deadline: number): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#armedFor = deadline;
+    this.#timer = setTimeout(this.#fire, Math.max(0, Math.ceil(deadline - performance.now())));
+    this.#referenced = true;
+  }
+
+  readonly #fire = (): void => {
+    this.#timer = undefined;
+    this.#armedFor = Number.POSITIVE_INFINITY;
+    this.#referenced = false;
+    const now = performance.now();
+    let next = Number.POSITIVE_INFINITY;
+    let entry = this.#head;
+    while (entry !== undefined) {
+      const following = entry.next;
+      if (entry.deadline <= now) {
+        this.unwatch(entry);
+        entry.expire();
+      } else if (entry.deadline < next) {
+        next = entry.deadline;
+      }
+      entry = following;
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.#arm(next);
+  };
+}
