@@ -5,7 +5,12 @@ import { ToolDefinitionError } from './errors/tool-definition-error.js';
 import { type EventListener, emitSafely, type InvokeOutcome } from './events.js';
 import { type FunctionSchema, toModelParameters } from './function-schema.js';
 import { type GateContext, isModelCallable, type Refusal, refusalFor } from './gates.js';
-import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS, readArguments } from './invoke/arguments.js';
+import {
+  type ArgumentLimits,
+  ArgumentsProblem,
+  DEFAULT_ARGUMENT_LIMITS,
+  readArguments,
+} from './invoke/arguments.js';
 import { ToolRunContext } from './invoke/run-context.js';
 import { describeThrown, type GuardedOutcome, isThenable } from './invoke/run-guarded.js';
 import { formatMessage, type Locale, type MessageParams } from './messages/index.js';
@@ -327,22 +332,22 @@ export class ToolRegistry<AppContext = unknown> {
       if (ctx.signal?.aborted) return this.#fail(this.#call(entry, caller, ctx, started), 'ABORTED', {});
 
       const parsed = readArguments(rawInput, this.#limits);
-      if (!parsed.ok) {
+      if (parsed instanceof ArgumentsProblem) {
         return this.#fail(this.#call(entry, caller, ctx, started), 'INVALID_ARGUMENTS', {
           detail: parsed.detail,
         });
       }
       if (entry.standard !== undefined)
-        return this.#validateStandardThenRun(entry, parsed.value, caller, ctx, started);
+        return this.#validateStandardThenRun(entry, parsed, caller, ctx, started);
       const validate = entry.validate ?? this.#compiled(entry);
       if (validate === undefined) {
         return this.#fail(this.#call(entry, caller, ctx, started), 'SCHEMA_ERROR', {
           detail: entry.schemaError ?? '',
         });
       }
-      const checked = validate(parsed.value);
+      const checked = validate(parsed);
       if (!checked.valid) return this.#invalidInput(this.#call(entry, caller, ctx, started), checked.issues);
-      return this.#run(entry, parsed.value, caller, ctx, started);
+      return this.#run(entry, parsed, caller, ctx, started);
     } catch (error) {
       return this.#unexpected(error, entry, caller, name, ctx, started);
     }

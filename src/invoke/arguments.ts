@@ -8,10 +8,13 @@ export interface ArgumentLimits {
 
 export const DEFAULT_ARGUMENT_LIMITS: ArgumentLimits = { maxLength: 1_000_000, maxDepth: 64 };
 
-/** Arguments read into a plain object, or why they could not be. */
-export type ParsedArguments =
-  | { readonly ok: true; readonly value: Record<string, unknown> }
-  | { readonly ok: false; readonly detail: string };
+/** Why arguments could not be read. A class, so the success path returns the object itself. */
+export class ArgumentsProblem {
+  readonly detail: string;
+  constructor(detail: string) {
+    this.detail = detail;
+  }
+}
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -58,30 +61,32 @@ function findShapeProblem(
  * Reads what a caller passed as arguments: a JSON string (what models send), an object, or nothing.
  * An empty string or `undefined` means `{}` (models often send `""` for a tool without parameters).
  */
-export function readArguments(raw: unknown, limits: ArgumentLimits): ParsedArguments {
-  if (raw === undefined) return { ok: true, value: {} };
+export function readArguments(
+  raw: unknown,
+  limits: ArgumentLimits,
+): Record<string, unknown> | ArgumentsProblem {
+  if (raw === undefined) return {};
   if (typeof raw === 'string') {
     if (raw.length > limits.maxLength)
-      return { ok: false, detail: `they are longer than ${limits.maxLength} characters` };
+      return new ArgumentsProblem(`they are longer than ${limits.maxLength} characters`);
     let parsed: unknown;
     try {
       parsed = JSON.parse(raw);
     } catch (error) {
       // Checked only on failure: trimming every valid arguments string would copy it for nothing.
-      if (raw.trim() === '') return { ok: true, value: {} };
-      return {
-        ok: false,
-        detail: `they are not valid JSON (${error instanceof Error ? error.message : 'parse error'})`,
-      };
+      if (raw.trim() === '') return {};
+      return new ArgumentsProblem(
+        `they are not valid JSON (${error instanceof Error ? error.message : 'parse error'})`,
+      );
     }
-    return isPlainRecord(parsed) ? { ok: true, value: parsed } : { ok: false, detail: describeKind(parsed) };
+    return isPlainRecord(parsed) ? parsed : new ArgumentsProblem(describeKind(parsed));
   }
-  if (!isPlainRecord(raw)) return { ok: false, detail: describeKind(raw) };
+  if (!isPlainRecord(raw)) return new ArgumentsProblem(describeKind(raw));
   let problem: string | undefined;
   try {
     problem = findShapeProblem(raw, 0, limits, new Set());
   } catch {
     problem = 'they could not be read (a getter threw)';
   }
-  return problem === undefined ? { ok: true, value: raw } : { ok: false, detail: problem };
+  return problem === undefined ? raw : new ArgumentsProblem(problem);
 }

@@ -23,7 +23,21 @@ export class Deadlines {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #armedFor = Number.POSITIVE_INFINITY;
   #referenced = false;
-  #releaseScheduled = false;
+  #turnEndScheduled = false;
+  #clock: number | undefined;
+
+  /**
+   * The time, read once per turn of the event loop: reading the clock cost as much as the rest of a
+   * fast call's guard. Node's own timers measure from libuv's loop time, which is cached per turn in
+   * the same way, so a deadline is never less precise than a plain `setTimeout` would be.
+   */
+  now(): number {
+    if (this.#clock === undefined) {
+      this.#clock = performance.now();
+      this.#scheduleTurnEnd();
+    }
+    return this.#clock;
+  }
 
   watch(entry: Expiring): void {
     if (entry.watched) return;
@@ -53,11 +67,8 @@ export class Deadlines {
     entry.next = undefined;
     this.#size -= 1;
     // Unref'ing on every call that empties the list costs a native call each time; a burst of calls
-    // shares one release at the next turn of the event loop instead.
-    if (this.#size === 0 && this.#referenced && !this.#releaseScheduled) {
-      this.#releaseScheduled = true;
-      setImmediate(this.#release);
-    }
+    // shares one release at the end of the turn instead.
+    if (this.#size === 0 && this.#referenced) this.#scheduleTurnEnd();
   }
 
   /** How many calls are waiting. */
@@ -65,8 +76,15 @@ export class Deadlines {
     return this.#size;
   }
 
-  readonly #release = (): void => {
-    this.#releaseScheduled = false;
+  #scheduleTurnEnd(): void {
+    if (this.#turnEndScheduled) return;
+    this.#turnEndScheduled = true;
+    setImmediate(this.#onTurnEnd);
+  }
+
+  readonly #onTurnEnd = (): void => {
+    this.#turnEndScheduled = false;
+    this.#clock = undefined;
     if (this.#size === 0 && this.#referenced) {
       this.#timer?.unref();
       this.#referenced = false;

@@ -61,7 +61,7 @@ export class GuardedCall extends Expiring {
       this.#resolve = resolve as (result: unknown) => void;
     });
     if (Number.isFinite(this.#timeoutMs) && this.#timeoutMs > 0) {
-      this.deadline = performance.now() + this.#timeoutMs;
+      this.deadline = deadlines.now() + this.#timeoutMs;
       deadlines.watch(this);
     }
     if (this.#parent !== undefined) {

@@ -18,6 +18,9 @@ function toIssue(error: ErrorObject): ValidationIssue {
   return { path: error.instancePath, message };
 }
 
+/** One shared success: a validation on the hot path allocates nothing when the input is fine. */
+const VALID = Object.freeze({ valid: true as const });
+
 /** Schemas name their own draft; the 2020-12 engine reads draft-07 tool schemas fine without it. */
 function withoutDraftMarker(schema: JsonSchema): JsonSchema {
   if (!('$schema' in schema)) return schema;
@@ -46,7 +49,7 @@ export function createAjvValidator(options: Options = {}): JsonSchemaValidator {
       })();
       const validate = ajv.compile(withoutDraftMarker(schema));
       return (input) =>
-        validate(input) ? { valid: true } : { valid: false, issues: (validate.errors ?? []).map(toIssue) };
+        validate(input) ? VALID : { valid: false, issues: (validate.errors ?? []).map(toIssue) };
     },
   };
 }
