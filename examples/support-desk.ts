@@ -1,0 +1,119 @@
+// `npm start`: a support-desk agent walked through in the terminal. Nothing here talks to a real
+// model: the model's turn is scripted, so every run shows the same thing, including what the model
+// tries and is refused.
+import { definePlan, formatAccessReport, type InvokeResult, type RegistryEvent, runPlan } from 'graded-tools';
+import { createSupportDeskData, createSupportDeskRegistry } from './support-desk-registry.js';
+
+const audit: RegistryEvent[] = [];
+const data = createSupportDeskData();
+const registry = createSupportDeskRegistry(data, { onEvent: (event) => void audit.push(event) });
+
+/** The agent runs in the desk scope with the knowledge base switched on for this tenant. */
+const agentContext = { scope: 'desk', flags: { kb: true } };
+
+function heading(title: string): void {
+  console.log(`\n== ${title} ${'='.repeat(Math.max(0, 72 - title.length))}`);
+}
+
+function show(result: InvokeResult): string {
+  if (!result.ok) return `refused/failed  ${result.code}: ${result.error.split('\n').join(' ')}`;
+  if (result.requiresConfirm)
+    return `needs a person  payload to confirm: ${JSON.stringify(result.confirmPayload)}`;
+  return `ok              ${JSON.stringify(result.data)}`;
+}
+
+heading('1. The tools this app has');
+for (const tool of registry.list()) {
+  const gates = [
+    tool.featureFlag && `flag ${tool.featureFlag}`,
+    tool.scopes && `scopes ${tool.scopes.join(',')}`,
+  ]
+    .filter(Boolean)
+    .join(', ');
+  console.log(
+    `  ${tool.name.padEnd(14)} ${tool.sideEffect.padEnd(6)} ${tool.title}${gates ? `  (${gates})` : ''}`,
+  );
+}
+
+heading('2. What the model is shown (scope desk, flag kb granted)');
+for (const fn of registry.toFunctionSchemas(agentContext)) {
+  console.log(`  ${fn.name.padEnd(14)} ${fn.description}`);
+}
+console.log('  (ticket.submit writes and message.send sends: the model is never shown either.)');
+
+heading('3. Access report: who may reach what, and why not');
+console.log(
+  formatAccessReport(registry.accessReport(agentContext))
+    .split('\n')
+    .map((line) => `  ${line}`)
+    .join('\n'),
+);
+
+heading('4. A fixed, human-written plan: "what is this conversation asking"');
+const whatIsAsked = definePlan<{ conversationId?: string }>({
+  name: 'what-is-this-conversation-asking',
+  steps: [
+    {
+      tool: 'session.fetch',
+      buildInput: ({ seed }) => (seed.conversationId ? { conversationId: seed.conversationId } : undefined),
+    },
+    {
+      tool: 'kb.search',
+      buildInput: ({ byTool }) => {
+        const session = byTool['session.fetch'];
+        if (!session?.ok || session.requiresConfirm) return undefined;
+        const { messages } = session.data as { messages: string[] };
+        return { query: messages.join(' '), limit: 2 };
+      },
+    },
+  ],
+});
+for (const seed of [{ conversationId: 'c-1001' }, {}]) {
+  const result = await runPlan(whatIsAsked, seed, { registry, ...agentContext });
+  console.log(`  seed ${JSON.stringify(seed)} → ok=${result.ok}`);
+  for (const step of result.steps) {
+    console.log(
+      `    step ${step.seq} ${step.tool.padEnd(14)} ${step.status}${step.result ? `  ${show(step.result)}` : ''}`,
+    );
+  }
+}
+
+heading('5. A scripted model turn, through the model exit');
+const modelTurn = [
+  { name: 'kb__search', arguments: '{"query":"refund duplicate charge"}', why: 'a real read tool' },
+  {
+    name: 'ticket__submit',
+    arguments: '{"conversationId":"c-1001","summary":"refund"}',
+    why: 'hallucinated: a write tool',
+  },
+  { name: 'kb__search', arguments: '{"query": "refund', why: 'malformed JSON arguments' },
+  { name: 'kb__search', arguments: '{"q":"refund"}', why: 'arguments that fail the schema' },
+  {
+    name: 'message__send',
+    arguments: '{"conversationId":"c-1001","text":"Refunded!"}',
+    why: 'the wire name of a send tool',
+  },
+];
+for (const call of modelTurn) {
+  const result = await registry.invokeReadOnly(call.name, call.arguments, agentContext);
+  console.log(`  ${call.name}(${call.arguments})  — ${call.why}`);
+  console.log(`    → ${show(result)}`);
+}
+console.log('  The write and send calls got the same answer as a name that does not exist.');
+
+heading('6. A person asks to send a message');
+const personCall = await registry.invoke(
+  'message.send',
+  { conversationId: 'c-1001', text: 'We refunded the duplicate charge; it will show within 5 days.' },
+  { scope: 'desk', actor: 'agent-ana' },
+);
+console.log(`  ${show(personCall)}`);
+console.log(`  Messages actually sent: ${data.outbox.length} (delivery waits for the person to confirm).`);
+
+heading('7. The audit log (the real reasons, which the model never sees)');
+for (const event of audit) {
+  if (event.type !== 'invoke') continue;
+  const code = event.code ? ` ${event.code}` : '';
+  console.log(`  ${event.caller.padEnd(6)} ${event.tool.padEnd(14)} ${event.outcome}${code}`);
+}
+console.log(`\nTickets written: ${data.tickets.length}. Messages sent: ${data.outbox.length}.`);

@@ -1,0 +1,29 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+
+describe('npm start (examples/support-desk.ts)', () => {
+  it('walks through the support desk, exits 0, and sends and writes nothing', async () => {
+    const { stdout } = await promisify(execFile)(
+      join(root, 'node_modules', '.bin', 'tsx'),
+      ['examples/support-desk.ts'],
+      {
+        cwd: root,
+        timeout: 30_000,
+      },
+    );
+    expect(stdout).toContain('== 2. What the model is shown');
+    const shown = stdout.split('== 3.')[0]?.split('== 2.')[1] ?? '';
+    expect(shown).toContain('kb__search');
+    expect(shown).not.toMatch(/^\s+ticket__submit/m);
+    expect(stdout).toMatch(/ticket__submit\(.*\n\s+→ refused\/failed\s+UNKNOWN_TOOL/);
+    expect(stdout).toMatch(/message__send\(.*\n\s+→ refused\/failed\s+UNKNOWN_TOOL/);
+    expect(stdout).toContain('INVALID_ARGUMENTS');
+    expect(stdout).toContain('needs a person  payload to confirm');
+    expect(stdout).toContain('model  ticket.submit  refused NOT_READ_ONLY');
+    expect(stdout).toContain('Tickets written: 0. Messages sent: 0.');
+  });
+});
