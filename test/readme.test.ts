@@ -52,7 +52,10 @@ describe('README', () => {
     mkdirSync(outDir, { recursive: true });
     const file = join(outDir, `quick-start-${readme.replace(/\W/g, '_')}.ts`);
     // One line per printed value, as the comments show them.
-    writeFileSync(file, `import { inspect } from 'node:util';\ninspect.defaultOptions.breakLength = Infinity;\n${quickStart}`);
+    writeFileSync(
+      file,
+      `import { inspect } from 'node:util';\ninspect.defaultOptions.breakLength = Infinity;\n${quickStart}`,
+    );
     const { stdout } = await promisify(execFile)(join(root, 'node_modules', '.bin', 'tsx'), [file], {
       cwd: root,
       timeout: 30_000,
