@@ -1,12 +1,11 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { compileSnippets } from './helpers/compile-snippets.js';
 
 // Every `@example` in a doc comment under src/ is compiled against the sources with the project's
 // strict settings, so the examples users copy cannot drift from the API.
 const root = join(import.meta.dirname, '..');
-const outDir = join(root, '.tmp', 'doc-examples');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -50,30 +49,7 @@ describe('doc comment examples', () => {
   });
 
   it('compile under the project’s strict settings', () => {
-    rmSync(outDir, { recursive: true, force: true });
-    mkdirSync(outDir, { recursive: true });
-    const files = found.map(({ from, index, code }) => {
-      const path = join(outDir, `${from.replaceAll('/', '_').replace(/\.ts$/, '')}_${index}.ts`);
-      writeFileSync(path, `${code}\nexport {};\n`);
-      return path;
-    });
-    const config = ts.getParsedCommandLineOfConfigFile(
-      join(root, 'tsconfig.json'),
-      {},
-      {
-        ...ts.sys,
-        onUnRecoverableConfigFileDiagnostic: () => {},
-      },
-    );
-    if (config === undefined) throw new Error('tsconfig.json could not be read');
-    const program = ts.createProgram(files, { ...config.options, noUnusedLocals: false, noEmit: true });
-    const problems = ts
-      .getPreEmitDiagnostics(program)
-      .filter((d) => d.file === undefined || d.file.fileName.startsWith(outDir))
-      .map(
-        (d) =>
-          `${d.file ? relative(outDir, d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
-      );
-    expect(problems).toEqual([]);
+    const snippets = found.map(({ from, index, code }) => ({ name: `${from}_${index}`, code }));
+    expect(compileSnippets('doc-examples', snippets)).toEqual([]);
   });
 });

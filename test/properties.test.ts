@@ -111,28 +111,25 @@ const calledName = (specs: Spec[]) =>
     fc.constantFrom('ticket__submit', 'message__send', 'kb___search', ''),
   );
 
+/** A random registry and a list of random calls against it. */
+const registryAndCalls = fc
+  .array(specArb, { minLength: 1, maxLength: 8 })
+  .chain((specs) =>
+    fc.tuple(fc.constant(specs), fc.array(fc.tuple(calledName(specs), inputArb, ctxArb), { maxLength: 10 })),
+  );
+
 describe('safety properties', () => {
   it('nothing reachable through the model exit ever runs a write or prepares/delivers a send', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc
-          .array(specArb, { minLength: 1, maxLength: 8 })
-          .chain((specs) =>
-            fc.tuple(
-              fc.constant(specs),
-              fc.array(fc.tuple(calledName(specs), inputArb, ctxArb), { maxLength: 10 }),
-            ),
-          ),
-        async ([specs, calls]) => {
-          const { registry, executed } = build(specs);
-          for (const [name, input, ctx] of calls) {
-            const result = await registry.invokeReadOnly(name, input, ctx);
-            expect(typeof result.ok).toBe('boolean');
-            expect('requiresConfirm' in result && result.requiresConfirm).toBeFalsy();
-          }
-          expect(executed.filter((e) => e.sideEffect !== 'read')).toEqual([]);
-        },
-      ),
+      fc.asyncProperty(registryAndCalls, async ([specs, calls]) => {
+        const { registry, executed } = build(specs);
+        for (const [name, input, ctx] of calls) {
+          const result = await registry.invokeReadOnly(name, input, ctx);
+          expect(typeof result.ok).toBe('boolean');
+          expect('requiresConfirm' in result && result.requiresConfirm).toBeFalsy();
+        }
+        expect(executed.filter((e) => e.sideEffect !== 'read')).toEqual([]);
+      }),
       { numRuns: 200 },
     );
   });
@@ -179,32 +176,22 @@ describe('safety properties', () => {
 
   it('invoke never throws and never delivers, whatever the name, input, context or tool behaviour', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc
-          .array(specArb, { minLength: 1, maxLength: 8 })
-          .chain((specs) =>
-            fc.tuple(
-              fc.constant(specs),
-              fc.array(fc.tuple(calledName(specs), inputArb, ctxArb), { maxLength: 10 }),
-            ),
-          ),
-        async ([specs, calls]) => {
-          const { registry, executed } = build(specs);
-          for (const [name, input, ctx] of calls) {
-            const result = await registry.invoke(name, input, ctx);
-            expect(typeof result.ok).toBe('boolean');
-            if (!result.ok) expect(typeof result.error).toBe('string');
-          }
-          expect(executed.filter((e) => e.what === 'deliver')).toEqual([]);
-          const prepares = executed.filter((e) => e.what === 'prepare');
-          // Every prepare came from a person's invoke: count them against the calls made as a person.
-          const personSendCalls = calls.filter(([name, , ctx]) => {
-            const tool = registry.get(name);
-            return tool?.sideEffect === 'send' && ctx.autonomous !== true;
-          });
-          expect(prepares.length).toBeLessThanOrEqual(personSendCalls.length);
-        },
-      ),
+      fc.asyncProperty(registryAndCalls, async ([specs, calls]) => {
+        const { registry, executed } = build(specs);
+        for (const [name, input, ctx] of calls) {
+          const result = await registry.invoke(name, input, ctx);
+          expect(typeof result.ok).toBe('boolean');
+          if (!result.ok) expect(typeof result.error).toBe('string');
+        }
+        expect(executed.filter((e) => e.what === 'deliver')).toEqual([]);
+        const prepares = executed.filter((e) => e.what === 'prepare');
+        // Every prepare came from a person's invoke: count them against the calls made as a person.
+        const personSendCalls = calls.filter(([name, , ctx]) => {
+          const tool = registry.get(name);
+          return tool?.sideEffect === 'send' && ctx.autonomous !== true;
+        });
+        expect(prepares.length).toBeLessThanOrEqual(personSendCalls.length);
+      }),
       { numRuns: 200 },
     );
   });
