@@ -132,9 +132,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     },
 
     async finish(id, at: FinishChange) {
+      const from = finishFrom(at.status);
       const current = records.get(id);
       if (current === undefined) return { ok: false, reason: 'not-found' };
-      if (!finishFrom(at.status).includes(current.status) || current.attempt !== at.attempt)
+      if (!from.includes(current.status) || current.attempt !== at.attempt)
         return { ok: false, reason: 'wrong-status', confirmation: current };
       const { result: _result, error: _error, ...rest } = current;
       const extra = {

@@ -25,6 +25,9 @@ export const TRANSITIONS = {
 
 /** The statuses a delivery attempt may be finished from (its own attempt only). */
 export function finishFrom(status: FinishChange['status']): readonly ConfirmationStatus[] {
+  if (status !== 'delivered' && status !== 'failed' && status !== 'unknown') {
+    throw new TypeError(`a delivery cannot finish as ${String(status)}`);
+  }
   // A late outcome may overwrite `unknown` (the truth wins), but an unknown never overwrites anything.
   return status === 'unknown' ? ['delivering'] : ['delivering', 'unknown'];
 }
