@@ -104,7 +104,8 @@ const isoOf = (time: unknown): string =>
 export function createPostgresStore(
   options: PostgresStoreSource & PostgresStoreOptions,
 ): PostgresConfirmationStore {
-  const table = quoteTableName(options.table ?? DEFAULT_TABLE, true);
+  const tableName = options.table ?? DEFAULT_TABLE;
+  const table = quoteTableName(tableName, true);
   const owned = options.pool === undefined;
   if (owned && typeof options.connectionString !== 'string') {
     throw new TypeError('createPostgresStore: pass { pool } (a pg Pool) or { connectionString }.');
@@ -197,10 +198,10 @@ export function createPostgresStore(
             seq bigint GENERATED ALWAYS AS IDENTITY
           )`);
         await client.query(
-          `CREATE INDEX IF NOT EXISTS ${indexName(table, 'status_created')} ON ${table} (status, created_at)`,
+          `CREATE INDEX IF NOT EXISTS ${indexName(tableName, 'status_created')} ON ${table} (status, created_at)`,
         );
         await client.query(
-          `CREATE INDEX IF NOT EXISTS ${indexName(table, 'created')} ON ${table} (created_at)`,
+          `CREATE INDEX IF NOT EXISTS ${indexName(tableName, 'created')} ON ${table} (created_at)`,
         );
         await client.query('COMMIT');
       } catch (error) {

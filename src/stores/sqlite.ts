@@ -92,7 +92,8 @@ const APPEND_HISTORY =
  * ```
  */
 export function createSqliteStore(options: SqliteStoreSource & SqliteStoreOptions): SqliteConfirmationStore {
-  const table = quoteTableName(options.table ?? DEFAULT_TABLE, false);
+  const tableName = options.table ?? DEFAULT_TABLE;
+  const table = quoteTableName(tableName, false);
   const owned = options.database === undefined;
   if (owned && typeof options.path !== 'string') {
     throw new TypeError(
@@ -127,8 +128,8 @@ export function createSqliteStore(options: SqliteStoreSource & SqliteStoreOption
       error TEXT,
       history TEXT NOT NULL
     );
-    CREATE INDEX IF NOT EXISTS ${indexName(table, 'status_created')} ON ${table} (status, created_at);
-    CREATE INDEX IF NOT EXISTS ${indexName(table, 'created')} ON ${table} (created_at);
+    CREATE INDEX IF NOT EXISTS ${indexName(tableName, 'status_created')} ON ${table} (status, created_at);
+    CREATE INDEX IF NOT EXISTS ${indexName(tableName, 'created')} ON ${table} (created_at);
   `);
 
   const fromRow = (row: unknown): Confirmation =>
