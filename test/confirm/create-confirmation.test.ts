@@ -2,6 +2,14 @@ import { createMemoryStore, payloadDigest, ToolRegistry } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
 import { desk, recordingSendTool, registryWith, T0 } from './setup.js';
 
+/** `[1, <hole>, 3]`, built without a sparse literal. */
+function holey(): unknown[] {
+  const list: unknown[] = new Array(3);
+  list[0] = 1;
+  list[2] = 3;
+  return list;
+}
+
 describe("a person's invoke of a send tool", () => {
   it('stores a pending confirmation and answers with its id, digest and expiry; nothing is delivered', async () => {
     const { ask, store, data } = desk();
@@ -54,7 +62,7 @@ describe("a person's invoke of a send tool", () => {
     ['a function', () => ({ f: () => 1 })],
     ['NaN', () => ({ n: Number.NaN })],
     ['a Map', () => new Map()],
-    ['an array hole', () => ({ list: [1, , 3] })],
+    ['an array hole', () => ({ list: holey() })],
     [
       'a getter that throws',
       () => ({

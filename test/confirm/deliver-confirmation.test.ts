@@ -61,7 +61,13 @@ describe('registry.confirm', () => {
   it('answers CONFIRMATION_NOT_FOUND for an unknown id, and never hands a malformed one to the store', async () => {
     const seen: string[] = [];
     const inner = createMemoryStore();
-    const spy = { ...inner, get: (id: string) => (seen.push(id), inner.get(id)) };
+    const spy = {
+      ...inner,
+      get: (id: string) => {
+        seen.push(id);
+        return inner.get(id);
+      },
+    };
     const { registry } = desk({ confirmations: spy });
     await expect(registry.confirm('AAAAAAAAAAAAAAAAAAAAAA', { approvedBy: 'x' })).resolves.toMatchObject({
       code: 'CONFIRMATION_NOT_FOUND',

@@ -64,7 +64,7 @@ describe('canonicalJson and payloadDigest', () => {
     ['Infinity', { n: Number.POSITIVE_INFINITY }, /Infinity/],
     ['NaN', [Number.NaN], /NaN/],
     ['undefined at the top', undefined, /undefined/],
-    ['an array hole', [1, , 2], /undefined/],
+    ['an array hole', Object.assign(new Array(3), { 0: 1, 2: 3 }), /undefined/],
     ['a Date', { d: new Date(0) }, /Date/],
     ['a class instance', { u: new URL('https://example.com') }, /URL/],
   ])('refuses %s with a TypeError naming where', (_what, value, message) => {
