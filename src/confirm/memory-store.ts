@@ -13,7 +13,6 @@ import {
   staleNote,
   TRANSITIONS,
   type Transition,
-  toIso,
 } from './transitions.js';
 import type { Confirmation, ConfirmationStatus } from './types.js';
 
@@ -32,6 +31,20 @@ function deepFreeze<T>(value: T): T {
     for (const child of Object.values(value)) deepFreeze(child);
   }
   return value;
+}
+
+/** A frozen deep copy of plain data (records hold only JSON values and strings). */
+function frozenCopy<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const child = frozenCopy((value as Record<string, unknown>)[key]);
+    // Plain assignment to "__proto__" would set the prototype; that key must stay data.
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: child, enumerable: true });
+    else copy[key] = child;
+  }
+  return Object.freeze(copy) as T;
 }
 
 /**
@@ -67,14 +80,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     to: ConfirmationStatus,
     at: StoreChange,
     extra: Partial<Confirmation> = {},
-  ): Confirmation =>
-    save({
+  ): Confirmation => {
+    const entry = historyEntry(at, to);
+    return save({
       ...current,
       ...extra,
       status: to,
-      updatedAt: toIso(at.now),
-      history: [...current.history, historyEntry(at, to)],
+      updatedAt: entry.at,
+      history: [...current.history, entry],
     });
+  };
 
   const move = (id: string, transition: Transition, at: StoreChange): TransitionOutcome => {
     const current = records.get(id);
@@ -101,7 +116,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     async create(confirmation) {
       if (records.has(confirmation.id)) throw new Error(`a confirmation with id ${confirmation.id} exists`);
       if (records.size >= maxRecords) makeRoom();
-      save(structuredClone(confirmation));
+      records.set(confirmation.id, frozenCopy(confirmation));
     },
 
     async get(id) {
