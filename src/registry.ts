@@ -299,7 +299,7 @@ export class ToolRegistry<AppContext = unknown> {
    *   sideEffect: 'send',
    *   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
    *   prepare: (input) => ({ to: 'ana@example.com', text: String(input.text) }),
-   *   deliver: (payload, { confirmationId }) => ({ sent: true, idempotencyKey: confirmationId }),
+   *   deliver: (payload, { confirmationId }) => ({ sentTo: payload.to, idempotencyKey: confirmationId }),
    * });
    * const asked = await registry.invoke('message.send', { text: 'Refunded.' }, { actor: 'agent-7' });
    * if (asked.ok && asked.requiresConfirm) {
