@@ -111,7 +111,8 @@ const MAX_CACHED_CONTEXTS = 256;
 
 /**
  * Holds graded tools and is the only way to call them. Every call passes the gates; the model's exit
- * runs `read` tools only; `send` tools only prepare. `invoke` and `invokeReadOnly` never throw.
+ * runs `read` tools only; `send` tools only prepare, and deliver once a person `confirm`s. `invoke`
+ * and `invokeReadOnly` never throw.
  *
  * @example
  * ```ts
@@ -253,7 +254,8 @@ export class ToolRegistry<AppContext = unknown> {
   /**
    * Calls a tool as a person (or, with `autonomous: true`, as the app's own automation). Gates run in
    * order — feature flag, scope, `send` from an autonomous caller — then the input is validated. A
-   * `send` tool is only prepared: the result holds the payload to show a person. Never throws.
+   * `send` tool is only prepared and stored as a pending confirmation: the result holds the payload
+   * to show a person, its digest and the id to `confirm`. Never throws.
    */
   invoke(name: string, input?: unknown, ctx: InvokeContext<AppContext> = {}): Promise<InvokeResult> {
     return this.#execute(ctx.autonomous === true ? 'autonomous' : 'person', name, input, ctx);
