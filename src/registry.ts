@@ -165,10 +165,13 @@ export class ToolRegistry<AppContext = unknown> {
       defaultTimeoutMs: this.#defaultTimeoutMs,
       onEvent: this.#onEvent,
       sendTool: (name) => {
-        const entry = this.#byName.get(name);
-        return entry?.definition.sideEffect === 'send'
-          ? { info: entry.info, deliver: entry.definition.deliver }
-          : undefined;
+        const definition = this.#byName.get(name)?.definition;
+        if (definition?.sideEffect !== 'send') return undefined;
+        // Called as a method, like prepare: a tool written as a class keeps its `this`.
+        return {
+          info: this.#byName.get(name)!.info,
+          deliver: (payload, approval) => definition.deliver(payload, approval),
+        };
       },
       describeError: (error, tool) => this.#describeError(error, tool),
     };

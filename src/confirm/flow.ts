@@ -2,7 +2,7 @@ import { type ConfirmationAction, type EventListener, emitSafely } from '../even
 import { describeThrown } from '../invoke/run-guarded.js';
 import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
 import { type ErrorCode, failure } from '../result.js';
-import type { SendToolDefinition } from '../tool.js';
+import type { Approval } from '../tool.js';
 import type { ToolInfo } from '../tool-info.js';
 import type { ConfirmationStore } from './store.js';
 import type { Confirmation, ConfirmationFailure } from './types.js';
@@ -10,7 +10,7 @@ import type { Confirmation, ConfirmationFailure } from './types.js';
 /** A registered `send` tool as the confirmation path needs it. */
 export interface SendToolHandle {
   readonly info: ToolInfo;
-  readonly deliver: SendToolDefinition['deliver'];
+  readonly deliver: (payload: unknown, approval: Approval) => unknown;
 }
 
 /**

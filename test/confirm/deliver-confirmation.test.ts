@@ -35,6 +35,32 @@ describe('registry.confirm', () => {
     expect(record.ok && record.confirmation.payload).toEqual({ text: 'hello' });
   });
 
+  it('calls deliver as a method of its tool, like prepare (a class-based tool keeps its this)', async () => {
+    class Mailer {
+      readonly name = 'mail.send';
+      readonly description = 'Send mail.';
+      readonly sideEffect = 'send' as const;
+      readonly inputSchema = { type: 'object' };
+      readonly sent: unknown[] = [];
+      prepare(input: unknown) {
+        return { input };
+      }
+      deliver(payload: unknown) {
+        this.sent.push(payload);
+        return this.sent.length;
+      }
+    }
+    const mailer = new Mailer();
+    const { registry } = registryWith(mailer);
+    const asked = await registry.invoke('mail.send', { text: 'x' });
+    if (!asked.ok || !asked.requiresConfirm) throw new Error('expected a confirmation');
+    await expect(registry.confirm(asked.confirmationId, { approvedBy: 'lead-2' })).resolves.toMatchObject({
+      ok: true,
+      data: 1,
+    });
+    expect(mailer.sent).toEqual([{ input: { text: 'x' } }]);
+  });
+
   it('answers ALREADY_DECIDED to a second confirm and to every loser of concurrent confirms', async () => {
     const { registry, ask, data } = desk();
     const first = await ask('one');
