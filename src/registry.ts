@@ -165,13 +165,11 @@ export class ToolRegistry<AppContext = unknown> {
       defaultTimeoutMs: this.#defaultTimeoutMs,
       onEvent: this.#onEvent,
       sendTool: (name) => {
-        const definition = this.#byName.get(name)?.definition;
-        if (definition?.sideEffect !== 'send') return undefined;
+        const entry = this.#byName.get(name);
+        const definition = entry?.definition;
+        if (entry === undefined || definition?.sideEffect !== 'send') return undefined;
         // Called as a method, like prepare: a tool written as a class keeps its `this`.
-        return {
-          info: this.#byName.get(name)!.info,
-          deliver: (payload, approval) => definition.deliver(payload, approval),
-        };
+        return { info: entry.info, deliver: (payload, approval) => definition.deliver(payload, approval) };
       },
       describeError: (error, tool) => this.#describeError(error, tool),
     };
