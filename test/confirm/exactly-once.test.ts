@@ -17,6 +17,8 @@ import { describePostgres, uniqueTable } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const CONFIRMATIONS = 500;
+// Real processes on a shared 2-core CI machine: generous, since a slow start is not a failure.
+const PROCESS_TIMEOUT_MS = 180_000;
 const RACERS = 4;
 
 /** The parent's registry: the same tool as the app processes, but it must never deliver itself. */
@@ -79,61 +81,80 @@ const dir = tempDir();
 afterAll(() => dir.remove());
 
 describe('exactly-once across processes: SQLite file', () => {
-  it(`${RACERS} processes racing to confirm the same ${CONFIRMATIONS} confirmations deliver each exactly once`, async () => {
-    const path = join(dir.path, 'race.db');
-    const store = createSqliteStore({ path });
-    const ids = await prepareMany(parentRegistry(store), CONFIRMATIONS);
-    const idsFile = join(dir.path, 'ids.json');
-    writeFileSync(idsFile, JSON.stringify(ids));
-    const deliveries = join(dir.path, 'deliveries.txt');
-    writeFileSync(deliveries, '');
-
-    const summaries = await race({
-      store: { kind: 'sqlite', path },
-      deliveries: { kind: 'file', path: deliveries },
-      idsFile,
-    });
-    const delivered = readFileSync(deliveries, 'utf8')
-      .trim()
-      .split('\n')
-      .map((line) => line.split(' ')[0] ?? '');
-    expectExactlyOnce(ids, delivered, summaries);
-    const records = await store.list({ limit: 1_000 });
-    expect(records.filter((r) => r.status === 'delivered' && r.attempt === 1)).toHaveLength(CONFIRMATIONS);
-    store.close();
-  });
-
-  it('a process killed inside deliver leaves the confirmation unknown after recoverStale, never re-sent', async () => {
-    const path = join(dir.path, 'kill.db');
-    const store = createSqliteStore({ path });
-    const [id = ''] = await prepareMany(parentRegistry(store), 1);
-    const deliveries = join(dir.path, 'kill.txt');
-    writeFileSync(deliveries, '');
-    const app = startApp({
-      mode: 'hang',
-      id,
-      store: { kind: 'sqlite', path },
-      deliveries: { kind: 'file', path: deliveries },
-    });
-    await app.waitFor('delivering');
-    app.child.kill('SIGKILL');
-    expect((await app.exited).signal).toBe('SIGKILL');
-    await expectComesBackUnknown(store, id, () => readFileSync(deliveries, 'utf8').trim().split('\n').length);
-    store.close();
-  });
-
-  it('an app restarted between invoke and confirm confirms from the file', async () => {
-    const path = join(dir.path, 'restart.db');
-    const deliveries = join(dir.path, 'restart.txt');
-    writeFileSync(deliveries, '');
-    const base = { store: { kind: 'sqlite', path }, deliveries: { kind: 'file', path: deliveries } } as const;
-    await expectRestartConfirms(base, async (id) => {
+  it(
+    `${RACERS} processes racing to confirm the same ${CONFIRMATIONS} confirmations deliver each exactly once`,
+    async () => {
+      const path = join(dir.path, 'race.db');
       const store = createSqliteStore({ path });
-      const record = await store.get(id);
+      const ids = await prepareMany(parentRegistry(store), CONFIRMATIONS);
+      const idsFile = join(dir.path, 'ids.json');
+      writeFileSync(idsFile, JSON.stringify(ids));
+      const deliveries = join(dir.path, 'deliveries.txt');
+      writeFileSync(deliveries, '');
+
+      const summaries = await race({
+        store: { kind: 'sqlite', path },
+        deliveries: { kind: 'file', path: deliveries },
+        idsFile,
+      });
+      const delivered = readFileSync(deliveries, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' ')[0] ?? '');
+      expectExactlyOnce(ids, delivered, summaries);
+      const records = await store.list({ limit: 1_000 });
+      expect(records.filter((r) => r.status === 'delivered' && r.attempt === 1)).toHaveLength(CONFIRMATIONS);
       store.close();
-      return { record, delivered: readFileSync(deliveries, 'utf8').trim().split('\n').length };
-    });
-  });
+    },
+    PROCESS_TIMEOUT_MS,
+  );
+
+  it(
+    'a process killed inside deliver leaves the confirmation unknown after recoverStale, never re-sent',
+    async () => {
+      const path = join(dir.path, 'kill.db');
+      const store = createSqliteStore({ path });
+      const [id = ''] = await prepareMany(parentRegistry(store), 1);
+      const deliveries = join(dir.path, 'kill.txt');
+      writeFileSync(deliveries, '');
+      const app = startApp({
+        mode: 'hang',
+        id,
+        store: { kind: 'sqlite', path },
+        deliveries: { kind: 'file', path: deliveries },
+      });
+      await app.waitFor('delivering');
+      app.child.kill('SIGKILL');
+      expect((await app.exited).signal).toBe('SIGKILL');
+      await expectComesBackUnknown(
+        store,
+        id,
+        () => readFileSync(deliveries, 'utf8').trim().split('\n').length,
+      );
+      store.close();
+    },
+    PROCESS_TIMEOUT_MS,
+  );
+
+  it(
+    'an app restarted between invoke and confirm confirms from the file',
+    async () => {
+      const path = join(dir.path, 'restart.db');
+      const deliveries = join(dir.path, 'restart.txt');
+      writeFileSync(deliveries, '');
+      const base = {
+        store: { kind: 'sqlite', path },
+        deliveries: { kind: 'file', path: deliveries },
+      } as const;
+      await expectRestartConfirms(base, async (id) => {
+        const store = createSqliteStore({ path });
+        const record = await store.get(id);
+        store.close();
+        return { record, delivered: readFileSync(deliveries, 'utf8').trim().split('\n').length };
+      });
+    },
+    PROCESS_TIMEOUT_MS,
+  );
 });
 
 /** After a SIGKILL inside deliver: `delivering`, then `unknown` via recoverStale; confirm refuses. */
@@ -202,33 +223,45 @@ await describePostgres('exactly-once across processes: PostgreSQL', (url) => {
     return store;
   };
 
-  it(`${RACERS} processes racing to confirm the same ${CONFIRMATIONS} confirmations deliver each exactly once`, async () => {
-    const store = await open();
-    const ids = await prepareMany(parentRegistry(store), CONFIRMATIONS);
-    const idsFile = join(dir.path, 'pg-ids.json');
-    writeFileSync(idsFile, JSON.stringify(ids));
-    const summaries = await race({ ...base, idsFile });
-    expectExactlyOnce(ids, await deliveredIds(), summaries);
-    await store.close();
-  });
+  it(
+    `${RACERS} processes racing to confirm the same ${CONFIRMATIONS} confirmations deliver each exactly once`,
+    async () => {
+      const store = await open();
+      const ids = await prepareMany(parentRegistry(store), CONFIRMATIONS);
+      const idsFile = join(dir.path, 'pg-ids.json');
+      writeFileSync(idsFile, JSON.stringify(ids));
+      const summaries = await race({ ...base, idsFile });
+      expectExactlyOnce(ids, await deliveredIds(), summaries);
+      await store.close();
+    },
+    PROCESS_TIMEOUT_MS,
+  );
 
-  it('a process killed inside deliver leaves the confirmation unknown after recoverStale, never re-sent', async () => {
-    const store = await open();
-    const [id = ''] = await prepareMany(parentRegistry(store), 1);
-    const app = startApp({ ...base, mode: 'hang', id });
-    await app.waitFor('delivering');
-    app.child.kill('SIGKILL');
-    expect((await app.exited).signal).toBe('SIGKILL');
-    await expectComesBackUnknown(store, id, async () => (await deliveredIds()).length);
-    await store.close();
-  });
+  it(
+    'a process killed inside deliver leaves the confirmation unknown after recoverStale, never re-sent',
+    async () => {
+      const store = await open();
+      const [id = ''] = await prepareMany(parentRegistry(store), 1);
+      const app = startApp({ ...base, mode: 'hang', id });
+      await app.waitFor('delivering');
+      app.child.kill('SIGKILL');
+      expect((await app.exited).signal).toBe('SIGKILL');
+      await expectComesBackUnknown(store, id, async () => (await deliveredIds()).length);
+      await store.close();
+    },
+    PROCESS_TIMEOUT_MS,
+  );
 
-  it('an app restarted between invoke and confirm confirms from the database', async () => {
-    const store = await open();
-    await expectRestartConfirms(base, async (id) => ({
-      record: await store.get(id),
-      delivered: (await deliveredIds()).length,
-    }));
-    await store.close();
-  });
+  it(
+    'an app restarted between invoke and confirm confirms from the database',
+    async () => {
+      const store = await open();
+      await expectRestartConfirms(base, async (id) => ({
+        record: await store.get(id),
+        delivered: (await deliveredIds()).length,
+      }));
+      await store.close();
+    },
+    PROCESS_TIMEOUT_MS,
+  );
 });
