@@ -3,6 +3,8 @@ import { defineConfig } from 'tsdown';
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
+    sqlite: 'src/stores/sqlite.ts',
+    postgres: 'src/stores/postgres.ts',
   },
   format: 'esm',
   platform: 'node',

@@ -1,5 +1,9 @@
 // `npm run bench`: every benchmark of the project, against the built package, one after another.
+// `npm run bench -- --quick` runs shorter rounds.
+import { benchConfirm } from './confirm.js';
 import { benchCore } from './core.js';
 
+const quick = process.argv.includes('--quick');
 console.log(`graded-tools benchmark · Node ${process.version} · ${new Date().toISOString()}`);
 for (const line of await benchCore()) console.log(line);
+await benchConfirm({ quick });

@@ -19,8 +19,34 @@ export interface InvokeEvent {
   readonly scope?: string;
 }
 
+/** What happened to a confirmation. */
+export type ConfirmationAction =
+  | 'created'
+  | 'confirmed'
+  | 'rejected'
+  | 'delivered'
+  | 'failed'
+  | 'expired'
+  | 'unknown';
+
+/**
+ * One step of a confirmation: asked for, confirmed (the claim was won), rejected, delivered, failed,
+ * expired or given up on as unknown. Never holds the payload, so an audit sink sees no message text.
+ */
+export interface ConfirmationEvent {
+  readonly type: 'confirmation';
+  readonly action: ConfirmationAction;
+  readonly confirmationId: string;
+  /** The tool's internal name. */
+  readonly tool: string;
+  /** Who asked, confirmed, rejected or marked it; absent for the system's own steps. */
+  readonly by?: string;
+  /** When it happened (epoch ms from the registry's clock). */
+  readonly at: number;
+}
+
 /** Everything the registry reports through `onEvent`. */
-export type RegistryEvent = InvokeEvent;
+export type RegistryEvent = InvokeEvent | ConfirmationEvent;
 
 /** Receives events. Whatever it throws or rejects with is swallowed: auditing never breaks an invoke. */
 export type EventListener = (event: RegistryEvent) => void | Promise<void>;

@@ -2,10 +2,46 @@
 
 export type { Access, AccessReport, AccessRow } from './access-report.js';
 export { buildAccessReport, formatAccessReport } from './access-report.js';
+export { canonicalJson, payloadDigest } from './confirm/digest.js';
+export type { MemoryStoreOptions } from './confirm/memory-store.js';
+export { createMemoryStore } from './confirm/memory-store.js';
+export type {
+  ConfirmationQuery,
+  ConfirmationStore,
+  FinishChange,
+  StoreChange,
+  TransitionOutcome,
+  TransitionRefusal,
+} from './confirm/store.js';
+export type {
+  Confirmation,
+  ConfirmationFailure,
+  ConfirmationFilter,
+  ConfirmationHistoryEntry,
+  ConfirmationListResult,
+  ConfirmationResult,
+  ConfirmationStatus,
+  ConfirmationSweepResult,
+  ConfirmationsView,
+  ConfirmOptions,
+  ConfirmResult,
+  ConfirmSuccess,
+  MarkDeliveredOptions,
+  RecoverStaleOptions,
+  RejectOptions,
+} from './confirm/types.js';
+export { CONFIRMATION_STATUSES } from './confirm/types.js';
 export { getDefaultRegistry } from './default-registry.js';
 export type { DefinitionErrorCode } from './errors/tool-definition-error.js';
 export { ToolDefinitionError } from './errors/tool-definition-error.js';
-export type { EventListener, InvokeEvent, InvokeOutcome, RegistryEvent } from './events.js';
+export type {
+  ConfirmationAction,
+  ConfirmationEvent,
+  EventListener,
+  InvokeEvent,
+  InvokeOutcome,
+  RegistryEvent,
+} from './events.js';
 export type { FunctionSchema } from './function-schema.js';
 export type { GateContext, GatedTool, Refusal } from './gates.js';
 export { isAutonomous, isFlagGranted, isModelCallable, refusalFor } from './gates.js';

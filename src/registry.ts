@@ -1,6 +1,24 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { type AccessReport, buildAccessReport, grantedFlagsOf } from './access-report.js';
 import { checkDefinition } from './check-definition.js';
+import { createConfirmationsView } from './confirm/confirmations-view.js';
+import { createConfirmation } from './confirm/create-confirmation.js';
+import { decideConfirmation } from './confirm/decide-confirmation.js';
+import { deliverConfirmation } from './confirm/deliver-confirmation.js';
+import type { ConfirmFlow } from './confirm/flow.js';
+import { createMemoryStore } from './confirm/memory-store.js';
+import type { ConfirmationStore } from './confirm/store.js';
+import { expireDueConfirmations, recoverStaleConfirmations } from './confirm/sweep-confirmations.js';
+import type {
+  ConfirmationResult,
+  ConfirmationSweepResult,
+  ConfirmationsView,
+  ConfirmOptions,
+  ConfirmResult,
+  MarkDeliveredOptions,
+  RecoverStaleOptions,
+  RejectOptions,
+} from './confirm/types.js';
 import { ToolDefinitionError } from './errors/tool-definition-error.js';
 import { type EventListener, emitSafely, type InvokeOutcome } from './events.js';
 import { type FunctionSchema, toModelParameters } from './function-schema.js';
@@ -56,7 +74,21 @@ export interface RegistryOptions {
   readonly argumentLimits?: Partial<ArgumentLimits>;
   /** Turns what a tool threw into the text callers (and the model) see; default: the error's message. */
   readonly describeError?: (error: unknown, tool: string) => string;
+  /**
+   * Where confirmations of `send` tools live (default: a new in-memory store, lost on restart). Pass
+   * `graded-tools/sqlite` or `graded-tools/postgres` to survive restarts and share them between instances.
+   */
+  readonly confirmations?: ConfirmationStore;
+  /** How long a person has to confirm (default 1 hour, at most a year). */
+  readonly confirmationTtlMs?: number;
+  /** Refuse a confirm or retry that does not pass the digest the person was shown (default false). */
+  readonly requireDigest?: boolean;
+  /** The clock of the confirmation path, in epoch ms (default `Date.now`); tests inject one. */
+  readonly now?: () => number;
 }
+
+const DEFAULT_CONFIRMATION_TTL_MS = 60 * 60 * 1000;
+const MAX_CONFIRMATION_TTL_MS = 366 * 24 * 60 * 60 * 1000;
 
 /** Options for `register`. */
 export interface RegisterOptions {
@@ -97,7 +129,8 @@ const MAX_CACHED_CONTEXTS = 256;
 
 /**
  * Holds graded tools and is the only way to call them. Every call passes the gates; the model's exit
- * runs `read` tools only; `send` tools only prepare. `invoke` and `invokeReadOnly` never throw.
+ * runs `read` tools only; `send` tools only prepare, and deliver once a person `confirm`s. `invoke`
+ * and `invokeReadOnly` never throw.
  *
  * @example
  * ```ts
@@ -127,6 +160,8 @@ export class ToolRegistry<AppContext = unknown> {
   readonly #defaultTimeoutMs: number;
   readonly #limits: ArgumentLimits;
   readonly #describeError: (error: unknown, tool: string) => string;
+  readonly #flow: ConfirmFlow;
+  readonly #confirmationsView: ConfirmationsView;
 
   constructor(options: RegistryOptions = {}) {
     this.#onEvent = options.onEvent;
@@ -135,6 +170,29 @@ export class ToolRegistry<AppContext = unknown> {
     this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 30_000;
     this.#limits = { ...DEFAULT_ARGUMENT_LIMITS, ...options.argumentLimits };
     this.#describeError = options.describeError ?? describeThrown;
+    const ttlMs = options.confirmationTtlMs ?? DEFAULT_CONFIRMATION_TTL_MS;
+    if (!(typeof ttlMs === 'number' && ttlMs > 0 && ttlMs <= MAX_CONFIRMATION_TTL_MS)) {
+      throw new RangeError('`confirmationTtlMs` must be a positive number of milliseconds, at most a year.');
+    }
+    // The confirmation path lives in src/confirm; the registry only lends it its tools and settings.
+    this.#flow = {
+      store: options.confirmations ?? createMemoryStore(),
+      now: options.now ?? Date.now,
+      ttlMs,
+      requireDigest: options.requireDigest === true,
+      locale: this.#locale,
+      defaultTimeoutMs: this.#defaultTimeoutMs,
+      onEvent: this.#onEvent,
+      sendTool: (name) => {
+        const entry = this.#byName.get(name);
+        const definition = entry?.definition;
+        if (entry === undefined || definition?.sideEffect !== 'send') return undefined;
+        // Called as a method, like prepare: a tool written as a class keeps its `this`.
+        return { info: entry.info, deliver: (payload, approval) => definition.deliver(payload, approval) };
+      },
+      describeError: (error, tool) => this.#describeError(error, tool),
+    };
+    this.#confirmationsView = createConfirmationsView(this.#flow);
   }
 
   /**
@@ -218,7 +276,8 @@ export class ToolRegistry<AppContext = unknown> {
   /**
    * Calls a tool as a person (or, with `autonomous: true`, as the app's own automation). Gates run in
    * order — feature flag, scope, `send` from an autonomous caller — then the input is validated. A
-   * `send` tool is only prepared: the result holds the payload to show a person. Never throws.
+   * `send` tool is only prepared and stored as a pending confirmation: the result holds the payload
+   * to show a person, its digest and the id to `confirm`. Never throws.
    */
   invoke(name: string, input?: unknown, ctx: InvokeContext<AppContext> = {}): Promise<InvokeResult> {
     return this.#execute(ctx.autonomous === true ? 'autonomous' : 'person', name, input, ctx);
@@ -245,6 +304,149 @@ export class ToolRegistry<AppContext = unknown> {
     ctx: InvokeContext<AppContext>,
   ): Promise<InvokeResult> {
     return this.#execute(caller, name, input, ctx);
+  }
+
+  /**
+   * A person confirms a prepared `send`: the confirmation is checked (not expired, the `digest` they
+   * were shown matches, the tool still registered and its gates passing with the approver's `flags`
+   * and `scope`), claimed atomically — of any number of concurrent confirms, across processes, exactly
+   * one wins and the others get `ALREADY_DECIDED` — and delivered once, with the confirmation id as
+   * the idempotency key. Never throws. Not reachable from the model's exit or a plan.
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   *
+   * const registry = new ToolRegistry().register({
+   *   name: 'message.send',
+   *   description: 'Email a customer.',
+   *   sideEffect: 'send',
+   *   inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+   *   prepare: (input) => ({ to: 'ana@example.com', text: String(input.text) }),
+   *   deliver: (payload, { confirmationId }) => ({ sentTo: payload.to, idempotencyKey: confirmationId }),
+   * });
+   * const asked = await registry.invoke('message.send', { text: 'Refunded.' }, { actor: 'agent-7' });
+   * if (asked.ok && asked.requiresConfirm) {
+   *   // Show asked.confirmPayload to a person; when they approve:
+   *   const sent = await registry.confirm(asked.confirmationId, { approvedBy: 'lead-2', digest: asked.digest });
+   *   console.log(sent.ok ? sent.data : sent.code);
+   * }
+   * ```
+   */
+  confirm<T = unknown>(id: string, options: ConfirmOptions): Promise<ConfirmResult<T>> {
+    return deliverConfirmation(this.#flow, id, options, 'confirm') as Promise<ConfirmResult<T>>;
+  }
+
+  /**
+   * A person re-delivers a confirmation whose outcome is `unknown` or `failed`, after reading its
+   * history. Same checks and claim as `confirm` (but no expiry: it was approved once already), the
+   * same confirmation id as idempotency key, so a downstream API that honours it will not send twice.
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * const registry = new ToolRegistry();
+   * const result = await registry.retry('an-unknown-confirmation', { approvedBy: 'lead-2' });
+   * result.ok; // false: CONFIRMATION_NOT_FOUND
+   * ```
+   */
+  retry<T = unknown>(id: string, options: ConfirmOptions): Promise<ConfirmResult<T>> {
+    return deliverConfirmation(this.#flow, id, options, 'retry') as Promise<ConfirmResult<T>>;
+  }
+
+  /**
+   * A person says no to a pending confirmation: it becomes `rejected` and can never be delivered.
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * const registry = new ToolRegistry();
+   * const result = await registry.reject('some-confirmation-id', { rejectedBy: 'lead-2', reason: 'Wrong customer.' });
+   * if (!result.ok) console.log(result.code); // 'CONFIRMATION_NOT_FOUND'
+   * ```
+   */
+  reject(id: string, options: RejectOptions): Promise<ConfirmationResult> {
+    return decideConfirmation(
+      this.#flow,
+      id,
+      'reject',
+      options?.rejectedBy,
+      options?.reason,
+      this.#localeOf(options),
+    );
+  }
+
+  /**
+   * A person settles an `unknown` or `failed` confirmation as delivered (they checked that it
+   * arrived), so nobody retries it.
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * const registry = new ToolRegistry();
+   * await registry.markDelivered('some-confirmation-id', { by: 'lead-2', note: 'Customer replied to it.' });
+   * ```
+   */
+  markDelivered(id: string, options: MarkDeliveredOptions): Promise<ConfirmationResult> {
+    return decideConfirmation(
+      this.#flow,
+      id,
+      'markDelivered',
+      options?.by,
+      options?.note,
+      this.#localeOf(options),
+    );
+  }
+
+  /**
+   * After a crash: marks deliveries started more than `olderThanMs` ago that never recorded an
+   * outcome as `unknown`. Never re-delivers; a person decides with `retry` or `markDelivered`. Run
+   * it at startup and now and then, with more than your longest `deliver` timeout.
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * const registry = new ToolRegistry();
+   * const swept = await registry.recoverStale({ olderThanMs: 10 * 60_000 });
+   * if (swept.ok) for (const c of swept.changed) console.log(`${c.id} needs a person: ${c.tool}`);
+   * ```
+   */
+  recoverStale(options: RecoverStaleOptions): Promise<ConfirmationSweepResult> {
+    return recoverStaleConfirmations(this.#flow, options?.olderThanMs, this.#localeOf(options));
+  }
+
+  /**
+   * Marks every pending confirmation past its expiry as `expired` (a confirm would refuse them
+   * anyway; this keeps the store and the audit trail tidy).
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * const swept = await new ToolRegistry().expireDue();
+   * if (swept.ok) console.log(swept.changed.length);
+   * ```
+   */
+  expireDue(options: { readonly locale?: Locale } = {}): Promise<ConfirmationSweepResult> {
+    return expireDueConfirmations(this.#flow, this.#localeOf(options));
+  }
+
+  /**
+   * The confirmations, read-only: `get(id)` and `list({ status?, tool?, limit? })`, as results.
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * const registry = new ToolRegistry();
+   * const pending = await registry.confirmations.list({ status: 'pending', limit: 20 });
+   * if (pending.ok) for (const c of pending.confirmations) console.log(c.id, c.tool, c.payload);
+   * ```
+   */
+  get confirmations(): ConfirmationsView {
+    return this.#confirmationsView;
+  }
+
+  #localeOf(options: { readonly locale?: Locale | undefined } | undefined): Locale {
+    return options?.locale ?? this.#locale;
   }
 
   /**
@@ -393,23 +595,25 @@ export class ToolRegistry<AppContext = unknown> {
           ? definition.prepare(input, runContext)
           : definition.run(input, runContext);
     } catch (error) {
-      return this.#toResult(entry, { kind: 'threw', error }, caller, ctx, started, timeoutMs);
+      return this.#toResult(entry, input, { kind: 'threw', error }, caller, ctx, started, timeoutMs);
     }
-    if (!isThenable(returned))
-      return this.#toResult(entry, { kind: 'ok', value: returned }, caller, ctx, started, timeoutMs);
+    if (!isThenable(returned)) {
+      return this.#toResult(entry, input, { kind: 'ok', value: returned }, caller, ctx, started, timeoutMs);
+    }
     return runContext.settle(returned, (outcome) =>
-      this.#toResult(entry, outcome, caller, ctx, started, timeoutMs),
+      this.#toResult(entry, input, outcome, caller, ctx, started, timeoutMs),
     );
   }
 
   #toResult(
     entry: Entry<AppContext>,
+    input: unknown,
     outcome: GuardedOutcome<unknown>,
     caller: CallerKind,
     ctx: InvokeContext<AppContext>,
     started: number,
     timeoutMs: number,
-  ): InvokeResult {
+  ): InvokeResult | Promise<InvokeResult> {
     try {
       switch (outcome.kind) {
         case 'timeout':
@@ -422,12 +626,36 @@ export class ToolRegistry<AppContext = unknown> {
           });
       }
       const data = outcome.value === undefined ? null : outcome.value;
-      if (entry.definition.sideEffect === 'send') {
-        this.#report(caller, entry.info.name, ctx, started, 'confirm_required');
-        return { ok: true, requiresConfirm: true, confirmPayload: data };
-      }
+      if (entry.definition.sideEffect === 'send')
+        return this.#storeConfirmation(entry, input, data, caller, ctx, started);
       if (started !== 0) this.#report(caller, entry.info.name, ctx, started, 'ok');
       return { ok: true, data };
+    } catch (error) {
+      return this.#unexpected(error, entry, caller, entry.info.name, ctx, started);
+    }
+  }
+
+  /** A person's send was prepared: store it as a pending confirmation and hand back what to show. */
+  async #storeConfirmation(
+    entry: Entry<AppContext>,
+    input: unknown,
+    payload: unknown,
+    caller: CallerKind,
+    ctx: InvokeContext<AppContext>,
+    started: number,
+  ): Promise<InvokeResult> {
+    try {
+      const created = await createConfirmation(this.#flow, {
+        tool: entry.info.name,
+        input,
+        payload,
+        actor: ctx.actor,
+        scope: ctx.scope,
+      });
+      if (!created.ok)
+        return this.#fail(this.#call(entry, caller, ctx, started), created.code, { detail: created.detail });
+      this.#report(caller, entry.info.name, ctx, started, 'confirm_required');
+      return created;
     } catch (error) {
       return this.#unexpected(error, entry, caller, entry.info.name, ctx, started);
     }

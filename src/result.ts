@@ -33,10 +33,15 @@ export type ErrorCode =
   | 'EXPIRED'
   /** The digest the person saw differs from the stored payload's. */
   | 'PAYLOAD_CHANGED'
-  /** `deliver` threw or timed out; the confirmation is marked failed. */
+  /**
+   * `deliver` threw (the confirmation is marked `failed`), or timed out or was cancelled (marked
+   * `unknown`: it may have arrived). Either way a person decides with `retry` or `markDelivered`.
+   */
   | 'DELIVERY_FAILED'
   /** The confirmation store could not be read or written. */
-  | 'STORE_FAILED';
+  | 'STORE_FAILED'
+  /** A confirmation call was made without what it needs (who approved, a well-formed digest …). */
+  | 'INVALID_OPTIONS';
 
 /** One thing wrong with an input, for a person or a model to fix. */
 export interface ValidationIssue {
@@ -59,11 +64,11 @@ export interface ConfirmRequired<Payload = unknown> {
   /** What `prepare` built: show this to the person. */
   readonly confirmPayload: Payload;
   /** The stored confirmation to pass to `registry.confirm`. */
-  readonly confirmationId?: string;
+  readonly confirmationId: string;
   /** SHA-256 of the payload's canonical JSON; pass it back to `confirm` to prove what was shown. */
-  readonly digest?: string;
+  readonly digest: string;
   /** ISO time after which the confirmation can no longer be confirmed. */
-  readonly expiresAt?: string;
+  readonly expiresAt: string;
 }
 
 /** Anything expected that went wrong: a refusal, bad input, a failing tool. */

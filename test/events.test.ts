@@ -1,11 +1,11 @@
-import { type RegistryEvent, ToolRegistry } from 'graded-tools';
+import { type InvokeEvent, type RegistryEvent, ToolRegistry } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
 import { readTool, sendTool } from './helpers/tools.js';
 
 describe('onEvent', () => {
   it('reports one event per invoke or refusal with tool, caller, outcome, code and ms', async () => {
-    const events: RegistryEvent[] = [];
-    const registry = new ToolRegistry({ onEvent: (event) => void events.push(event) })
+    const all: RegistryEvent[] = [];
+    const registry = new ToolRegistry({ onEvent: (event) => void all.push(event) })
       .register(readTool().tool)
       .register(sendTool().tool);
     await registry.invoke('kb.search', { query: 'a' }, { scope: 'desk' });
@@ -13,6 +13,8 @@ describe('onEvent', () => {
     await registry.invoke('message.send', { text: 'x' });
     await registry.invoke('message.send', { text: 'x' }, { autonomous: true });
     await registry.invokeReadOnly('kb__search', '{"query":"b"}');
+    const events = all.filter((event): event is InvokeEvent => event.type === 'invoke');
+    expect(all.filter((event) => event.type === 'confirmation')).toHaveLength(1);
     expect(events.map((e) => [e.tool, e.caller, e.outcome, e.code])).toEqual([
       ['kb.search', 'person', 'ok', undefined],
       ['kb.search', 'person', 'failed', 'INVALID_INPUT'],

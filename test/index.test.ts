@@ -5,6 +5,7 @@ describe('the root entry', () => {
   it('exports exactly these values (adding one is an API decision)', () => {
     expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
       [
+        "CONFIRMATION_STATUSES",
         "MAX_WIRE_NAME_LENGTH",
         "SIDE_EFFECTS",
         "TOOL_NAME_PATTERN",
@@ -12,7 +13,9 @@ describe('the root entry', () => {
         "ToolRegistry",
         "WIRE_NAME_PATTERN",
         "buildAccessReport",
+        "canonicalJson",
         "createAjvValidator",
+        "createMemoryStore",
         "definePlan",
         "defineTool",
         "formatAccessReport",
@@ -25,6 +28,7 @@ describe('the root entry', () => {
         "isModelCallable",
         "isSendTool",
         "isValidToolName",
+        "payloadDigest",
         "refusalFor",
         "runPlan",
         "toWireName",

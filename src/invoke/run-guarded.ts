@@ -54,10 +54,13 @@ export class GuardedCall extends Expiring {
    * Maps what the function returned through `convert`, never rejecting: a plain value at once; a
    * promise when it settles, times out or the caller aborts — whichever is first.
    */
-  settle<T, R>(returned: T | PromiseLike<T>, convert: (outcome: GuardedOutcome<T>) => R): R | Promise<R> {
+  settle<T, R>(
+    returned: T | PromiseLike<T>,
+    convert: (outcome: GuardedOutcome<T>) => R,
+  ): R | Promise<Awaited<R>> {
     if (!isThenable(returned)) return convert({ kind: 'ok', value: returned });
     this.#convert = convert as (outcome: GuardedOutcome<unknown>) => unknown;
-    const result = new Promise<R>((resolve) => {
+    const result = new Promise<Awaited<R>>((resolve) => {
       this.#resolve = resolve as (result: unknown) => void;
     });
     if (Number.isFinite(this.#timeoutMs) && this.#timeoutMs > 0) {
@@ -80,7 +83,10 @@ export class GuardedCall extends Expiring {
   }
 
   /** Calls `fn` and settles what it returns or throws (see `settle`). */
-  run<T, R>(fn: () => T | PromiseLike<T>, convert: (outcome: GuardedOutcome<T>) => R): R | Promise<R> {
+  run<T, R>(
+    fn: () => T | PromiseLike<T>,
+    convert: (outcome: GuardedOutcome<T>) => R,
+  ): R | Promise<Awaited<R>> {
     let returned: T | PromiseLike<T>;
     try {
       returned = fn();

@@ -7,6 +7,8 @@ export interface MessageParams {
   readonly detail?: string;
   readonly ms?: number;
   readonly available?: readonly string[];
+  /** A confirmation's status (`ALREADY_DECIDED` says what it is instead). */
+  readonly status?: string;
 }
 
 /** One message per code, in one language. */

@@ -1,10 +1,22 @@
 import type { MessageCatalog, MessageParams } from './catalog.js';
 
 const toolName = (p: MessageParams) => (p.tool ? `"${p.tool}"` : 'the requested tool');
+// Only the model's exit lists what it may call; a person's or a confirmation's message does not.
 const availableList = (p: MessageParams) =>
-  p.available && p.available.length > 0
-    ? ` Available tools: ${p.available.join(', ')}.`
-    : ' No tools are available.';
+  p.available === undefined
+    ? ''
+    : p.available.length > 0
+      ? ` Available tools: ${p.available.join(', ')}.`
+      : ' No tools are available.';
+const decided: Readonly<Record<string, string>> = {
+  pending: 'is still pending: confirm or reject it instead',
+  delivering: 'is being delivered right now',
+  delivered: 'was already delivered',
+  failed: 'failed to deliver: a person may retry it or mark it delivered',
+  rejected: 'was rejected',
+  expired: 'has expired',
+  unknown: 'has an unknown outcome: a person may retry it or mark it delivered',
+};
 
 /** English messages, the default. */
 export const en: MessageCatalog = {
@@ -26,10 +38,11 @@ export const en: MessageCatalog = {
   ABORTED: (p) => `The call to ${toolName(p)} was cancelled.`,
   CONFIRMATION_NOT_FOUND: () => 'There is no confirmation with that id.',
   ALREADY_DECIDED: (p) =>
-    `This confirmation was already decided${p.detail ? ` (${p.detail})` : ''}; nothing was sent again.`,
+    `This confirmation ${(p.status && decided[p.status]) || 'was already decided'}; nothing was sent again.`,
   EXPIRED: () => 'This confirmation has expired; nothing was sent. Ask again to prepare a new one.',
-  PAYLOAD_CHANGED: () =>
-    'The payload differs from the one that was shown (digest mismatch); nothing was sent. Review it again.',
+  PAYLOAD_CHANGED: (p) =>
+    `The payload differs from the one that was shown (${p.detail === 'stored' ? 'the stored payload no longer matches its digest' : 'digest mismatch'}); nothing was sent. Review it again.`,
   DELIVERY_FAILED: (p) => `Delivery by ${toolName(p)} failed: ${p.detail ?? 'unknown error'}.`,
   STORE_FAILED: (p) => `The confirmation store failed: ${p.detail ?? 'unknown error'}.`,
+  INVALID_OPTIONS: (p) => `This call cannot be made as asked: ${p.detail ?? 'its options are invalid'}.`,
 };

@@ -2,7 +2,20 @@ import type { MessageCatalog, MessageParams } from './catalog.js';
 
 const toolName = (p: MessageParams) => (p.tool ? `“${p.tool}”` : '所请求的工具');
 const availableList = (p: MessageParams) =>
-  p.available && p.available.length > 0 ? `可用的工具：${p.available.join('、')}。` : '当前没有可用的工具。';
+  p.available === undefined
+    ? ''
+    : p.available.length > 0
+      ? `可用的工具：${p.available.join('、')}。`
+      : '当前没有可用的工具。';
+const decided: Readonly<Record<string, string>> = {
+  pending: '仍在等待确认：请确认或拒绝它',
+  delivering: '正在投递中',
+  delivered: '已经投递',
+  failed: '投递失败：可由人重试或标记为已投递',
+  rejected: '已被拒绝',
+  expired: '已过期',
+  unknown: '投递结果未知：可由人重试或标记为已投递',
+};
 
 /** 简体中文消息（`locale: 'zh-CN'`）。 */
 export const zhCN: MessageCatalog = {
@@ -19,9 +32,11 @@ export const zhCN: MessageCatalog = {
   TIMEOUT: (p) => `工具 ${toolName(p)} 未在 ${p.ms ?? '?'} 毫秒内完成。`,
   ABORTED: (p) => `对 ${toolName(p)} 的调用已取消。`,
   CONFIRMATION_NOT_FOUND: () => '没有该 id 的确认请求。',
-  ALREADY_DECIDED: (p) => `该确认请求已处理${p.detail ? `（${p.detail}）` : ''}；不会再次发送。`,
+  ALREADY_DECIDED: (p) => `该确认请求${(p.status && decided[p.status]) || '已处理'}；不会再次发送。`,
   EXPIRED: () => '该确认请求已过期，未发送任何内容。请重新发起以生成新的确认。',
-  PAYLOAD_CHANGED: () => '内容与展示时不一致（摘要不匹配），未发送任何内容。请重新查看。',
+  PAYLOAD_CHANGED: (p) =>
+    `内容与展示时不一致（${p.detail === 'stored' ? '存储的内容与其摘要不符' : '摘要不匹配'}），未发送任何内容。请重新查看。`,
   DELIVERY_FAILED: (p) => `${toolName(p)} 投递失败：${p.detail ?? '未知错误'}。`,
   STORE_FAILED: (p) => `确认存储出错：${p.detail ?? '未知错误'}。`,
+  INVALID_OPTIONS: (p) => `无法按所给参数执行此调用：${p.detail ?? '参数无效'}。`,
 };

@@ -8,7 +8,9 @@ function desk() {
   const fetch = readTool('session.fetch', { scopes: ['desk'] });
   const submit = writeTool('ticket.submit');
   const send = sendTool('message.send', { scopes: ['desk'] });
-  const registry = new ToolRegistry({ onEvent: (event) => void events.push(event) })
+  const registry = new ToolRegistry({
+    onEvent: (event) => void (event.type === 'invoke' && events.push(event)),
+  })
     .register(search.tool)
     .register(fetch.tool)
     .register(submit.tool)

@@ -1,0 +1,91 @@
+import type { ConfirmRequired, ErrorCode } from '../result.js';
+import { newConfirmationId } from './confirmation-id.js';
+import { digestOf, snapshotJson, writeCanonical } from './digest.js';
+import { type ConfirmFlow, callStore, emitConfirmation } from './flow.js';
+import { nameProblem, recordableLabel } from './labels.js';
+import { toIso } from './transitions.js';
+import type { Confirmation } from './types.js';
+
+/** What a person's invoke of a send tool produced, to be stored for confirmation. */
+export interface NewConfirmation {
+  readonly tool: string;
+  readonly input: unknown;
+  readonly payload: unknown;
+  readonly actor: string | undefined;
+  readonly scope: string | undefined;
+}
+
+/** Why a confirmation could not be created: the registry words and reports it like any failure. */
+export interface CreateRefusal {
+  readonly ok: false;
+  readonly code: ErrorCode;
+  readonly detail: string;
+}
+
+/** The input as JSON for the audit trail; it is never delivered, so a lossy copy beats refusing. */
+function inputForRecord(input: unknown): unknown {
+  const snapshot = snapshotJson(input);
+  if (snapshot.ok) return snapshot.value;
+  try {
+    return JSON.parse(JSON.stringify(input) ?? 'null') as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Stores what `prepare` built as a `pending` confirmation and answers the person with the payload,
+ * its digest, the id to confirm and when it expires. The payload must be plain JSON: it is stored,
+ * shown and later delivered — possibly by another process — and all three must be the same.
+ */
+export async function createConfirmation(
+  flow: ConfirmFlow,
+  asked: NewConfirmation,
+): Promise<ConfirmRequired | CreateRefusal> {
+  if (asked.actor !== undefined) {
+    const problem = nameProblem(asked.actor, 'actor');
+    if (problem !== undefined) return { ok: false, code: 'INVALID_OPTIONS', detail: problem };
+  }
+  const snapshot = snapshotJson(asked.payload);
+  if (!snapshot.ok) {
+    return {
+      ok: false,
+      code: 'RUN_FAILED',
+      detail: `prepare must return a JSON payload (it is stored, shown and delivered as JSON): ${snapshot.detail}`,
+    };
+  }
+  const digest = digestOf(writeCanonical(snapshot.value));
+  const now = flow.now();
+  const createdAt = toIso(now);
+  const expiresAt = toIso(now + flow.ttlMs);
+  const scope = recordableLabel(asked.scope);
+  const confirmation: Confirmation = {
+    id: newConfirmationId(),
+    tool: asked.tool,
+    input: inputForRecord(asked.input),
+    payload: snapshot.value,
+    digest,
+    ...(asked.actor === undefined ? {} : { actor: asked.actor }),
+    ...(scope === undefined ? {} : { scope }),
+    createdAt,
+    expiresAt,
+    updatedAt: createdAt,
+    status: 'pending',
+    attempt: 0,
+    history: [
+      { at: createdAt, status: 'pending', ...(asked.actor === undefined ? {} : { by: asked.actor }) },
+    ],
+  };
+  const stored = await callStore(() => flow.store.create(confirmation));
+  if (!stored.ok) return { ok: false, code: 'STORE_FAILED', detail: stored.detail };
+  emitConfirmation(flow, 'created', confirmation, asked.actor);
+  return {
+    ok: true,
+    requiresConfirm: true,
+    // The snapshot, not what `prepare` returned: exactly the data that was digested and stored.
+    confirmPayload: snapshot.value,
+    confirmationId: confirmation.id,
+    digest,
+    expiresAt,
+  };
+}

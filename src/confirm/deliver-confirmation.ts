@@ -1,0 +1,200 @@
+import { refusalFor } from '../gates.js';
+import { describeThrown, GuardedCall } from '../invoke/run-guarded.js';
+import type { Locale } from '../messages/index.js';
+import type { Approval } from '../tool.js';
+import { isConfirmationIdShape } from './confirmation-id.js';
+import { digestOf, snapshotJson, writeCanonical } from './digest.js';
+import { expireOne } from './expire-one.js';
+import { type ConfirmFlow, callStore, confirmationFailure, emitConfirmation } from './flow.js';
+import { nameProblem, storableText } from './labels.js';
+import type { TransitionOutcome } from './store.js';
+import type { Confirmation, ConfirmationFailure, ConfirmOptions, ConfirmResult } from './types.js';
+
+const DIGEST_SHAPE = /^[0-9a-f]{64}$/;
+
+/** `confirm` approves a pending confirmation; `retry` re-delivers an `unknown` or `failed` one. */
+export type DeliveryMode = 'confirm' | 'retry';
+
+/**
+ * A person's approval, then exactly one delivery. The order:
+ *
+ * 1. look up → 2. expired? (mark it, `EXPIRED`) → 3. digest (`PAYLOAD_CHANGED`) → 4. tool and gates
+ * → 5. claim (`ALREADY_DECIDED` for every loser) → 6. deliver → 7. record the outcome.
+ *
+ * Why the checks come before the claim: a refused confirm must leave the confirmation `pending`, so the
+ * right approver (with the flag, in the scope, looking at the right payload) can still confirm it.
+ * Claiming first would need an "unclaim" — a second write that a crash can skip, leaving a never-sent
+ * confirmation stuck in `delivering`, and a window where a concurrent confirm is wrongly told
+ * `ALREADY_DECIDED`. Checking on the snapshot is sound because what the checks read is fixed at
+ * creation (payload, digest, tool, scope) or comes from the approver and the registry now; the one
+ * thing that changes — the status, and with the clock, expiry — is decided again, atomically, by the
+ * claim itself (`pending` and not yet expired).
+ */
+export async function deliverConfirmation(
+  flow: ConfirmFlow,
+  id: string,
+  options: ConfirmOptions,
+  mode: DeliveryMode,
+): Promise<ConfirmResult> {
+  const locale = options?.locale ?? flow.locale;
+  try {
+    if (!isConfirmationIdShape(id)) return confirmationFailure('CONFIRMATION_NOT_FOUND', {}, locale);
+    const approvedBy = options?.approvedBy;
+    const who = nameProblem(approvedBy, 'approvedBy');
+    if (who !== undefined) return confirmationFailure('INVALID_OPTIONS', { detail: who }, locale);
+    const shown = options.digest;
+    if (shown !== undefined && (typeof shown !== 'string' || !DIGEST_SHAPE.test(shown.toLowerCase()))) {
+      return confirmationFailure(
+        'INVALID_OPTIONS',
+        { detail: '`digest` must be the 64-character hex digest the person was shown' },
+        locale,
+      );
+    }
+    if (shown === undefined && flow.requireDigest) {
+      return confirmationFailure(
+        'INVALID_OPTIONS',
+        { detail: 'this registry requires the `digest` the person was shown' },
+        locale,
+      );
+    }
+    if (options.signal?.aborted) return confirmationFailure('ABORTED', {}, locale);
+
+    // 1. Look up.
+    const found = await callStore(() => flow.store.get(id));
+    if (!found.ok) return confirmationFailure('STORE_FAILED', { detail: found.detail }, locale);
+    const record = found.value;
+    if (record === undefined) return confirmationFailure('CONFIRMATION_NOT_FOUND', {}, locale);
+    const now = flow.now();
+
+    // 2. Status and expiry. A retry re-delivers something a person already approved once; the expiry
+    // bounds how long a *pending* approval stays open, so it does not apply to a retry.
+    if (mode === 'confirm') {
+      if (record.status === 'expired') return confirmationFailure('EXPIRED', {}, locale, record);
+      if (record.status !== 'pending') return alreadyDecided(record, locale);
+      if (Date.parse(record.expiresAt) <= now) return expireOne(flow, record, now, locale);
+    } else if (record.status !== 'unknown' && record.status !== 'failed') {
+      return alreadyDecided(record, locale);
+    }
+
+    // 3. Digest: recomputed from the stored payload, so an edited row is caught even without `digest`.
+    const canonical = writeCanonical(record.payload);
+    if (digestOf(canonical) !== record.digest)
+      return confirmationFailure('PAYLOAD_CHANGED', { detail: 'stored' }, locale, record);
+    if (shown !== undefined && shown.toLowerCase() !== record.digest)
+      return confirmationFailure('PAYLOAD_CHANGED', {}, locale, record);
+
+    // 4. The tool as registered now, through the one gate function, with the approver's flags and scope.
+    const tool = flow.sendTool(record.tool);
+    if (tool === undefined) return confirmationFailure('UNKNOWN_TOOL', { tool: record.tool }, locale, record);
+    const scope = options.scope ?? record.scope;
+    const refusal = refusalFor(tool.info, { flags: options.flags, scope }, 'person');
+    if (refusal !== undefined)
+      return confirmationFailure(refusal, { tool: record.tool, scope }, locale, record);
+    if (options.signal?.aborted) return confirmationFailure('ABORTED', {}, locale, record);
+
+    // 5. Claim: the single atomic step; of any number of concurrent confirms exactly one gets past it.
+    const change = { now, by: approvedBy as string };
+    const claimed = await callStore<TransitionOutcome>(() =>
+      mode === 'confirm' ? flow.store.claim(id, change) : flow.store.reclaim(id, change),
+    );
+    if (!claimed.ok) return confirmationFailure('STORE_FAILED', { detail: claimed.detail }, locale, record);
+    const claim = claimed.value;
+    if (!claim.ok) {
+      if (claim.reason === 'not-found') return confirmationFailure('CONFIRMATION_NOT_FOUND', {}, locale);
+      if (claim.reason === 'expired') return expireOne(flow, claim.confirmation, now, locale);
+      if (claim.confirmation.status === 'expired')
+        return confirmationFailure('EXPIRED', {}, locale, claim.confirmation);
+      return alreadyDecided(claim.confirmation, locale);
+    }
+    emitConfirmation(flow, 'confirmed', claim.confirmation, change.by);
+
+    // 6. Deliver what was digested: a fresh copy of the stored payload (in its own key order), so a
+    // `deliver` that changes its argument cannot change the record.
+    const timeoutMs = tool.info.timeoutMs ?? flow.defaultTimeoutMs;
+    const payload: unknown = JSON.parse(JSON.stringify(record.payload));
+    return await deliverClaimed(flow, claim.confirmation, tool.deliver, payload, timeoutMs, options);
+  } catch (error) {
+    // Defence in depth: nothing here may turn into an exception for the host.
+    return confirmationFailure('RUN_FAILED', { detail: describeThrown(error) }, locale);
+  }
+}
+
+function alreadyDecided(record: Confirmation, locale: Locale): ConfirmationFailure {
+  return confirmationFailure('ALREADY_DECIDED', { status: record.status }, locale, record);
+}
+
+/** Runs `deliver` with the tool's timeout and records how it ended (7). */
+async function deliverClaimed(
+  flow: ConfirmFlow,
+  claimed: Confirmation,
+  deliver: (payload: unknown, approval: Approval) => unknown,
+  payload: unknown,
+  timeoutMs: number,
+  options: ConfirmOptions,
+): Promise<ConfirmResult> {
+  const locale = options.locale ?? flow.locale;
+  const guard = new GuardedCall(timeoutMs, options.signal);
+  const approval: Approval = {
+    confirmationId: claimed.id,
+    approvedBy: options.approvedBy,
+    get signal() {
+      return guard.signal;
+    },
+  };
+  const outcome = await guard.run(
+    () => deliver(payload, approval),
+    (ended) => ended,
+  );
+  const base = { now: flow.now(), attempt: claimed.attempt };
+
+  if (outcome.kind === 'ok') {
+    const data = outcome.value === undefined ? null : outcome.value;
+    const result = snapshotJson(data);
+    const finished = await callStore(() =>
+      flow.store.finish(claimed.id, {
+        ...base,
+        status: 'delivered',
+        ...(result.ok
+          ? { resultJson: JSON.stringify(result.value) }
+          : { note: 'the result is not JSON and was not stored' }),
+      }),
+    );
+    emitConfirmation(flow, 'delivered', claimed);
+    if (!finished.ok) {
+      return confirmationFailure(
+        'STORE_FAILED',
+        {
+          detail: `it was delivered, but recording that failed (${finished.detail}); it stays "delivering" until recoverStale marks it unknown`,
+        },
+        locale,
+        claimed,
+      );
+    }
+    // Refused only when a newer attempt or a person's decision came first; the delivery still happened.
+    return { ok: true, data, confirmation: finished.value.ok ? finished.value.confirmation : claimed };
+  }
+
+  const failedOutright = outcome.kind === 'threw';
+  const error = storableText(
+    outcome.kind === 'threw'
+      ? safeDescribe(flow, outcome.error, claimed.tool)
+      : outcome.kind === 'timeout'
+        ? `it did not finish within ${timeoutMs} ms; it may or may not have been delivered`
+        : 'it was cancelled while delivering; it may or may not have been delivered',
+  );
+  // A throw is the tool saying "not sent". A timeout or a cancel only means we stopped waiting: the
+  // send may still have arrived, so the honest status is unknown, for a person to settle.
+  const status = failedOutright ? 'failed' : 'unknown';
+  const finished = await callStore(() => flow.store.finish(claimed.id, { ...base, status, error }));
+  emitConfirmation(flow, status, claimed);
+  const current = finished.ok && finished.value.ok ? finished.value.confirmation : claimed;
+  return confirmationFailure('DELIVERY_FAILED', { tool: claimed.tool, detail: error }, locale, current);
+}
+
+function safeDescribe(flow: ConfirmFlow, error: unknown, tool: string): string {
+  try {
+    return flow.describeError(error, tool).slice(0, 2_000);
+  } catch {
+    return describeThrown(error);
+  }
+}

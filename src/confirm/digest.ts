@@ -1,0 +1,142 @@
+import { createHash } from 'node:crypto';
+
+/** How deep a payload may nest; deeper is refused rather than risking the stack. */
+const MAX_DEPTH = 256;
+
+/** A JSON value copied out of whatever `prepare` returned, or why it is not JSON. */
+export type JsonSnapshot =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly detail: string };
+
+function describeNonPlain(value: object): string {
+  const name = Object.getPrototypeOf(value)?.constructor?.name;
+  return typeof name === 'string' && name !== '' ? `a ${name}` : 'an object with a custom prototype';
+}
+
+function childPath(path: string, key: string | number): string {
+  if (typeof key === 'number') return `${path}[${key}]`;
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+function copy(value: unknown, path: string, depth: number, seen: Set<object>): unknown {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number':
+      if (!Number.isFinite(value)) throw new TypeError(`${path}: ${value} is not a JSON number`);
+      return value;
+    case 'undefined':
+      throw new TypeError(`${path}: undefined is not JSON`);
+    case 'object': {
+      if (value === null) return null;
+      if (depth >= MAX_DEPTH) throw new TypeError(`${path}: nested deeper than ${MAX_DEPTH} levels`);
+      if (seen.has(value)) throw new TypeError(`${path}: a cycle is not JSON`);
+      seen.add(value);
+      let out: unknown;
+      if (Array.isArray(value)) {
+        const items: unknown[] = [];
+        // Index loop, not for…of: a hole must be refused, not turned into null behind the person's back.
+        for (let i = 0; i < value.length; i++)
+          items.push(copy(value[i], childPath(path, i), depth + 1, seen));
+        out = items;
+      } else {
+        const proto = Object.getPrototypeOf(value);
+        if (proto !== Object.prototype && proto !== null) {
+          // A Date, Map or class instance would change shape in JSON.stringify; what the person is shown
+          // must be exactly what is stored and delivered.
+          throw new TypeError(`${path}: ${describeNonPlain(value)} is not JSON (convert it to plain data)`);
+        }
+        const record: Record<string, unknown> = {};
+        for (const key of Object.keys(value)) {
+          const child = (value as Record<string, unknown>)[key];
+          // An absent optional field is common in typed code; JSON has no undefined, so it is left out.
+          if (child === undefined) continue;
+          Object.defineProperty(record, key, {
+            value: copy(child, childPath(path, key), depth + 1, seen),
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+        }
+        out = record;
+      }
+      seen.delete(value);
+      return out;
+    }
+    default:
+      throw new TypeError(`${path}: a ${typeof value} is not JSON`);
+  }
+}
+
+/**
+ * Copies `value` into plain JSON data, reading each property once, so the digest and the stored text
+ * are made from the same snapshot (a getter cannot answer differently the second time).
+ */
+export function snapshotJson(value: unknown): JsonSnapshot {
+  try {
+    return { ok: true, value: copy(value, 'payload', 0, new Set()) };
+  } catch (error) {
+    const detail =
+      error instanceof TypeError && error.message.startsWith('payload')
+        ? error.message
+        : `payload: it could not be read (${error instanceof Error ? error.message : String(error)})`;
+    return { ok: false, detail };
+  }
+}
+
+/** Writes plain JSON data (from `snapshotJson` or `JSON.parse`) in canonical form. */
+export function writeCanonical(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(writeCanonical).join(',')}]`;
+  const record = value as Record<string, unknown>;
+  // Default sort compares UTF-16 code units, the order RFC 8785 (JCS) prescribes.
+  const keys = Object.keys(record).sort();
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    out += `${i === 0 ? '' : ','}${JSON.stringify(key)}:${writeCanonical(record[key])}`;
+  }
+  return `${out}}`;
+}
+
+/** SHA-256 of a canonical JSON text, as lowercase hex. */
+export function digestOf(canonical: string): string {
+  return createHash('sha256').update(canonical, 'utf8').digest('hex');
+}
+
+/**
+ * The canonical JSON text of `value`: object keys sorted by UTF-16 code units, no whitespace, numbers
+ * and strings as `JSON.stringify` writes them (the RFC 8785 / JCS form for these values). Properties
+ * whose value is `undefined` are left out. Throws a `TypeError` naming the path for anything that is
+ * not plain JSON: a cycle, a bigint, a function, a symbol, `NaN`/`Infinity`, an array hole, a `Date`,
+ * `Map` or class instance.
+ *
+ * @example
+ * ```ts
+ * import { canonicalJson } from 'graded-tools';
+ * canonicalJson({ b: 1, a: [true, null] }); // '{"a":[true,null],"b":1}'
+ * ```
+ */
+export function canonicalJson(value: unknown): string {
+  const snapshot = snapshotJson(value);
+  if (!snapshot.ok) throw new TypeError(snapshot.detail);
+  return writeCanonical(snapshot.value);
+}
+
+/**
+ * The digest a person confirms: SHA-256 (lowercase hex) of the payload's canonical JSON. Show it (or
+ * keep it) with the payload and pass it back to `registry.confirm`, so what is delivered is provably
+ * what was shown. Throws a `TypeError` for a value that is not plain JSON (see `canonicalJson`).
+ *
+ * @example
+ * ```ts
+ * import { payloadDigest } from 'graded-tools';
+ * const digest = payloadDigest({ to: 'ana@example.com', text: 'Refunded.' });
+ * digest.length; // 64
+ * payloadDigest({ text: 'Refunded.', to: 'ana@example.com' }) === digest; // true: key order does not matter
+ * ```
+ */
+export function payloadDigest(payload: unknown): string {
+  return digestOf(canonicalJson(payload));
+}

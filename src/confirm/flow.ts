@@ -1,0 +1,70 @@
+import { type ConfirmationAction, type EventListener, emitSafely } from '../events.js';
+import { describeThrown } from '../invoke/run-guarded.js';
+import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
+import { type ErrorCode, failure } from '../result.js';
+import type { Approval } from '../tool.js';
+import type { ToolInfo } from '../tool-info.js';
+import type { ConfirmationStore } from './store.js';
+import type { Confirmation, ConfirmationFailure } from './types.js';
+
+/** A registered `send` tool as the confirmation path needs it. */
+export interface SendToolHandle {
+  readonly info: ToolInfo;
+  readonly deliver: (payload: unknown, approval: Approval) => unknown;
+}
+
+/**
+ * What the registry hands the confirmation path: its store, clock and settings, and a way to find a
+ * send tool as registered *now* (so one unregistered or regated since is refused).
+ */
+export interface ConfirmFlow {
+  readonly store: ConfirmationStore;
+  readonly now: () => number;
+  readonly ttlMs: number;
+  readonly requireDigest: boolean;
+  readonly locale: Locale;
+  readonly defaultTimeoutMs: number;
+  readonly onEvent: EventListener | undefined;
+  readonly sendTool: (name: string) => SendToolHandle | undefined;
+  readonly describeError: (error: unknown, tool: string) => string;
+}
+
+/** Builds a failure in `locale`, carrying the confirmation when there is one. */
+export function confirmationFailure(
+  code: ErrorCode,
+  params: MessageParams,
+  locale: Locale,
+  confirmation?: Confirmation,
+): ConfirmationFailure {
+  const base = failure(code, formatMessage(code, params, locale));
+  return confirmation === undefined ? base : { ...base, confirmation };
+}
+
+/** A store call's value, or the `STORE_FAILED` detail: a store that throws never reaches the host. */
+export async function callStore<T>(
+  call: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; detail: string }> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (error) {
+    return { ok: false, detail: describeThrown(error).slice(0, 500) };
+  }
+}
+
+/** Reports a confirmation step to the registry's listener, never breaking the call. */
+export function emitConfirmation(
+  flow: ConfirmFlow,
+  action: ConfirmationAction,
+  confirmation: Pick<Confirmation, 'id' | 'tool'>,
+  by?: string,
+): void {
+  if (flow.onEvent === undefined) return;
+  emitSafely(flow.onEvent, {
+    type: 'confirmation',
+    action,
+    confirmationId: confirmation.id,
+    tool: confirmation.tool,
+    ...(by === undefined ? {} : { by }),
+    at: flow.now(),
+  });
+}

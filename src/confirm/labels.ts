@@ -1,0 +1,55 @@
+/**
+ * Checks on the people and notes recorded in a confirmation's history. They end up in audit screens
+ * and logs, so a name may not hide control or bidirectional-override characters, and nothing may hold
+ * a NUL (PostgreSQL text cannot store one).
+ */
+
+const MAX_NAME_LENGTH = 256;
+const MAX_NOTE_LENGTH = 2_000;
+
+/** C0/C1 controls and DEL; a note may still hold tab, line feed and carriage return. */
+function isControl(code: number, inNote: boolean): boolean {
+  if (inNote && (code === 0x09 || code === 0x0a || code === 0x0d)) return false;
+  return code <= 0x1f || (code >= 0x7f && code <= 0x9f);
+}
+
+/** The bidi overrides and isolates that can make a log line read differently from what it holds. */
+function isDirectionOverride(code: number): boolean {
+  return (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
+}
+
+function hasForbidden(text: string, inNote: boolean): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (isControl(code, inNote) || (!inNote && isDirectionOverride(code))) return true;
+  }
+  return false;
+}
+
+/** Why `value` cannot be recorded as who did something, or `undefined` when it can. */
+export function nameProblem(value: unknown, option: string): string | undefined {
+  if (typeof value !== 'string' || value.trim() === '')
+    return `\`${option}\` must name who decides (a non-empty string)`;
+  if (value.length > MAX_NAME_LENGTH) return `\`${option}\` is longer than ${MAX_NAME_LENGTH} characters`;
+  if (hasForbidden(value, false)) return `\`${option}\` holds control or direction-override characters`;
+  return undefined;
+}
+
+/** Why `value` cannot be recorded as a note, or `undefined` when it can (absent is fine). */
+export function noteProblem(value: unknown, option: string): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') return `\`${option}\` must be a string`;
+  if (value.length > MAX_NOTE_LENGTH) return `\`${option}\` is longer than ${MAX_NOTE_LENGTH} characters`;
+  if (hasForbidden(value, true)) return `\`${option}\` holds control characters`;
+  return undefined;
+}
+
+/** `text` made safe to store without refusing it: NULs replaced, length capped. For error texts. */
+export function storableText(text: string, max = MAX_NOTE_LENGTH): string {
+  return text.replaceAll('\u0000', '\uFFFD').slice(0, max);
+}
+
+/** A label (actor, scope) the app passed, or `undefined` when it is not one we can record faithfully. */
+export function recordableLabel(value: unknown): string | undefined {
+  return typeof value === 'string' && nameProblem(value, '') === undefined ? value : undefined;
+}

@@ -1,0 +1,206 @@
+import type {
+  ConfirmationQuery,
+  ConfirmationStore,
+  FinishChange,
+  StoreChange,
+  TransitionOutcome,
+} from './store.js';
+import { FINISHED_STATUSES } from './store.js';
+import {
+  clampLimit,
+  finishFrom,
+  historyEntry,
+  staleNote,
+  TRANSITIONS,
+  type Transition,
+} from './transitions.js';
+import type { Confirmation, ConfirmationStatus } from './types.js';
+
+/** Options for `createMemoryStore`. */
+export interface MemoryStoreOptions {
+  /**
+   * The most confirmations kept (default 100,000). When full, the oldest finished ones are dropped;
+   * when every one is still open, `create` fails (`STORE_FAILED`) rather than growing without bound.
+   */
+  readonly maxRecords?: number;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** A frozen deep copy of plain data (records hold only JSON values and strings). */
+function frozenCopy<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const child = frozenCopy((value as Record<string, unknown>)[key]);
+    // Plain assignment to "__proto__" would set the prototype; that key must stay data.
+    if (key === '__proto__') Object.defineProperty(copy, key, { value: child, enumerable: true });
+    else copy[key] = child;
+  }
+  return Object.freeze(copy) as T;
+}
+
+/**
+ * A store in process memory: the default, with no dependencies. Atomic within one process (every
+ * change happens synchronously), gone when the process ends — for development, tests and single-process
+ * apps that accept losing open confirmations on restart. Use `graded-tools/sqlite` or
+ * `graded-tools/postgres` to survive restarts or share confirmations between instances.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStore, ToolRegistry } from 'graded-tools';
+ * const registry = new ToolRegistry({ confirmations: createMemoryStore({ maxRecords: 10_000 }) });
+ * ```
+ */
+export function createMemoryStore(options: MemoryStoreOptions = {}): ConfirmationStore {
+  const maxRecords = options.maxRecords ?? 100_000;
+  if (!Number.isInteger(maxRecords) || maxRecords < 1) {
+    throw new RangeError('createMemoryStore: `maxRecords` must be a positive integer.');
+  }
+  // Insertion order is creation order: the oldest come first when making room.
+  const records = new Map<string, Confirmation>();
+  const finished = new Set<ConfirmationStatus>(FINISHED_STATUSES);
+
+  const save = (record: Confirmation): Confirmation => {
+    // Frozen, so the records handed out are snapshots nobody can change under the store.
+    const frozen = deepFreeze(record);
+    records.set(record.id, frozen);
+    return frozen;
+  };
+
+  const change = (
+    current: Confirmation,
+    to: ConfirmationStatus,
+    at: StoreChange,
+    extra: Partial<Confirmation> = {},
+  ): Confirmation => {
+    const entry = historyEntry(at, to);
+    return save({
+      ...current,
+      ...extra,
+      status: to,
+      updatedAt: entry.at,
+      history: [...current.history, entry],
+    });
+  };
+
+  const move = (id: string, transition: Transition, at: StoreChange): TransitionOutcome => {
+    const current = records.get(id);
+    if (current === undefined) return { ok: false, reason: 'not-found' };
+    if (!transition.from.includes(current.status))
+      return { ok: false, reason: 'wrong-status', confirmation: current };
+    if (transition.refusedWhenExpired && Date.parse(current.expiresAt) <= at.now)
+      return { ok: false, reason: 'expired', confirmation: current };
+    const extra = transition.startsAttempt ? { attempt: current.attempt + 1 } : {};
+    return { ok: true, confirmation: change(current, transition.to, at, extra) };
+  };
+
+  const makeRoom = () => {
+    for (const [id, record] of records) {
+      if (records.size < maxRecords) return;
+      if (finished.has(record.status)) records.delete(id);
+    }
+    if (records.size >= maxRecords) {
+      throw new Error(`the memory store is full: ${maxRecords} confirmations are still open`);
+    }
+  };
+
+  return {
+    async create(confirmation) {
+      if (records.has(confirmation.id)) throw new Error(`a confirmation with id ${confirmation.id} exists`);
+      if (records.size >= maxRecords) makeRoom();
+      records.set(confirmation.id, frozenCopy(confirmation));
+    },
+
+    async get(id) {
+      return records.get(id);
+    },
+
+    async list(query: ConfirmationQuery = {}) {
+      const limit = clampLimit(query.limit);
+      const matches: Confirmation[] = [];
+      for (const record of records.values()) {
+        if (query.status !== undefined && record.status !== query.status) continue;
+        if (query.tool !== undefined && record.tool !== query.tool) continue;
+        if (query.expiresAfter !== undefined && Date.parse(record.expiresAt) <= query.expiresAfter) continue;
+        matches.push(record);
+      }
+      // Newest first; among equal times, the later created first (sort is stable over the reversed list).
+      matches.reverse();
+      matches.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+      return matches.slice(0, limit);
+    },
+
+    async claim(id, at) {
+      return move(id, TRANSITIONS.claim, at);
+    },
+
+    async reclaim(id, at) {
+      return move(id, TRANSITIONS.reclaim, at);
+    },
+
+    async finish(id, at: FinishChange) {
+      const from = finishFrom(at.status);
+      const current = records.get(id);
+      if (current === undefined) return { ok: false, reason: 'not-found' };
+      if (!from.includes(current.status) || current.attempt !== at.attempt)
+        return { ok: false, reason: 'wrong-status', confirmation: current };
+      const { result: _result, error: _error, ...rest } = current;
+      const extra = {
+        ...(at.resultJson === undefined ? {} : { result: JSON.parse(at.resultJson) as unknown }),
+        ...(at.error === undefined ? {} : { error: at.error }),
+      };
+      return {
+        ok: true,
+        confirmation: change(rest, at.status, { now: at.now, by: at.by, note: at.note ?? at.error }, extra),
+      };
+    },
+
+    async reject(id, at) {
+      return move(id, TRANSITIONS.reject, at);
+    },
+
+    async markDelivered(id, at) {
+      return move(id, TRANSITIONS.markDelivered, at);
+    },
+
+    async expire({ now, id }) {
+      const changed: Confirmation[] = [];
+      const candidates = id === undefined ? [...records.values()] : [records.get(id)];
+      for (const record of candidates) {
+        if (record === undefined || record.status !== 'pending' || Date.parse(record.expiresAt) > now)
+          continue;
+        changed.push(change(record, 'expired', { now }));
+      }
+      return changed;
+    },
+
+    async recoverStale({ now, olderThanMs }) {
+      const changed: Confirmation[] = [];
+      const note = staleNote(olderThanMs);
+      for (const record of [...records.values()]) {
+        if (record.status !== 'delivering' || Date.parse(record.updatedAt) >= now - olderThanMs) continue;
+        changed.push(change(record, 'unknown', { now, note }, { error: note }));
+      }
+      return changed;
+    },
+
+    async prune({ before }) {
+      let deleted = 0;
+      for (const [id, record] of records) {
+        if (finished.has(record.status) && Date.parse(record.updatedAt) < before) {
+          records.delete(id);
+          deleted++;
+        }
+      }
+      return deleted;
+    },
+  };
+}

@@ -1,0 +1,99 @@
+import type { Confirmation, ConfirmationStatus } from './types.js';
+
+/**
+ * What a store is asked to list. Newest first; `limit` is already clamped by the caller.
+ */
+export interface ConfirmationQuery {
+  readonly status?: ConfirmationStatus;
+  readonly tool?: string;
+  readonly limit?: number;
+  /** Only confirmations whose `expiresAt` is later than this (epoch ms). */
+  readonly expiresAfter?: number;
+}
+
+/** A change made by a person (or the system) at a time. `now` is epoch ms from the registry's clock. */
+export interface StoreChange {
+  readonly now: number;
+  /** Who made it; recorded in the history. */
+  readonly by?: string | undefined;
+  /** Why; recorded in the history. */
+  readonly note?: string | undefined;
+}
+
+/** How a delivery attempt ended. `attempt` must be the one the claim returned. */
+export interface FinishChange extends StoreChange {
+  readonly attempt: number;
+  readonly status: 'delivered' | 'failed' | 'unknown';
+  /** What `deliver` returned, as JSON text (`delivered` only). */
+  readonly resultJson?: string | undefined;
+  /** Why it failed or is unknown. */
+  readonly error?: string | undefined;
+}
+
+/** Why a conditional change did not happen. */
+export type TransitionRefusal = 'not-found' | 'wrong-status' | 'expired';
+
+/**
+ * The result of a conditional change: the record after it, or why it did not happen (with the record
+ * as it is, when there is one).
+ */
+export type TransitionOutcome =
+  | { readonly ok: true; readonly confirmation: Confirmation }
+  | { readonly ok: false; readonly reason: 'not-found' }
+  | { readonly ok: false; readonly reason: 'wrong-status' | 'expired'; readonly confirmation: Confirmation };
+
+/**
+ * Where confirmations live. Every status change is one conditional, atomic write: of any number of
+ * concurrent callers — in one process or across many — exactly one sees `ok: true`. Stores never
+ * decide policy (gates, digests, who may confirm); the registry does, and tells them the time.
+ *
+ * Methods may reject (a lost connection, a full disk); the registry turns that into a `STORE_FAILED`
+ * result. Records handed out must be snapshots: changing one must not change the store.
+ *
+ * The memory store (`createMemoryStore`), `graded-tools/sqlite` and `graded-tools/postgres` implement
+ * this and pass the same contract tests.
+ */
+export interface ConfirmationStore {
+  /** Stores a new `pending` confirmation. Rejects when the id exists. */
+  create(confirmation: Confirmation): Promise<void>;
+  /** The confirmation, or `undefined`. */
+  get(id: string): Promise<Confirmation | undefined>;
+  /** Confirmations matching `query`, newest first. */
+  list(query?: ConfirmationQuery): Promise<Confirmation[]>;
+  /**
+   * `pending` → `delivering` when not expired at `now`, adding one to `attempt`. The single step that
+   * makes delivery exactly-once.
+   */
+  claim(id: string, change: StoreChange): Promise<TransitionOutcome>;
+  /** `unknown` | `failed` → `delivering` for a person's retry, adding one to `attempt`. */
+  reclaim(id: string, change: StoreChange): Promise<TransitionOutcome>;
+  /**
+   * Records how delivery attempt `change.attempt` ended: `delivering` → `delivered` | `failed` |
+   * `unknown`. Also from `unknown` to `delivered`/`failed` (the same attempt finished after
+   * `recoverStale` gave up on it: the truth wins). A later attempt makes it refuse.
+   */
+  finish(id: string, change: FinishChange): Promise<TransitionOutcome>;
+  /** `pending` → `rejected`. */
+  reject(id: string, change: StoreChange): Promise<TransitionOutcome>;
+  /** `unknown` | `failed` → `delivered`: a person checked that it arrived. */
+  markDelivered(id: string, change: StoreChange): Promise<TransitionOutcome>;
+  /**
+   * `pending` → `expired` for those whose `expiresAt` is at or before `now` (only `id` when given).
+   * Returns the ones it changed.
+   */
+  expire(change: { readonly now: number; readonly id?: string }): Promise<Confirmation[]>;
+  /**
+   * `delivering` → `unknown` for those whose delivery started more than `olderThanMs` before `now`.
+   * Never re-delivers. Returns the ones it changed.
+   */
+  recoverStale(change: { readonly now: number; readonly olderThanMs: number }): Promise<Confirmation[]>;
+  /**
+   * Deletes finished confirmations (`delivered`, `rejected`, `expired`) last changed before `before`
+   * (epoch ms); returns how many. Never deletes one that is open or whose outcome a person must still
+   * decide.
+   */
+  prune(change: { readonly before: number }): Promise<number>;
+}
+
+/** Statuses `prune` may delete: nothing is left to decide about them. */
+export const FINISHED_STATUSES: readonly ConfirmationStatus[] = ['delivered', 'rejected', 'expired'];

@@ -1,0 +1,64 @@
+import type { FinishChange, StoreChange } from './store.js';
+import type { ConfirmationHistoryEntry, ConfirmationStatus } from './types.js';
+
+/**
+ * The confirmation state machine, written once: every store builds its conditional writes from this
+ * table, so the memory, SQLite and PostgreSQL stores cannot disagree about which moves are allowed.
+ */
+export interface Transition {
+  /** The statuses the move starts from; any other status refuses it. */
+  readonly from: readonly ConfirmationStatus[];
+  readonly to: ConfirmationStatus;
+  /** A new delivery attempt starts: `attempt` goes up by one. */
+  readonly startsAttempt?: true;
+  /** Refused once `expiresAt` is at or before `now`. */
+  readonly refusedWhenExpired?: true;
+}
+
+/** The moves a person's decision makes. `finish`, `expire` and `recoverStale` are below. */
+export const TRANSITIONS = {
+  claim: { from: ['pending'], to: 'delivering', startsAttempt: true, refusedWhenExpired: true },
+  reclaim: { from: ['unknown', 'failed'], to: 'delivering', startsAttempt: true },
+  reject: { from: ['pending'], to: 'rejected' },
+  markDelivered: { from: ['unknown', 'failed'], to: 'delivered' },
+} as const satisfies Record<string, Transition>;
+
+/** The statuses a delivery attempt may be finished from (its own attempt only). */
+export function finishFrom(status: FinishChange['status']): readonly ConfirmationStatus[] {
+  if (status !== 'delivered' && status !== 'failed' && status !== 'unknown') {
+    throw new TypeError(`a delivery cannot finish as ${String(status)}`);
+  }
+  // A late outcome may overwrite `unknown` (the truth wins), but an unknown never overwrites anything.
+  return status === 'unknown' ? ['delivering'] : ['delivering', 'unknown'];
+}
+
+/** The note `recoverStale` leaves, so the person deciding knows why the outcome is unknown. */
+export function staleNote(olderThanMs: number): string {
+  return `no outcome recorded within ${olderThanMs} ms of the delivery starting (the process may have stopped); it may or may not have been delivered`;
+}
+
+/** Epoch ms as the ISO 8601 UTC string records use. */
+export function toIso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** A history entry for a change, without empty fields. */
+export function historyEntry(change: StoreChange, status: ConfirmationStatus): ConfirmationHistoryEntry {
+  return {
+    at: toIso(change.now),
+    status,
+    ...(change.by === undefined ? {} : { by: change.by }),
+    ...(change.note === undefined ? {} : { note: change.note }),
+  };
+}
+
+/** The most `list` returns, whatever it is asked for. */
+export const MAX_LIST_LIMIT = 1_000;
+/** What `list` returns without a `limit`. */
+export const DEFAULT_LIST_LIMIT = 100;
+
+/** A usable list limit from whatever the caller passed. */
+export function clampLimit(limit: number | undefined): number {
+  if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_LIST_LIMIT;
+  return Math.min(MAX_LIST_LIMIT, Math.max(1, Math.floor(limit)));
+}

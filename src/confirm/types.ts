@@ -1,0 +1,172 @@
+import type { Locale } from '../messages/index.js';
+import type { ToolFailure } from '../result.js';
+
+/**
+ * Where a confirmation stands.
+ * - `pending`: prepared, waiting for a person to confirm or reject it.
+ * - `delivering`: claimed by one confirmer; `deliver` is running (or the process died while it ran).
+ * - `delivered`: `deliver` returned; the result is recorded.
+ * - `failed`: `deliver` threw; a person may `retry` it or `markDelivered`.
+ * - `rejected`: a person said no. Final.
+ * - `expired`: nobody confirmed it in time. Final.
+ * - `unknown`: nobody knows whether it was delivered (a crash or a timeout inside `deliver`); a person
+ *   decides with `markDelivered` or `retry`. Nothing re-delivers it on its own.
+ */
+export type ConfirmationStatus =
+  | 'pending'
+  | 'delivering'
+  | 'delivered'
+  | 'failed'
+  | 'rejected'
+  | 'expired'
+  | 'unknown';
+
+/** Every status, in the order a confirmation usually moves through them. */
+export const CONFIRMATION_STATUSES: readonly ConfirmationStatus[] = [
+  'pending',
+  'delivering',
+  'delivered',
+  'failed',
+  'rejected',
+  'expired',
+  'unknown',
+];
+
+/** One step in a confirmation's life: the audit trail a person reads before deciding. */
+export interface ConfirmationHistoryEntry {
+  /** When it happened (ISO 8601, UTC). */
+  readonly at: string;
+  /** The status the confirmation moved to. */
+  readonly status: ConfirmationStatus;
+  /** Who did it: the asker, the approver, the person who rejected it. Absent for the system's own steps. */
+  readonly by?: string;
+  /** Why: a rejection reason, a delivery error, a recovery note. */
+  readonly note?: string;
+}
+
+/**
+ * A prepared `send` waiting for (or past) a person's decision. Every time is an ISO 8601 UTC string,
+ * like `ConfirmRequired.expiresAt`; `input`, `payload` and `result` are JSON values.
+ */
+export interface Confirmation {
+  /** Unguessable (128 random bits); the idempotency key `deliver` hands to the downstream API. */
+  readonly id: string;
+  /** The tool's internal name (`message.send`). */
+  readonly tool: string;
+  /** The validated input the person gave. */
+  readonly input: unknown;
+  /** What `prepare` built: what the person is shown and what `deliver` gets. */
+  readonly payload: unknown;
+  /** SHA-256 (hex) of the payload's canonical JSON. */
+  readonly digest: string;
+  /** Who asked (`InvokeContext.actor`). */
+  readonly actor?: string;
+  /** The scope the person asked in. */
+  readonly scope?: string;
+  readonly createdAt: string;
+  /** After this, it can no longer be confirmed. */
+  readonly expiresAt: string;
+  /** When the status last changed. */
+  readonly updatedAt: string;
+  readonly status: ConfirmationStatus;
+  /** How many times delivery was started (0 while pending; a `retry` adds one). */
+  readonly attempt: number;
+  /** What `deliver` returned (`delivered` only). */
+  readonly result?: unknown;
+  /** Why delivery failed or is unknown. */
+  readonly error?: string;
+  /** Every step, oldest first. */
+  readonly history: readonly ConfirmationHistoryEntry[];
+}
+
+/** What `registry.confirmations.list` filters on. */
+export interface ConfirmationFilter {
+  readonly status?: ConfirmationStatus;
+  /** The tool's internal name. */
+  readonly tool?: string;
+  /** At most this many, newest first (default 100, at most 1,000). */
+  readonly limit?: number;
+}
+
+/** What `registry.confirm` and `registry.retry` are told about the approval. */
+export interface ConfirmOptions {
+  /** Who approved (a user id); recorded and handed to `deliver`. */
+  readonly approvedBy: string;
+  /** The digest the person was shown; when given it must match, or nothing is sent. */
+  readonly digest?: string | undefined;
+  /** The approver's feature flags: the gates are checked again with these. */
+  readonly flags?: Readonly<Record<string, boolean | undefined>> | undefined;
+  /** The approver's scope; defaults to the scope the confirmation was asked in. */
+  readonly scope?: string | undefined;
+  /** Cancels the confirm; once `deliver` runs, cancelling leaves the outcome `unknown`. */
+  readonly signal?: AbortSignal | undefined;
+  /** The language of the result's message. */
+  readonly locale?: Locale | undefined;
+}
+
+/** What `registry.reject` is told. */
+export interface RejectOptions {
+  /** Who rejected. */
+  readonly rejectedBy: string;
+  /** Why; recorded in the history. */
+  readonly reason?: string | undefined;
+  readonly locale?: Locale | undefined;
+}
+
+/** What `registry.markDelivered` is told. */
+export interface MarkDeliveredOptions {
+  /** Who checked that it arrived. */
+  readonly by: string;
+  /** How they know (a downstream message id, a phone call …). */
+  readonly note?: string | undefined;
+  readonly locale?: Locale | undefined;
+}
+
+/** What `registry.recoverStale` is told. */
+export interface RecoverStaleOptions {
+  /**
+   * Deliveries started longer ago than this are marked `unknown`. Pick more than your longest
+   * `deliver` timeout, or a delivery still running will be marked too.
+   */
+  readonly olderThanMs: number;
+  readonly locale?: Locale | undefined;
+}
+
+/** A failure from the confirmation path; carries the confirmation when one was found. */
+export type ConfirmationFailure = ToolFailure & { readonly confirmation?: Confirmation };
+
+/** `confirm` or `retry` delivered: `data` is what `deliver` returned. */
+export interface ConfirmSuccess<T = unknown> {
+  readonly ok: true;
+  readonly data: T;
+  readonly confirmation: Confirmation;
+}
+
+/** What `registry.confirm` and `registry.retry` resolve to. They never reject. */
+export type ConfirmResult<T = unknown> = ConfirmSuccess<T> | ConfirmationFailure;
+
+/** A decision was recorded (`reject`, `markDelivered`) or a confirmation was found (`get`). */
+export type ConfirmationResult =
+  | { readonly ok: true; readonly confirmation: Confirmation }
+  | ConfirmationFailure;
+
+/** What `registry.confirmations.list` resolves to. */
+export type ConfirmationListResult =
+  | { readonly ok: true; readonly confirmations: Confirmation[] }
+  | ConfirmationFailure;
+
+/** What `recoverStale` and `expireDue` resolve to: the confirmations they changed. */
+export type ConfirmationSweepResult =
+  | { readonly ok: true; readonly changed: Confirmation[] }
+  | ConfirmationFailure;
+
+/** The registry's read view of its confirmations: for consoles and confirmation screens. */
+export interface ConfirmationsView {
+  /** One confirmation by id (`CONFIRMATION_NOT_FOUND` when there is none). */
+  get(id: string, options?: { readonly locale?: Locale }): Promise<ConfirmationResult>;
+  /**
+   * Confirmations, newest first. With `status: 'pending'`, only those that can still be confirmed
+   * (expired ones not yet marked are left out).
+   */
+  list(filter?: ConfirmationFilter & { readonly locale?: Locale }): Promise<ConfirmationListResult>;
+}

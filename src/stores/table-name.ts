@@ -1,0 +1,30 @@
+/** The table confirmations go in when none is named. */
+export const DEFAULT_TABLE = 'graded_tools_confirmations';
+
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/**
+ * A table name checked to be a plain identifier (letters, digits, `_`; at most 63 characters, the
+ * PostgreSQL limit), optionally schema-qualified where allowed, and returned double-quoted. The name
+ * is spliced into SQL — identifiers cannot be bound as parameters — so nothing else gets through.
+ */
+export function quoteTableName(name: string, allowSchema: boolean): string {
+  const parts = typeof name === 'string' ? name.split('.') : [];
+  const valid =
+    parts.length >= 1 &&
+    parts.length <= (allowSchema ? 2 : 1) &&
+    parts.every((part) => IDENTIFIER.test(part));
+  if (!valid) {
+    throw new TypeError(
+      `Invalid confirmation table name ${JSON.stringify(name)}: use letters, digits and _ (starting with a letter or _, at most 63 characters)${allowSchema ? ', optionally as schema.table' : ''}.`,
+    );
+  }
+  return parts.map((part) => `"${part}"`).join('.');
+}
+
+/** A name for an index on the table, derived from the table's own (unqualified) name. */
+export function indexName(table: string, suffix: string): string {
+  const bare = table.split('.').pop() ?? table;
+  // Cut so the index name still fits PostgreSQL's 63-character identifiers.
+  return `"${bare.slice(0, 63 - suffix.length - 1)}_${suffix}"`;
+}

@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import { canonicalJson, payloadDigest } from 'graded-tools';
+import { describe, expect, it } from 'vitest';
+
+describe('canonicalJson and payloadDigest', () => {
+  it('sorts keys by UTF-16 code units at every level and writes no whitespace', () => {
+    expect(canonicalJson({ b: 1, a: { d: [3, { z: 1, y: 2 }], c: 'x' } })).toBe(
+      '{"a":{"c":"x","d":[3,{"y":2,"z":1}]},"b":1}',
+    );
+    // RFC 8785's own ordering example: code units, not code points or locale order.
+    expect(canonicalJson({ '\u20ac': 1, '\r': 2, '\ud83d\ude00': 3, '1': 4, '\u0080': 5, '\u00f6': 6 })).toBe(
+      '{"\\r":2,"1":4,"\u0080":5,"ö":6,"€":1,"😀":3}',
+    );
+  });
+
+  it('writes numbers and strings as JSON.stringify does (the JCS forms)', () => {
+    expect(canonicalJson([-0, 1e21, 1e-7, 0.1 + 0.2, 'a"\\\n\u0001'])).toBe(
+      '[0,1e+21,1e-7,0.30000000000000004,"a\\"\\\\\\n\\u0001"]',
+    );
+  });
+
+  it('is SHA-256 hex of the canonical text', () => {
+    const text = canonicalJson({ to: 'ana@example.com', text: 'Hi' });
+    expect(payloadDigest({ text: 'Hi', to: 'ana@example.com' })).toBe(
+      createHash('sha256').update(text, 'utf8').digest('hex'),
+    );
+  });
+
+  it('gives the same digest after a JSON round trip, whatever the key order (property)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const again = JSON.parse(JSON.stringify(value)) as unknown;
+        expect(payloadDigest(again)).toBe(payloadDigest(value));
+        expect(JSON.parse(canonicalJson(value))).toEqual(again);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('tells different payloads apart (property)', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
+        fc.pre(canonicalJson(a) !== canonicalJson(b));
+        expect(payloadDigest(a)).not.toBe(payloadDigest(b));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it.each([
+    [
+      'a cycle',
+      (() => {
+        const a: unknown[] = [];
+        a.push(a);
+        return a;
+      })(),
+      /cycle/,
+    ],
+    ['a bigint', { n: 1n }, /bigint/],
+    ['a function', { f: () => 1 }, /function/],
+    ['a symbol', { s: Symbol('x') }, /symbol/],
+    ['Infinity', { n: Number.POSITIVE_INFINITY }, /Infinity/],
+    ['NaN', [Number.NaN], /NaN/],
+    ['undefined at the top', undefined, /undefined/],
+    ['an array hole', Object.assign(new Array(3), { 0: 1, 2: 3 }), /undefined/],
+    ['a Date', { d: new Date(0) }, /Date/],
+    ['a class instance', { u: new URL('https://example.com') }, /URL/],
+  ])('refuses %s with a TypeError naming where', (_what, value, message) => {
+    expect(() => canonicalJson(value)).toThrow(TypeError);
+    expect(() => payloadDigest(value)).toThrow(message);
+  });
+
+  it('names the path of what it refuses', () => {
+    expect(() => canonicalJson({ to: [{ when: new Date(0) }] })).toThrow('payload.to[0].when');
+  });
+
+  it('refuses nesting deeper than 256 levels instead of overflowing the stack', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 10_000; i++) deep = [deep];
+    expect(() => canonicalJson(deep)).toThrow(/deeper/);
+  });
+
+  it('treats an own "__proto__" key as data, not as a prototype', () => {
+    const value = JSON.parse('{"__proto__":{"polluted":true},"a":1}') as unknown;
+    expect(canonicalJson(value)).toBe('{"__proto__":{"polluted":true},"a":1}');
+    expect(({} as { polluted?: boolean }).polluted).toBeUndefined();
+  });
+});

@@ -1,0 +1,371 @@
+import { randomBytes } from 'node:crypto';
+import { type Confirmation, type ConfirmationStore, payloadDigest } from 'graded-tools';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+/** A store under test and how to tidy up after it. */
+export interface StoreUnderTest {
+  readonly store: ConfirmationStore;
+  readonly cleanup?: () => void | Promise<void>;
+}
+
+const T0 = Date.parse('2030-01-01T00:00:00.000Z');
+const HOUR = 3_600_000;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A pending confirmation created at `at`, expiring an hour later unless told otherwise. */
+export function pendingConfirmation(overrides: Partial<Confirmation> = {}, at = T0): Confirmation {
+  const payload = overrides.payload ?? { to: 'ana@example.com', text: 'Your refund is on its way.' };
+  return {
+    id: randomBytes(16).toString('base64url'),
+    tool: 'message.send',
+    input: { conversationId: 'c-1001', text: 'Your refund is on its way.' },
+    payload,
+    digest: payloadDigest(payload),
+    actor: 'agent-7',
+    scope: 'desk',
+    createdAt: iso(at),
+    expiresAt: iso(at + HOUR),
+    updatedAt: iso(at),
+    status: 'pending',
+    attempt: 0,
+    history: [{ at: iso(at), status: 'pending', by: 'agent-7' }],
+    ...overrides,
+  };
+}
+
+/**
+ * The contract every `ConfirmationStore` keeps, run against each implementation. Times are passed in,
+ * so nothing here sleeps; ids are random, so a shared database never collides between runs.
+ */
+export function storeContract(name: string, open: () => Promise<StoreUnderTest>): void {
+  describe(`ConfirmationStore contract: ${name}`, () => {
+    let subject: StoreUnderTest;
+    let store: ConfirmationStore;
+    beforeAll(async () => {
+      subject = await open();
+      store = subject.store;
+    });
+    afterAll(async () => {
+      await subject?.cleanup?.();
+    });
+
+    const created = async (overrides: Partial<Confirmation> = {}, at = T0) => {
+      const confirmation = pendingConfirmation(overrides, at);
+      await store.create(confirmation);
+      return confirmation;
+    };
+
+    it('stores a confirmation and gives every field back as it was', async () => {
+      const payload = {
+        to: 'li@example.com',
+        text: 'Quotes \' " and \\ backslashes, a NUL \u0000, emoji 🎉, 中文, and a line\nbreak.',
+        nested: { list: [1, 2.5, -0.125, true, null, { deep: ['x'] }], empty: {}, none: [] },
+      };
+      const original = await created({ payload, digest: payloadDigest(payload), input: { raw: 'ß' } });
+      const read = await store.get(original.id);
+      expect(read).toEqual(original);
+      expect(payloadDigest(read?.payload)).toBe(original.digest);
+    });
+
+    it('keeps an own "__proto__" key in a payload as data', async () => {
+      const payload = JSON.parse('{"__proto__":{"admin":true},"text":"hi"}') as unknown;
+      const original = await created({ payload, digest: payloadDigest(payload) });
+      const read = (await store.get(original.id))?.payload as { admin?: boolean };
+      expect(Object.hasOwn(read, '__proto__')).toBe(true);
+      expect(payloadDigest(read)).toBe(original.digest);
+      expect(read.admin).toBeUndefined();
+    });
+
+    it('keeps a confirmation without actor or scope without them', async () => {
+      const { actor: _a, scope: _s, ...bare } = pendingConfirmation();
+      await store.create(bare);
+      const read = await store.get(bare.id);
+      expect(read).toEqual(bare);
+      expect(read && 'actor' in read).toBe(false);
+    });
+
+    it('answers undefined for an id it does not hold', async () => {
+      await expect(store.get('no-such-confirmation')).resolves.toBeUndefined();
+    });
+
+    it('refuses a second confirmation with the same id', async () => {
+      const first = await created();
+      await expect(store.create({ ...first, tool: 'other.tool' })).rejects.toBeDefined();
+      expect((await store.get(first.id))?.tool).toBe('message.send');
+    });
+
+    it('hands out snapshots: changing a record read back does not change the store', async () => {
+      const original = await created();
+      const read = (await store.get(original.id)) as Confirmation & { payload: { to: string } };
+      try {
+        read.payload.to = 'mallory@example.com';
+        (read as { status: string }).status = 'delivered';
+      } catch {
+        // A frozen record refuses the change outright, which is just as good.
+      }
+      expect(await store.get(original.id)).toEqual(original);
+    });
+
+    it('claims a pending confirmation once: delivering, attempt 1, the approver in the history', async () => {
+      const original = await created();
+      const won = await store.claim(original.id, { now: T0 + 1_000, by: 'lead-2' });
+      expect(won.ok).toBe(true);
+      if (!won.ok) return;
+      expect(won.confirmation).toMatchObject({
+        status: 'delivering',
+        attempt: 1,
+        updatedAt: iso(T0 + 1_000),
+      });
+      expect(won.confirmation.history.at(-1)).toEqual({
+        at: iso(T0 + 1_000),
+        status: 'delivering',
+        by: 'lead-2',
+      });
+      const lost = await store.claim(original.id, { now: T0 + 2_000, by: 'lead-3' });
+      expect(lost).toMatchObject({
+        ok: false,
+        reason: 'wrong-status',
+        confirmation: { status: 'delivering' },
+      });
+      expect((await store.get(original.id))?.history).toHaveLength(2);
+    });
+
+    it('lets exactly one of many concurrent claims win', async () => {
+      const original = await created();
+      const outcomes = await Promise.all(
+        Array.from({ length: 16 }, (_, i) => store.claim(original.id, { now: T0 + 1_000, by: `p${i}` })),
+      );
+      expect(outcomes.filter((o) => o.ok)).toHaveLength(1);
+      expect(outcomes.filter((o) => !o.ok && o.reason === 'wrong-status')).toHaveLength(15);
+      expect((await store.get(original.id))?.attempt).toBe(1);
+    });
+
+    it('does not claim an unknown id or an expired confirmation, and leaves the expired one pending', async () => {
+      await expect(store.claim('no-such-confirmation', { now: T0 })).resolves.toEqual({
+        ok: false,
+        reason: 'not-found',
+      });
+      const original = await created();
+      const late = await store.claim(original.id, { now: T0 + HOUR, by: 'lead-2' });
+      expect(late).toMatchObject({ ok: false, reason: 'expired', confirmation: { status: 'pending' } });
+      expect((await store.get(original.id))?.status).toBe('pending');
+    });
+
+    it('finishes the claimed attempt as delivered with its result, and only that attempt', async () => {
+      const original = await created();
+      await store.claim(original.id, { now: T0 + 1, by: 'lead-2' });
+      const wrongAttempt = await store.finish(original.id, { now: T0 + 2, attempt: 7, status: 'delivered' });
+      expect(wrongAttempt).toMatchObject({ ok: false, reason: 'wrong-status' });
+      const done = await store.finish(original.id, {
+        now: T0 + 3,
+        attempt: 1,
+        status: 'delivered',
+        resultJson: JSON.stringify({ messageId: 'm-1', n: null }),
+      });
+      expect(done).toMatchObject({
+        ok: true,
+        confirmation: { status: 'delivered', result: { messageId: 'm-1', n: null }, updatedAt: iso(T0 + 3) },
+      });
+      const again = await store.finish(original.id, {
+        now: T0 + 4,
+        attempt: 1,
+        status: 'failed',
+        error: 'x',
+      });
+      expect(again).toMatchObject({
+        ok: false,
+        reason: 'wrong-status',
+        confirmation: { status: 'delivered' },
+      });
+    });
+
+    it('refuses to finish what is not being delivered, or as a status a delivery cannot end in', async () => {
+      const original = await created();
+      await expect(
+        store.finish(original.id, { now: T0, attempt: 0, status: 'delivered' }),
+      ).resolves.toMatchObject({
+        ok: false,
+        reason: 'wrong-status',
+      });
+      await expect(
+        store.finish('no-such-confirmation', { now: T0, attempt: 1, status: 'failed' }),
+      ).resolves.toEqual({
+        ok: false,
+        reason: 'not-found',
+      });
+      await store.claim(original.id, { now: T0 + 1 });
+      await expect(
+        store.finish(original.id, { now: T0 + 2, attempt: 1, status: 'pending' as never }),
+      ).rejects.toBeInstanceOf(TypeError);
+      expect((await store.get(original.id))?.status).toBe('delivering');
+    });
+
+    it('records a failure with its error, then lets a person retry (attempt 2) or mark it delivered', async () => {
+      const a = await created();
+      await store.claim(a.id, { now: T0 + 1, by: 'lead-2' });
+      const failed = await store.finish(a.id, {
+        now: T0 + 2,
+        attempt: 1,
+        status: 'failed',
+        error: 'SMTP 550',
+      });
+      expect(failed).toMatchObject({ ok: true, confirmation: { status: 'failed', error: 'SMTP 550' } });
+      expect(failed.ok && failed.confirmation.history.at(-1)).toMatchObject({
+        status: 'failed',
+        note: 'SMTP 550',
+      });
+      const retried = await store.reclaim(a.id, { now: T0 + 3, by: 'lead-3' });
+      expect(retried).toMatchObject({ ok: true, confirmation: { status: 'delivering', attempt: 2 } });
+      const stale = await store.finish(a.id, { now: T0 + 4, attempt: 1, status: 'delivered' });
+      expect(stale).toMatchObject({ ok: false, reason: 'wrong-status' });
+      const done = await store.finish(a.id, {
+        now: T0 + 5,
+        attempt: 2,
+        status: 'delivered',
+        resultJson: '"ok"',
+      });
+      expect(done.ok && done.confirmation).toMatchObject({ status: 'delivered', result: 'ok' });
+      expect(done.ok && 'error' in done.confirmation).toBe(false);
+
+      const b = await created();
+      await store.claim(b.id, { now: T0 + 1 });
+      await store.finish(b.id, { now: T0 + 2, attempt: 1, status: 'failed', error: 'boom' });
+      const marked = await store.markDelivered(b.id, { now: T0 + 3, by: 'lead-2', note: 'customer got it' });
+      expect(marked).toMatchObject({ ok: true, confirmation: { status: 'delivered', attempt: 1 } });
+      expect(marked.ok && marked.confirmation.history.at(-1)).toEqual({
+        at: iso(T0 + 3),
+        status: 'delivered',
+        by: 'lead-2',
+        note: 'customer got it',
+      });
+    });
+
+    it('neither retries nor marks delivered a pending or delivered confirmation', async () => {
+      const original = await created();
+      await expect(store.reclaim(original.id, { now: T0 + 1 })).resolves.toMatchObject({
+        reason: 'wrong-status',
+      });
+      await expect(store.markDelivered(original.id, { now: T0 + 1, by: 'x' })).resolves.toMatchObject({
+        reason: 'wrong-status',
+      });
+      await store.claim(original.id, { now: T0 + 1 });
+      await store.finish(original.id, { now: T0 + 2, attempt: 1, status: 'delivered' });
+      await expect(store.reclaim(original.id, { now: T0 + 3 })).resolves.toMatchObject({
+        reason: 'wrong-status',
+      });
+      expect((await store.get(original.id))?.attempt).toBe(1);
+    });
+
+    it('rejects a pending confirmation with who and why, and nothing else', async () => {
+      const original = await created();
+      const rejected = await store.reject(original.id, { now: T0 + 5, by: 'lead-2', note: 'wrong customer' });
+      expect(rejected).toMatchObject({ ok: true, confirmation: { status: 'rejected' } });
+      expect(rejected.ok && rejected.confirmation.history.at(-1)).toEqual({
+        at: iso(T0 + 5),
+        status: 'rejected',
+        by: 'lead-2',
+        note: 'wrong customer',
+      });
+      await expect(store.claim(original.id, { now: T0 + 6 })).resolves.toMatchObject({
+        reason: 'wrong-status',
+      });
+      await expect(store.reject(original.id, { now: T0 + 6, by: 'x' })).resolves.toMatchObject({
+        reason: 'wrong-status',
+      });
+    });
+
+    it('expires pending confirmations that are due, one by id or all, and only those', async () => {
+      const due = await created({}, T0 - 2 * HOUR);
+      const alsoDue = await created({}, T0 - 3 * HOUR);
+      const fresh = await created({}, T0);
+      const claimed = await created({}, T0 - 2 * HOUR);
+      await store.claim(claimed.id, { now: T0 - 2 * HOUR + 1 });
+
+      const one = await store.expire({ now: T0, id: due.id });
+      expect(one.map((c) => c.id)).toEqual([due.id]);
+      expect(one[0]).toMatchObject({ status: 'expired', updatedAt: iso(T0) });
+      expect(await store.expire({ now: T0, id: fresh.id })).toEqual([]);
+
+      const all = await store.expire({ now: T0 });
+      const ids = all.map((c) => c.id);
+      expect(ids).toContain(alsoDue.id);
+      expect(ids).not.toContain(due.id);
+      expect(ids).not.toContain(fresh.id);
+      expect(ids).not.toContain(claimed.id);
+      expect((await store.get(fresh.id))?.status).toBe('pending');
+      expect((await store.get(claimed.id))?.status).toBe('delivering');
+    });
+
+    it('marks only deliveries started longer ago than the cut-off as unknown, with a note, never re-delivering', async () => {
+      const old = await created({}, T0);
+      const recent = await created({}, T0);
+      const pending = await created({}, T0);
+      await store.claim(old.id, { now: T0 + 1_000, by: 'lead-2' });
+      await store.claim(recent.id, { now: T0 + 50_000, by: 'lead-2' });
+      const changed = await store.recoverStale({ now: T0 + 61_000, olderThanMs: 30_000 });
+      const ids = changed.map((c) => c.id);
+      expect(ids).toContain(old.id);
+      expect(ids).not.toContain(recent.id);
+      expect(ids).not.toContain(pending.id);
+      const unknown = await store.get(old.id);
+      expect(unknown).toMatchObject({ status: 'unknown', attempt: 1 });
+      expect(unknown?.error).toMatch(/may or may not have been delivered/);
+      expect(unknown?.history.map((h) => h.status)).toEqual(['pending', 'delivering', 'unknown']);
+      expect((await store.get(recent.id))?.status).toBe('delivering');
+      expect(
+        (await store.recoverStale({ now: T0 + 61_000, olderThanMs: 30_000 })).map((c) => c.id),
+      ).not.toContain(old.id);
+      // The attempt that was given up on finishes after all: the truth replaces "unknown".
+      const late = await store.finish(old.id, {
+        now: T0 + 62_000,
+        attempt: 1,
+        status: 'delivered',
+        resultJson: '1',
+      });
+      expect(late).toMatchObject({ ok: true, confirmation: { status: 'delivered', result: 1 } });
+      expect(late.ok && 'error' in late.confirmation).toBe(false);
+    });
+
+    it('lists newest first, filtered by status, tool and expiry, within the limit', async () => {
+      const tool = `list.t${randomBytes(4).toString('hex')}`;
+      const a = await created({ tool }, T0 + 10);
+      const b = await created({ tool }, T0 + 20);
+      const c = await created({ tool }, T0 + 30);
+      const other = await created({ tool: `${tool}x` }, T0 + 40);
+      await store.claim(b.id, { now: T0 + 31 });
+
+      const all = await store.list({ tool });
+      expect(all.map((x) => x.id)).toEqual([c.id, b.id, a.id]);
+      const pending = await store.list({ tool, status: 'pending' });
+      expect(pending.map((x) => x.id)).toEqual([c.id, a.id]);
+      expect((await store.list({ tool, limit: 1 })).map((x) => x.id)).toEqual([c.id]);
+      const live = await store.list({ tool, status: 'pending', expiresAfter: T0 + 15 + HOUR });
+      expect(live.map((x) => x.id)).toEqual([c.id]);
+      expect((await store.list({ tool: `${tool}x` })).map((x) => x.id)).toEqual([other.id]);
+      expect(await store.list({ tool: 'nobody.uses' })).toEqual([]);
+      expect((await store.list({ limit: 100_000 })).length).toBeLessThanOrEqual(1_000);
+    });
+
+    it('prunes only finished confirmations last changed before the cut-off', async () => {
+      const tool = `prune.t${randomBytes(4).toString('hex')}`;
+      const delivered = await created({ tool }, T0 - 10 * HOUR);
+      await store.claim(delivered.id, { now: T0 - 10 * HOUR + 1 });
+      await store.finish(delivered.id, { now: T0 - 10 * HOUR + 2, attempt: 1, status: 'delivered' });
+      const rejected = await created({ tool }, T0 - 10 * HOUR);
+      await store.reject(rejected.id, { now: T0 - 10 * HOUR + 1, by: 'x' });
+      const failed = await created({ tool }, T0 - 10 * HOUR);
+      await store.claim(failed.id, { now: T0 - 10 * HOUR + 1 });
+      await store.finish(failed.id, { now: T0 - 10 * HOUR + 2, attempt: 1, status: 'failed', error: 'x' });
+      const oldPending = await created({ tool }, T0 - 10 * HOUR);
+      const recentRejected = await created({ tool }, T0);
+      await store.reject(recentRejected.id, { now: T0 + 1, by: 'x' });
+
+      expect(await store.prune({ before: T0 - HOUR })).toBeGreaterThanOrEqual(2);
+      expect(await store.get(delivered.id)).toBeUndefined();
+      expect(await store.get(rejected.id)).toBeUndefined();
+      expect((await store.get(failed.id))?.status).toBe('failed');
+      expect((await store.get(oldPending.id))?.status).toBe('pending');
+      expect((await store.get(recentRejected.id))?.status).toBe('rejected');
+    });
+  });
+}
