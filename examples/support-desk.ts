@@ -101,19 +101,43 @@ for (const call of modelTurn) {
 }
 console.log('  The write and send calls got the same answer as a name that does not exist.');
 
-heading('6. A person asks to send a message');
+heading('6. A person asks to send a message, and a person confirms it');
 const personCall = await registry.invoke(
   'message.send',
   { conversationId: 'c-1001', text: 'We refunded the duplicate charge; it will show within 5 days.' },
   { scope: 'desk', actor: 'agent-ana' },
 );
-console.log(`  ${show(personCall)}`);
-console.log(`  Messages actually sent: ${data.outbox.length} (delivery waits for the person to confirm).`);
+console.log(`  invoke   → ${show(personCall)}`);
+console.log(
+  `  Messages actually sent so far: ${data.outbox.length} (delivery waits for the person to confirm).`,
+);
+if (personCall.ok && personCall.requiresConfirm) {
+  console.log(
+    `  confirmation ${personCall.confirmationId.slice(0, 8)}…  digest ${personCall.digest.slice(0, 12)}…`,
+  );
+  const approval = { approvedBy: 'lead-li', digest: personCall.digest, scope: 'desk' };
+  // A double click: two confirms race; exactly one delivers.
+  const [first, second] = await Promise.all([
+    registry.confirm(personCall.confirmationId, approval),
+    registry.confirm(personCall.confirmationId, approval),
+  ]);
+  for (const result of [first, second]) {
+    console.log(
+      `  confirm  → ${result.ok ? `delivered ${JSON.stringify(result.data)}` : `${result.code}: ${result.error}`}`,
+    );
+  }
+}
+console.log(`  Messages actually sent: ${data.outbox.length}.`);
 
 heading('7. The audit log (the real reasons, which the model never sees)');
 for (const event of audit) {
-  if (event.type !== 'invoke') continue;
-  const code = event.code ? ` ${event.code}` : '';
-  console.log(`  ${event.caller.padEnd(6)} ${event.tool.padEnd(14)} ${event.outcome}${code}`);
+  if (event.type === 'invoke') {
+    const code = event.code ? ` ${event.code}` : '';
+    console.log(`  ${event.caller.padEnd(6)} ${event.tool.padEnd(14)} ${event.outcome}${code}`);
+  } else {
+    console.log(
+      `  ${'person'.padEnd(6)} ${event.tool.padEnd(14)} confirmation ${event.action}${event.by ? ` by ${event.by}` : ''}`,
+    );
+  }
 }
 console.log(`\nTickets written: ${data.tickets.length}. Messages sent: ${data.outbox.length}.`);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '..', '..');
 
 describe('npm start (examples/support-desk.ts)', () => {
-  it('walks through the support desk, exits 0, and sends and writes nothing', async () => {
+  it('walks through the support desk, exits 0, writes nothing and sends once, after a person confirms', async () => {
     const { stdout } = await promisify(execFile)(
       join(root, 'node_modules', '.bin', 'tsx'),
       ['examples/support-desk.ts'],
@@ -23,7 +23,11 @@ describe('npm start (examples/support-desk.ts)', () => {
     expect(stdout).toMatch(/message__send\(.*\n\s+→ refused\/failed\s+UNKNOWN_TOOL/);
     expect(stdout).toContain('INVALID_ARGUMENTS');
     expect(stdout).toContain('needs a person  payload to confirm');
+    expect(stdout).toContain('Messages actually sent so far: 0');
+    expect(stdout.match(/confirm {2}→ delivered/g)).toHaveLength(1);
+    expect(stdout.match(/confirm {2}→ ALREADY_DECIDED/g)).toHaveLength(1);
     expect(stdout).toContain('model  ticket.submit  refused NOT_READ_ONLY');
-    expect(stdout).toContain('Tickets written: 0. Messages sent: 0.');
+    expect(stdout).toContain('confirmation delivered by lead-li');
+    expect(stdout).toContain('Tickets written: 0. Messages sent: 1.');
   });
 });
