@@ -27,7 +27,8 @@ describe('npm start (examples/support-desk.ts)', () => {
     expect(stdout.match(/confirm {2}→ delivered/g)).toHaveLength(1);
     expect(stdout.match(/confirm {2}→ ALREADY_DECIDED/g)).toHaveLength(1);
     expect(stdout).toContain('model  ticket.submit  refused NOT_READ_ONLY');
-    expect(stdout).toContain('confirmation delivered by lead-li');
+    expect(stdout).toContain('confirmation confirmed by lead-li');
+    expect(stdout).toContain('confirmation delivered');
     expect(stdout).toContain('Tickets written: 0. Messages sent: 1.');
   });
 });
