@@ -7,6 +7,8 @@ export interface MessageParams {
   readonly detail?: string;
   readonly ms?: number;
   readonly available?: readonly string[];
+  /** A count limit, e.g. the most calls an adapter runs in one turn. */
+  readonly limit?: number;
 }
 
 /** One message per code, in one language. */
