@@ -22,6 +22,8 @@ type ChatAssistantMessage = OpenAI.Chat.Completions.ChatCompletionAssistantMessa
 type ChatMessage = OpenAI.Chat.Completions.ChatCompletionMessage;
 type ResponsesTool = OpenAI.Responses.FunctionTool;
 type FunctionCallOutput = OpenAI.Responses.ResponseInputItem.FunctionCallOutput;
+type ResponseInputItem = OpenAI.Responses.ResponseInputItem;
+type ResponseOutputItem = OpenAI.Responses.ResponseOutputItem;
 
 /** Options for the OpenAI adapter: pass the same ones to the list and to the answer functions. */
 export interface OpenAIAdapterOptions extends AdapterOptions {
@@ -370,15 +372,23 @@ export async function answerResponsesFunctionCalls<C>(
  * console.log(items);
  * ```
  */
-export function sanitizeResponsesOutput<Item>(items: readonly Item[]): Item[] {
+export function sanitizeResponsesOutput(
+  items: readonly (ResponseOutputItem | ResponseInputItem)[],
+): ResponseInputItem[] {
   const list: readonly unknown[] = Array.isArray(items) ? items : [];
   const calls = list.filter(isFunctionCallItem);
   const plan = planCalls(calls.map(readResponsesCall), ID_RULE);
   let next = 0;
+  // Output items are valid input items on the wire; the SDK's types only differ in optional details.
   return list.map((item) => {
-    if (!isFunctionCallItem(item)) return item as Item;
+    if (!isFunctionCallItem(item)) return item as ResponseInputItem;
     const { name, id } = plan[next] ?? { name: '', id: undefined };
     next += 1;
-    return { ...item, call_id: id ?? '', name, arguments: replayArguments(item.arguments) } as Item;
+    return {
+      ...item,
+      call_id: id ?? '',
+      name,
+      arguments: replayArguments(item.arguments),
+    } as ResponseInputItem;
   });
 }
