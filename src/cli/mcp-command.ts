@@ -29,19 +29,14 @@ Options:
 export interface CommandIo {
   readonly cwd: string;
   readonly error: (line: string) => void;
+  /** Called before the registry module loads when stdout will carry the protocol (stdio mode). */
+  readonly reserveStdout?: () => void;
 }
 
 function integer(value: string | undefined, option: string): number | undefined {
   if (value === undefined) return undefined;
   if (!/^\d+$/.test(value)) throw new TypeError(`--${option} takes a whole number (got "${value}").`);
   return Number(value);
-}
-
-/** Keeps stdout for JSON-RPC: whatever the registry module logs goes to stderr instead. */
-function routeConsoleToStderr(): void {
-  console.log = console.error;
-  console.info = console.error;
-  console.debug = console.error;
 }
 
 /**
@@ -98,7 +93,7 @@ export async function runMcpCommand(args: readonly string[], io: CommandIo): Pro
     return 2;
   }
 
-  if (port === undefined) routeConsoleToStderr();
+  if (port === undefined) io.reserveStdout?.();
   const loaded = await loadRegistry(modulePath, io.cwd);
   if (!loaded.ok) {
     io.error(loaded.problem);
