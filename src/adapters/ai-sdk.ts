@@ -52,20 +52,19 @@ function modelOutput(
  *
  * @example
  * ```ts
- * import { generateText, stepCountIs } from 'ai';
- * import { MockLanguageModelV3 } from 'ai/test';
+ * import { generateText, type LanguageModel, stepCountIs } from 'ai';
  * import { ToolRegistry } from 'graded-tools';
  * import { toAiSdkTools } from 'graded-tools/ai-sdk';
  *
+ * declare const model: LanguageModel; // e.g. openai('gpt-4.1-mini') from @ai-sdk/openai
  * const registry = new ToolRegistry();
- * const model = new MockLanguageModelV3();
  * const result = await generateText({
  *   model,
  *   tools: toAiSdkTools(registry, { scope: 'desk' }),
  *   stopWhen: stepCountIs(5),
  *   prompt: 'Find the refund policy.',
- * }).catch(() => undefined);
- * console.log(result?.text);
+ * });
+ * console.log(result.text);
  * ```
  */
 export function toAiSdkTools<C>(

@@ -52,13 +52,13 @@ export function toGeminiFunctionDeclarations<C>(
  *
  * @example
  * ```ts
- * import { GoogleGenAI } from '@google/genai';
+ * import { type Content, GoogleGenAI } from '@google/genai';
  * import { ToolRegistry } from 'graded-tools';
  * import { answerGeminiFunctionCalls, sanitizeGeminiContent, toGeminiTools } from 'graded-tools/gemini';
  *
  * const registry = new ToolRegistry();
  * const ai = new GoogleGenAI({ apiKey: process.env.GEMINI_API_KEY ?? '' });
- * const contents = [{ role: 'user', parts: [{ text: 'Hi' }] }];
+ * const contents: Content[] = [{ role: 'user', parts: [{ text: 'Hi' }] }];
  * for (let turn = 0; turn < 8; turn += 1) {
  *   const response = await ai.models.generateContent({
  *     model: 'gemini-2.5-flash',
@@ -69,7 +69,7 @@ export function toGeminiFunctionDeclarations<C>(
  *   if (content === undefined) break;
  *   const parts = await answerGeminiFunctionCalls(registry, content);
  *   if (parts.length === 0) break;
- *   contents.push(sanitizeGeminiContent(content) as (typeof contents)[number], { role: 'user', parts } as (typeof contents)[number]);
+ *   contents.push(sanitizeGeminiContent(content), { role: 'user', parts });
  * }
  * ```
  */
