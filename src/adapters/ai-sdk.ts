@@ -9,6 +9,7 @@ import { type AdapterOptions, type ResolvedAdapterOptions, resolveAdapterOptions
 import { modelTools } from './shared/tool-list.js';
 import { toToolReply } from './shared/tool-reply.js';
 
+export { sanitizeAiSdkMessages } from './ai-sdk/sanitize-messages.js';
 export type { AdapterOptions } from './shared/options.js';
 
 /** Options for the AI SDK adapter. */
@@ -48,7 +49,9 @@ function modelOutput(
  * null prototype, so a model calling `constructor` or `__proto__` finds nothing.
  *
  * At most `concurrency` calls of this set run at once; within one step, calls past `maxCallsPerTurn`
- * are answered `TOO_MANY_CALLS` without running.
+ * are answered `TOO_MANY_CALLS` without running. The AI SDK replays the model's calls itself: pass
+ * `prepareStep: ({ messages }) => ({ messages: sanitizeAiSdkMessages(messages) })` so an illegal name
+ * or a repeated call id from the model cannot make the provider refuse the next step.
  *
  * @example
  * ```ts
