@@ -1,7 +1,7 @@
 import { generateText, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { defineTool, type ReadOnlyResult, ToolRegistry } from 'graded-tools';
-import { toAiSdkTools } from 'graded-tools/ai-sdk';
+import { sanitizeAiSdkMessages, toAiSdkTools } from 'graded-tools/ai-sdk';
 import { describe, expect, it } from 'vitest';
 import {
   assertNothingWrittenOrSent,
@@ -121,6 +121,48 @@ describe('toAiSdkTools', () => {
     expect(failed?.output).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
     expect(assertNothingWrittenOrSent(desk)).toEqual([]);
     expect(desk.events.map((event) => event.tool).sort()).toEqual(['session.fetch', 'session.fetch']);
+  });
+
+  it('with sanitizeAiSdkMessages in prepareStep, replays repeated ids and illegal names legally', async () => {
+    const desk = createDesk();
+    const model = new MockLanguageModelV3({
+      doGenerate: [
+        toolCalls([
+          ['dup', 'session__fetch', '{"conversationId":"c-1001"}'],
+          ['dup', 'session__fetch', '{"conversationId":"c-1002"}'],
+          ['odd', 'kb search!', '{}'],
+          ['bad', 'session__fetch', '{"conversationId":'],
+        ]),
+        text('Done.'),
+      ],
+    });
+    const result = await generateText({
+      model,
+      tools: toAiSdkTools(desk.registry, DESK_CONTEXT),
+      prepareStep: ({ messages }) => ({ messages: sanitizeAiSdkMessages(messages) }),
+      stopWhen: stepCountIs(4),
+      prompt: 'Go.',
+    });
+    expect(result.text).toBe('Done.');
+    const prompt = model.doGenerateCalls[1]?.prompt ?? [];
+    const calls = prompt.flatMap((message) =>
+      message.role === 'assistant' ? message.content.filter((part) => part.type === 'tool-call') : [],
+    );
+    expect(calls.map((call) => [call.toolCallId, call.toolName])).toEqual([
+      ['dup', 'session__fetch'],
+      ['call_gt_1', 'session__fetch'],
+      ['odd', 'invalid_tool_name'],
+      ['bad', 'session__fetch'],
+    ]);
+    expect(calls[3]?.input).toEqual({});
+    const shown = shownResults(model.doGenerateCalls[1]);
+    expect([...shown.keys()]).toEqual(['dup', 'call_gt_1', 'odd', 'bad']);
+    expect(shown.get('dup')).toMatchObject({ value: { customer: 'ana@example.com' } });
+    expect(shown.get('call_gt_1')).toMatchObject({ value: { customer: 'li@example.com' } });
+    for (const name of calls.map((call) => call.toolName)) expect(name).toMatch(PROVIDER_NAME_RULE);
+    expect(sanitizeAiSdkMessages(sanitizeAiSdkMessages(result.response.messages))).toEqual(
+      sanitizeAiSdkMessages(result.response.messages),
+    );
   });
 
   it('bounds concurrency and answers calls past maxCallsPerTurn in one step without running them', async () => {

@@ -201,6 +201,41 @@ describe('Streamable HTTP', () => {
     expect(assertNothingWrittenOrSent(desk)).toEqual([]);
   });
 
+  it('bounds tool runs across requests, not per request', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const desk = createDesk();
+    desk.registry.register(
+      defineTool({
+        name: 'slow.read',
+        description: 'Waits a little.',
+        sideEffect: 'read',
+        inputSchema: { type: 'object' },
+        run: async () => {
+          inFlight += 1;
+          most = Math.max(most, inFlight);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          inFlight -= 1;
+          return 'done';
+        },
+      }),
+    );
+    running = await serveMcpHttp(desk.registry, {}, { concurrency: 1 });
+    const clients = await Promise.all(
+      [1, 2, 3].map(async (n) => {
+        const client = new Client({ name: `c${n}`, version: '1.0.0' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(running?.url ?? '')));
+        open.push(client);
+        return client;
+      }),
+    );
+    const results = await Promise.all(
+      clients.map((client) => client.callTool({ name: 'slow__read', arguments: {} })),
+    );
+    expect(results.map((result) => textOf(result))).toEqual(['"done"', '"done"', '"done"']);
+    expect(most).toBe(1);
+  });
+
   it('refuses foreign Host and Origin headers (DNS rebinding) and non-POST methods', async () => {
     running = await serveMcpHttp(createDesk().registry);
     const init = JSON.stringify({

@@ -7,8 +7,10 @@ import {
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { ToolRegistry } from '../../registry.js';
+import { createLimiter } from '../shared/limit-concurrency.js';
+import { resolveAdapterOptions } from '../shared/options.js';
 import { hostRefusal, LOOPBACK_HOSTS } from './host-check.js';
-import { createMcpServer, type McpContext, type McpServerOptions } from './server.js';
+import { buildMcpServer, type McpContext, type McpServerOptions } from './server.js';
 
 /** Options for serving MCP over Streamable HTTP. */
 export interface McpHttpOptions extends McpServerOptions {
@@ -46,8 +48,9 @@ function header(req: IncomingMessage, name: string): string | undefined {
 /**
  * A `node:http` request handler serving the MCP server over the SDK's Streamable HTTP transport, in
  * stateless mode: every POST gets a fresh server and transport, so no session state is kept and
- * nothing leaks between clients. GET and DELETE (streams and sessions) answer 405. Requests whose
- * `Host` or `Origin` is not allowed answer 403 before anything is parsed. Authentication is yours:
+ * nothing leaks between clients; `concurrency` bounds tool runs across all of them. GET and DELETE
+ * (streams and sessions) answer 405. Requests whose `Host` or `Origin` is not allowed answer 403
+ * before anything is parsed. Authentication is yours:
  * set `req.auth` (an MCP `AuthInfo`) before calling the handler and derive the context from
  * `extra.authInfo` with a context function.
  *
@@ -74,12 +77,14 @@ export function createMcpHttpHandler<C>(
     allowedOrigins: options.allowedOrigins ?? [],
   };
   // Checked now, so a wrong option fails at startup rather than on the first request.
-  createMcpServer(registry, ctx, options);
+  const { concurrency } = resolveAdapterOptions(options);
+  // One limiter for every request: `concurrency` bounds tool runs across clients, not per request.
+  const limit = createLimiter(concurrency);
   return async (req, res) => {
     const refusal = hostRefusal(header(req, 'host'), header(req, 'origin'), policy);
     if (refusal !== undefined) return refuse(res, 403, refusal);
     if (req.method !== 'POST') return refuse(res, 405, 'Method not allowed.', { allow: 'POST' });
-    const server = createMcpServer(registry, ctx, options);
+    const server = buildMcpServer(registry, ctx, options, limit);
     // No `sessionIdGenerator`: stateless mode, one transport per request.
     const transport = new StreamableHTTPServerTransport({
       enableJsonResponse: true,

@@ -13,7 +13,7 @@ import { formatMessage } from '../../messages/index.js';
 import type { InvokeContext, ToolRegistry } from '../../registry.js';
 import { failure, type ReadOnlyResult } from '../../result.js';
 import { combineSignals } from '../shared/combine-signals.js';
-import { createLimiter } from '../shared/limit-concurrency.js';
+import { createLimiter, type Limiter } from '../shared/limit-concurrency.js';
 import { type AdapterOptions, resolveAdapterOptions } from '../shared/options.js';
 import { PACKAGE_VERSION } from '../shared/package-version.js';
 import { modelTools } from '../shared/tool-list.js';
@@ -66,8 +66,20 @@ export function createMcpServer<C>(
   ctx: McpContext<C> = {},
   options: McpServerOptions = {},
 ): Server {
+  return buildMcpServer(registry, ctx, options, createLimiter(resolveAdapterOptions(options).concurrency));
+}
+
+/**
+ * `createMcpServer` with a given limiter, so the stateless HTTP handler can bound tool runs across
+ * all requests rather than per request.
+ */
+export function buildMcpServer<C>(
+  registry: ToolRegistry<C>,
+  ctx: McpContext<C>,
+  options: McpServerOptions,
+  limit: Limiter,
+): Server {
   const resolved = resolveAdapterOptions(options);
-  const limit = createLimiter(resolved.concurrency);
   const contextFor = async (extra: McpRequestExtra): Promise<InvokeContext<C>> =>
     typeof ctx === 'function' ? await ctx(extra) : ctx;
 
