@@ -84,6 +84,7 @@ describe('toAiSdkTools', () => {
           ['c7', 'session__fetch', '{"conversationId":'],
           ['c8', 'session__fetch', '{"conversationId":42}'],
           ['c9', 'kb search', '{}'],
+          ['c10', '', '{}'],
         ]),
         text('Done.'),
       ],
@@ -104,7 +105,7 @@ describe('toAiSdkTools', () => {
       type: 'json',
       value: { conversationId: 'c-1001', customer: 'ana@example.com', messages: expect.any(Array) },
     });
-    for (const id of ['c2', 'c3', 'c4', 'c5', 'c6', 'c9']) {
+    for (const id of ['c2', 'c3', 'c4', 'c5', 'c6', 'c9', 'c10']) {
       expect(shown.get(id)?.type).toBe('error-text');
       // The AI SDK's own NoSuchToolError: it lists the set, which holds the model's tools only.
       expect(String(shown.get(id)?.value)).toMatch(/unavailable tool .*Available tools: session__fetch\.$/);
@@ -185,7 +186,7 @@ describe('toAiSdkTools', () => {
         },
       }),
     );
-    const calls = Array.from({ length: 30 }, (_, i): [string, string, string] => [
+    const calls = Array.from({ length: 200 }, (_, i): [string, string, string] => [
       `c${i}`,
       'slow__read',
       '{}',
@@ -201,8 +202,8 @@ describe('toAiSdkTools', () => {
     expect(runs).toBe(20);
     const outputs =
       result.steps[0]?.toolResults.map((toolResult) => toolResult.output as ReadOnlyResult) ?? [];
-    expect(outputs.filter((output) => !output.ok && output.code === 'TOO_MANY_CALLS')).toHaveLength(10);
-    expect(shownResults(model.doGenerateCalls[1]).size).toBe(30);
+    expect(outputs.filter((output) => !output.ok && output.code === 'TOO_MANY_CALLS')).toHaveLength(180);
+    expect(shownResults(model.doGenerateCalls[1]).size).toBe(200);
   });
 
   it('cuts long results for the model but keeps them whole for the app', async () => {

@@ -105,6 +105,26 @@ describe('createMcpServer over an in-memory transport', () => {
     expect(assertNothingWrittenOrSent(desk)).toEqual([]);
   });
 
+  it('answers hundreds of concurrent calls, each with its own result', async () => {
+    const desk = createDesk();
+    const client = await connectInMemory(createMcpServer(desk.registry, DESK_CONTEXT));
+    open.push(client);
+    const names = Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? 'session__fetch' : 'ticket__submit'));
+    const results = await Promise.all(
+      names.map((name, i) =>
+        client.callTool({
+          name,
+          arguments: { conversationId: i % 4 === 0 ? 'c-1001' : 'c-1002' },
+        }),
+      ),
+    );
+    results.forEach((result, i) => {
+      if (i % 2 === 1) expect(result.isError).toBe(true);
+      else expect(JSON.parse(textOf(result)).conversationId).toBe(i % 4 === 0 ? 'c-1001' : 'c-1002');
+    });
+    expect(assertNothingWrittenOrSent(desk)).toEqual([]);
+  });
+
   it('derives the context per request, the same for list and call', async () => {
     const desk = createDesk();
     const seen: string[] = [];
