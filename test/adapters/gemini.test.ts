@@ -142,6 +142,26 @@ describe('answerGeminiFunctionCalls', () => {
     expect(geminiRequestProblems({ contents: [replay, { role: 'user', parts }] })).toEqual([]);
   });
 
+  it('answers hundreds of calls in order, running at most maxCallsPerTurn', async () => {
+    const desk = createDesk();
+    const calls = Array.from({ length: 300 }, (_, i) => ({
+      id: `fc-${i}`,
+      name: i % 5 === 0 ? 'message__send' : 'session__fetch',
+      args: { conversationId: 'c-1002' },
+    }));
+    const parts = await answerGeminiFunctionCalls(desk.registry, calls, DESK_CONTEXT);
+    expect(parts.map((part) => part.functionResponse?.id)).toEqual(calls.map((call) => call.id));
+    const codes = parts.map(
+      (part) => (part.functionResponse?.response as { error?: { code: string } }).error?.code,
+    );
+    expect(codes.slice(0, 128)).toEqual(
+      calls.slice(0, 128).map((_, i) => (i % 5 === 0 ? 'UNKNOWN_TOOL' : undefined)),
+    );
+    expect(codes.slice(128).every((code) => code === 'TOO_MANY_CALLS')).toBe(true);
+    expect(desk.events).toHaveLength(128);
+    expect(assertNothingWrittenOrSent(desk)).toEqual([]);
+  });
+
   it('sends a cut result as text under output', async () => {
     const registry = new ToolRegistry().register(
       defineTool({
