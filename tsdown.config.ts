@@ -5,6 +5,13 @@ export default defineConfig({
     index: 'src/index.ts',
     sqlite: 'src/stores/sqlite.ts',
     postgres: 'src/stores/postgres.ts',
+    openai: 'src/adapters/openai.ts',
+    anthropic: 'src/adapters/anthropic.ts',
+    gemini: 'src/adapters/gemini.ts',
+    'ai-sdk': 'src/adapters/ai-sdk.ts',
+    mcp: 'src/adapters/mcp.ts',
+    // The `graded-tools` bin; its `#!/usr/bin/env node` line is kept and the file made executable.
+    cli: 'src/cli/index.ts',
   },
   format: 'esm',
   platform: 'node',

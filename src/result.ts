@@ -25,6 +25,8 @@ export type ErrorCode =
   | 'TIMEOUT'
   /** The caller's signal was aborted. */
   | 'ABORTED'
+  /** The model asked for more calls in one turn than an adapter runs; the rest were not run. */
+  | 'TOO_MANY_CALLS'
   /** No confirmation with that id. */
   | 'CONFIRMATION_NOT_FOUND'
   /** The confirmation was already confirmed, rejected, expired or is being delivered. */

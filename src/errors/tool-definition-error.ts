@@ -10,11 +10,17 @@ export type DefinitionErrorCode =
   | 'MISSING_RUN'
   | 'SEND_WITH_RUN'
   | 'SEND_WITHOUT_DELIVERY'
-  | 'INVALID_OPTION';
+  | 'INVALID_OPTION'
+  /** A provider adapter cannot express the tool's input schema (e.g. OpenAI strict mode, a root `anyOf`). */
+  | 'UNSUPPORTED_SCHEMA'
+  /** More model-facing tools than a provider accepts in one request. */
+  | 'TOO_MANY_TOOLS';
 
 /**
  * A programmer's mistake in a tool definition, thrown by `register` with a message that says how to
- * fix it. The only error this library throws; everything a model or user can cause is a result.
+ * fix it — and by a provider adapter when it lists tools that provider cannot take (a schema keyword
+ * it refuses, too many tools) or is given an invalid option. The only error this library throws;
+ * everything a model or user can cause is a result.
  *
  * @example
  * ```ts

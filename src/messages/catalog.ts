@@ -9,6 +9,8 @@ export interface MessageParams {
   readonly available?: readonly string[];
   /** A confirmation's status (`ALREADY_DECIDED` says what it is instead). */
   readonly status?: string;
+  /** A count limit, e.g. the most calls an adapter runs in one turn. */
+  readonly limit?: number;
 }
 
 /** One message per code, in one language. */

@@ -36,6 +36,8 @@ export const en: MessageCatalog = {
   RUN_FAILED: (p) => `Tool ${toolName(p)} failed: ${p.detail ?? 'unknown error'}.`,
   TIMEOUT: (p) => `Tool ${toolName(p)} did not finish within ${p.ms ?? '?'} ms.`,
   ABORTED: (p) => `The call to ${toolName(p)} was cancelled.`,
+  TOO_MANY_CALLS: (p) =>
+    `Too many tool calls in one turn: only the first ${p.limit ?? '?'} were run and this one was not. Call it again in your next turn if you still need it.`,
   CONFIRMATION_NOT_FOUND: () => 'There is no confirmation with that id.',
   ALREADY_DECIDED: (p) =>
     `This confirmation ${(p.status && decided[p.status]) || 'was already decided'}; nothing was sent again.`,

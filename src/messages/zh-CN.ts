@@ -31,6 +31,8 @@ export const zhCN: MessageCatalog = {
   RUN_FAILED: (p) => `工具 ${toolName(p)} 执行失败：${p.detail ?? '未知错误'}。`,
   TIMEOUT: (p) => `工具 ${toolName(p)} 未在 ${p.ms ?? '?'} 毫秒内完成。`,
   ABORTED: (p) => `对 ${toolName(p)} 的调用已取消。`,
+  TOO_MANY_CALLS: (p) =>
+    `同一轮中的工具调用过多：只执行了前 ${p.limit ?? '?'} 个，本次调用未执行。如仍需要，请在下一轮再次调用。`,
   CONFIRMATION_NOT_FOUND: () => '没有该 id 的确认请求。',
   ALREADY_DECIDED: (p) => `该确认请求${(p.status && decided[p.status]) || '已处理'}；不会再次发送。`,
   EXPIRED: () => '该确认请求已过期，未发送任何内容。请重新发起以生成新的确认。',

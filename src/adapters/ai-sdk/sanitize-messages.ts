@@ -1,0 +1,75 @@
+import type { ModelMessage } from 'ai';
+import { type CallIdRule, PRINTABLE_ID_RULE, planCalls } from '../shared/call-plan.js';
+import { isRecord } from '../shared/json-schema-walk.js';
+
+const ID_RULE: CallIdRule = { ...PRINTABLE_ID_RULE, prefix: 'call_gt_' };
+
+type Part = Record<string, unknown>;
+
+function isClientToolCall(part: unknown): part is Part {
+  return isRecord(part) && part.type === 'tool-call' && part.providerExecuted !== true;
+}
+
+/**
+ * The messages of an AI SDK conversation, safe to send to a provider again. The AI SDK keeps the
+ * history itself and replays the model's tool calls as the model made them: a name the provider
+ * rejects, or two calls under one id, would make the next request fail. This fixes each assistant
+ * turn the way the other adapters do — illegal names become `invalid_tool_name`, missing or repeated
+ * ids become unique, non-object input becomes `{}` — and renames the matching tool results in order.
+ * Pure and idempotent: run it on every step from `prepareStep`.
+ *
+ * @example
+ * ```ts
+ * import { generateText, type LanguageModel, stepCountIs } from 'ai';
+ * import { ToolRegistry } from 'graded-tools';
+ * import { sanitizeAiSdkMessages, toAiSdkTools } from 'graded-tools/ai-sdk';
+ *
+ * declare const model: LanguageModel;
+ * const registry = new ToolRegistry();
+ * await generateText({
+ *   model,
+ *   tools: toAiSdkTools(registry),
+ *   prepareStep: ({ messages }) => ({ messages: sanitizeAiSdkMessages(messages) }),
+ *   stopWhen: stepCountIs(5),
+ *   prompt: 'Find the refund policy.',
+ * });
+ * ```
+ */
+export function sanitizeAiSdkMessages(messages: readonly ModelMessage[]): ModelMessage[] {
+  // Result parts are matched to calls by the model's id, in order: the n-th result for id X answers
+  // the n-th call that used X.
+  let renames = new Map<string, { id: string; name: string }[]>();
+  return messages.map((message): ModelMessage => {
+    if (!isRecord(message) || !Array.isArray(message.content)) return message;
+    if (message.role === 'assistant') {
+      const content: unknown[] = message.content;
+      const calls = content.filter(isClientToolCall);
+      if (calls.length === 0) return message;
+      const plan = planCalls(
+        calls.map((call) => ({ id: call.toolCallId, name: call.toolName })),
+        ID_RULE,
+      );
+      renames = new Map();
+      let next = 0;
+      const sanitized = content.map((part) => {
+        if (!isClientToolCall(part)) return part;
+        const { id = '', name } = plan[next] ?? { name: '' };
+        next += 1;
+        const key = String(part.toolCallId);
+        renames.set(key, [...(renames.get(key) ?? []), { id, name }]);
+        return { ...part, toolCallId: id, toolName: name, input: isRecord(part.input) ? part.input : {} };
+      });
+      return { ...message, content: sanitized } as ModelMessage;
+    }
+    if (message.role === 'tool') {
+      const content: unknown[] = message.content;
+      const sanitized = content.map((part) => {
+        if (!isRecord(part) || part.type !== 'tool-result') return part;
+        const renamed = renames.get(String(part.toolCallId))?.shift();
+        return renamed === undefined ? part : { ...part, toolCallId: renamed.id, toolName: renamed.name };
+      });
+      return { ...message, content: sanitized } as ModelMessage;
+    }
+    return message;
+  });
+}

@@ -1,0 +1,103 @@
+import type { InvokeContext, ToolRegistry } from '../../registry.js';
+import { type CallIdRule, PRINTABLE_ID_RULE, planCalls, type RawCall } from '../shared/call-plan.js';
+import { isRecord } from '../shared/json-schema-walk.js';
+import { type ResolvedAdapterOptions, resolveAdapterOptions } from '../shared/options.js';
+import { runModelCalls } from '../shared/run-calls.js';
+import { errorJson, toToolReply } from '../shared/tool-reply.js';
+import { stripStrictNulls } from './strip-nulls.js';
+import type { OpenAIAdapterOptions } from './tool-list.js';
+
+/** Generated call ids start `call_gt_` so they are easy to tell from the provider's own. */
+export const ID_RULE: CallIdRule = { ...PRINTABLE_ID_RULE, prefix: 'call_gt_' };
+
+/** One call read from Chat Completions or Responses, not yet trusted. */
+export interface ReadCall extends RawCall {
+  readonly kind: 'function' | 'custom';
+  readonly args: unknown;
+}
+
+/** A Chat Completions tool call (function or custom), read without trusting its shape. */
+export function readChatCall(call: unknown): ReadCall {
+  if (!isRecord(call)) return { kind: 'function', id: undefined, name: undefined, args: undefined };
+  if (call.type === 'custom' && isRecord(call.custom)) {
+    return { kind: 'custom', id: call.id, name: call.custom.name, args: call.custom.input };
+  }
+  const fn = isRecord(call.function) ? call.function : {};
+  return { kind: 'function', id: call.id, name: fn.name, args: fn.arguments };
+}
+
+/** The tool calls of an assistant message, or of a bare list of calls. */
+export function chatCallsOf(source: unknown): ReadCall[] {
+  const list = Array.isArray(source) ? source : isRecord(source) ? source.tool_calls : undefined;
+  return Array.isArray(list) ? list.map(readChatCall) : [];
+}
+
+/** A Responses `function_call` item as a call. */
+export function readResponsesCall(item: Record<string, unknown>): ReadCall {
+  return { kind: 'function', id: item.call_id, name: item.name, args: item.arguments };
+}
+
+/** The items of a Response (its `output`) or of a bare list. */
+export function responsesItemsOf(source: unknown): unknown[] {
+  const list = Array.isArray(source) ? source : isRecord(source) ? source.output : undefined;
+  return Array.isArray(list) ? list : [];
+}
+
+/** True for a Responses `function_call` item. */
+export function isFunctionCallItem(item: unknown): item is Record<string, unknown> {
+  return isRecord(item) && item.type === 'function_call';
+}
+
+/** Arguments as the replayed message carries them: a JSON object string, `{}` if the model's was not. */
+export function replayArguments(args: unknown): string {
+  if (typeof args === 'string') {
+    if (args.trim() === '') return '{}';
+    try {
+      return isRecord(JSON.parse(args)) ? args : '{}';
+    } catch {
+      return '{}';
+    }
+  }
+  if (!isRecord(args)) return '{}';
+  try {
+    return JSON.stringify(args) ?? '{}';
+  } catch {
+    return '{}';
+  }
+}
+
+/**
+ * Runs the calls through the model's exit (stripping strict-mode nulls when `strict`) and returns,
+ * per call and in order, the id it is answered under and the text the model sees.
+ */
+export async function answerCalls<C>(
+  registry: ToolRegistry<C>,
+  calls: readonly ReadCall[],
+  ctx: InvokeContext<C>,
+  options: OpenAIAdapterOptions,
+): Promise<{ id: string; content: string }[]> {
+  const resolved: ResolvedAdapterOptions = resolveAdapterOptions(options);
+  const plan = planCalls(calls, ID_RULE);
+  const strictParameters =
+    options.strict === true
+      ? new Map(registry.toFunctionSchemas(ctx).map((schema) => [schema.name, schema.parameters]))
+      : undefined;
+  const results = await runModelCalls(
+    registry,
+    plan.map(({ name }, index) => {
+      const args = calls[index]?.args;
+      const parameters = strictParameters?.get(name);
+      return { name, args: parameters === undefined ? args : stripStrictNulls(args, parameters) };
+    }),
+    ctx,
+    resolved,
+  );
+  return results.map((result, index) => {
+    const { name, id } = plan[index] ?? { name: '', id: undefined };
+    const reply = toToolReply(result, name, resolved.maxResultChars, ctx.locale);
+    return {
+      id: id ?? '',
+      content: reply.ok ? reply.text : errorJson(reply.code, reply.message, resolved.maxResultChars),
+    };
+  });
+}

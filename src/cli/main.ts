@@ -1,0 +1,38 @@
+import { PACKAGE_VERSION } from '../adapters/shared/package-version.js';
+import { type CommandIo, MCP_USAGE, runMcpCommand } from './mcp-command.js';
+
+const USAGE = `Usage: graded-tools <command> [options]
+
+Commands:
+  mcp <registry-module>   serve the registry's model-facing tools over MCP (stdio or --port)
+
+Options:
+  -h, --help              show this help
+  -v, --version           print the version
+
+${MCP_USAGE}`;
+
+/** Runs the CLI with `args` (without `node` and the script) and resolves with the exit code. */
+export async function main(
+  args: readonly string[],
+  io: CommandIo & { out: (line: string) => void },
+): Promise<number> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case 'mcp':
+      return runMcpCommand(rest, io);
+    case '-v':
+    case '--version':
+      io.out(PACKAGE_VERSION);
+      return 0;
+    case undefined:
+    case '-h':
+    case '--help':
+    case 'help':
+      io.out(USAGE);
+      return command === undefined ? 2 : 0;
+    default:
+      io.error(`Unknown command "${command}".\n\n${USAGE}`);
+      return 2;
+  }
+}

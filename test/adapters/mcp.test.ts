@@ -1,0 +1,291 @@
+import { request as httpRequest } from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { defineTool, type InvokeContext } from 'graded-tools';
+import { createMcpServer, type McpHttpServer, serveMcpHttp } from 'graded-tools/mcp';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  assertNothingWrittenOrSent,
+  createDesk,
+  DESK_CONTEXT,
+  HOSTILE_NAMES,
+  WRITE_AND_SEND_WIRE_NAMES,
+} from './support/hostile-calls.js';
+
+function deskWithWebTool() {
+  const desk = createDesk();
+  desk.registry.register(
+    defineTool({
+      name: 'web.lookup',
+      title: 'Look up a web page',
+      description: 'Fetch a public web page.',
+      sideEffect: 'read',
+      openWorld: true,
+      inputSchema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] },
+      run: (input: { url: string }) => ({ url: input.url, title: 'Example' }),
+    }),
+  );
+  return desk;
+}
+
+async function connectInMemory(server: ReturnType<typeof createMcpServer>): Promise<Client> {
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+  return client;
+}
+
+function textOf(result: Record<string, unknown>): string {
+  const [first] = (result.content ?? []) as { type: string; text?: string }[];
+  expect(first?.type).toBe('text');
+  return first?.text ?? '';
+}
+
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const resource of open.splice(0)) await resource.close();
+});
+
+describe('createMcpServer over an in-memory transport', () => {
+  it('lists exactly the model tools with read-only annotations', async () => {
+    const desk = deskWithWebTool();
+    const client = await connectInMemory(createMcpServer(desk.registry, DESK_CONTEXT));
+    open.push(client);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(
+      desk.registry.toFunctionSchemas(DESK_CONTEXT).map((s) => s.name),
+    );
+    expect(tools.map((tool) => tool.name)).toEqual(['session__fetch', 'web__lookup']);
+    const [session, web] = tools;
+    expect(session).toMatchObject({
+      title: 'Fetch a conversation',
+      description: expect.stringContaining('Fetch a support conversation'),
+      inputSchema: { type: 'object', required: ['conversationId'] },
+      annotations: {
+        title: 'Fetch a conversation',
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    });
+    expect(web?.annotations?.openWorldHint).toBe(true);
+    for (const tool of tools) expect(WRITE_AND_SEND_WIRE_NAMES).not.toContain(tool.name);
+    expect(client.getServerVersion()).toMatchObject({ name: 'graded-tools' });
+  });
+
+  it('answers tools/call: success as text, refusals and bad input as isError results', async () => {
+    const desk = deskWithWebTool();
+    const client = await connectInMemory(createMcpServer(desk.registry, DESK_CONTEXT));
+    open.push(client);
+
+    const ok = await client.callTool({ name: 'session__fetch', arguments: { conversationId: 'c-1001' } });
+    expect(ok.isError).toBeFalsy();
+    expect(JSON.parse(textOf(ok))).toMatchObject({ customer: 'ana@example.com' });
+
+    for (const { name } of HOSTILE_NAMES.filter(({ name }) => typeof name === 'string')) {
+      const refused = await client.callTool({
+        name: name as string,
+        arguments: { conversationId: 'c-1001', text: 'x' },
+      });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(
+        /^There is no tool named .*Available tools: session__fetch, web__lookup\.$/,
+      );
+    }
+
+    const invalid = await client.callTool({ name: 'session__fetch', arguments: { conversationId: 5 } });
+    expect(invalid.isError).toBe(true);
+    expect(textOf(invalid)).toMatch(/does not match its schema/);
+
+    const failing = await client.callTool({ name: 'session__fetch', arguments: { conversationId: 'c-404' } });
+    expect(failing.isError).toBe(true);
+    expect(textOf(failing)).toMatch(/failed: no conversation c-404/);
+    expect(assertNothingWrittenOrSent(desk)).toEqual([]);
+  });
+
+  it('answers hundreds of concurrent calls, each with its own result', async () => {
+    const desk = createDesk();
+    const client = await connectInMemory(createMcpServer(desk.registry, DESK_CONTEXT));
+    open.push(client);
+    const names = Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? 'session__fetch' : 'ticket__submit'));
+    const results = await Promise.all(
+      names.map((name, i) =>
+        client.callTool({
+          name,
+          arguments: { conversationId: i % 4 === 0 ? 'c-1001' : 'c-1002' },
+        }),
+      ),
+    );
+    results.forEach((result, i) => {
+      if (i % 2 === 1) expect(result.isError).toBe(true);
+      else expect(JSON.parse(textOf(result)).conversationId).toBe(i % 4 === 0 ? 'c-1001' : 'c-1002');
+    });
+    expect(assertNothingWrittenOrSent(desk)).toEqual([]);
+  });
+
+  it('derives the context per request, the same for list and call', async () => {
+    const desk = createDesk();
+    const seen: string[] = [];
+    const ctx = (extra: { requestId: string | number }): InvokeContext => {
+      seen.push(String(extra.requestId));
+      return { flags: { kb: true } };
+    };
+    const client = await connectInMemory(createMcpServer(desk.registry, ctx));
+    open.push(client);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['session__fetch', 'kb__search']);
+    const found = await client.callTool({ name: 'kb__search', arguments: { query: 'refund' } });
+    expect(JSON.parse(textOf(found))[0]).toMatchObject({ id: 'kb-1' });
+    expect(seen).toHaveLength(2);
+  });
+
+  it('cuts long results and aborts the tool when the client cancels', async () => {
+    let toolSignal: AbortSignal | undefined;
+    const desk = createDesk();
+    desk.registry.register(
+      defineTool({
+        name: 'big.read',
+        description: 'Big.',
+        sideEffect: 'read',
+        inputSchema: { type: 'object' },
+        run: () => 'b'.repeat(9_000),
+      }),
+    );
+    desk.registry.register(
+      defineTool({
+        name: 'slow.read',
+        description: 'Waits.',
+        sideEffect: 'read',
+        inputSchema: { type: 'object' },
+        run: (_input, runContext) =>
+          new Promise((resolve) => {
+            toolSignal = runContext.signal;
+            runContext.signal.addEventListener('abort', () => resolve('stopped'));
+          }),
+      }),
+    );
+    const client = await connectInMemory(createMcpServer(desk.registry, {}, { maxResultChars: 1_000 }));
+    open.push(client);
+    const big = await client.callTool({ name: 'big__read', arguments: {} });
+    expect(textOf(big).length).toBeLessThanOrEqual(1_000);
+    expect(textOf(big)).toMatch(/truncated: \d+ more characters\]$/);
+
+    const controller = new AbortController();
+    const pending = client.callTool({ name: 'slow__read', arguments: {} }, undefined, {
+      signal: controller.signal,
+    });
+    await expect.poll(() => toolSignal).toBeDefined();
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    await expect.poll(() => toolSignal?.aborted).toBe(true);
+  });
+});
+
+function rawRequest(url: string, method: string, headers: Record<string, string>, body?: string) {
+  return new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+describe('Streamable HTTP', () => {
+  let running: McpHttpServer | undefined;
+  afterEach(async () => {
+    await running?.close();
+    running = undefined;
+  });
+
+  it('serves the SDK client: list and call over HTTP', async () => {
+    const desk = createDesk();
+    running = await serveMcpHttp(desk.registry, { flags: { kb: true } });
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    const client = new Client({ name: 'http-client', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(running.url)));
+    open.push(client);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['session__fetch', 'kb__search']);
+    const found = await client.callTool({ name: 'kb__search', arguments: { query: 'export' } });
+    expect(JSON.parse(textOf(found))[0]).toMatchObject({ id: 'kb-2' });
+    const refused = await client.callTool({ name: 'message__send', arguments: {} });
+    expect(refused.isError).toBe(true);
+    expect(assertNothingWrittenOrSent(desk)).toEqual([]);
+  });
+
+  it('bounds tool runs across requests, not per request', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const desk = createDesk();
+    desk.registry.register(
+      defineTool({
+        name: 'slow.read',
+        description: 'Waits a little.',
+        sideEffect: 'read',
+        inputSchema: { type: 'object' },
+        run: async () => {
+          inFlight += 1;
+          most = Math.max(most, inFlight);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          inFlight -= 1;
+          return 'done';
+        },
+      }),
+    );
+    running = await serveMcpHttp(desk.registry, {}, { concurrency: 1 });
+    const clients = await Promise.all(
+      [1, 2, 3].map(async (n) => {
+        const client = new Client({ name: `c${n}`, version: '1.0.0' });
+        await client.connect(new StreamableHTTPClientTransport(new URL(running?.url ?? '')));
+        open.push(client);
+        return client;
+      }),
+    );
+    const results = await Promise.all(
+      clients.map((client) => client.callTool({ name: 'slow__read', arguments: {} })),
+    );
+    expect(results.map((result) => textOf(result))).toEqual(['"done"', '"done"', '"done"']);
+    expect(most).toBe(1);
+  });
+
+  it('refuses foreign Host and Origin headers (DNS rebinding) and non-POST methods', async () => {
+    running = await serveMcpHttp(createDesk().registry);
+    const init = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+    });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const port = new URL(running.url).port;
+    const rebound = await rawRequest(running.url, 'POST', { ...headers, host: `evil.example:${port}` }, init);
+    expect(rebound.status).toBe(403);
+    const crossSite = await rawRequest(
+      running.url,
+      'POST',
+      { ...headers, origin: 'https://evil.example' },
+      init,
+    );
+    expect(crossSite.status).toBe(403);
+    const get = await rawRequest(running.url, 'GET', { accept: 'text/event-stream' });
+    expect(get.status).toBe(405);
+    const elsewhere = await rawRequest(running.url.replace('/mcp', '/other'), 'POST', headers, init);
+    expect(elsewhere.status).toBe(404);
+    const local = await rawRequest(
+      running.url,
+      'POST',
+      { ...headers, origin: `http://localhost:${port}` },
+      init,
+    );
+    expect(local.status).toBe(200);
+    expect(JSON.parse(local.body).result.serverInfo.name).toBe('graded-tools');
+  });
+});
