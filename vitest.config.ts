@@ -13,6 +13,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     include: ['test/**/*.test.ts'],
+    reporters: ['default', './test/support/closing-line-reporter.ts'],
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
     testTimeout: 30_000,
     hookTimeout: 60_000,
