@@ -41,6 +41,16 @@ export type PostgresStoreSource =
 export interface PostgresStoreOptions {
   /** The table, optionally `schema.table` (default `graded_tools_confirmations`). */
   readonly table?: string;
+  /**
+   * Which commits wait for the WAL flush:
+   * - `'decisions'` (default): a claim, a reject and a markDelivered — the commits that decide whether
+   *   something is sent — wait for the flush, which also makes every earlier commit durable (the WAL is
+   *   sequential). Creating a confirmation and recording how a delivery ended commit without waiting: a
+   *   server crash can lose them, which leaves a confirmation missing (ask again) or `delivering`
+   *   (`recoverStale` makes it `unknown` for a person to settle) — never sent twice.
+   * - `'full'`: every commit waits for the server's `synchronous_commit` setting as configured.
+   */
+  readonly synchronous?: 'decisions' | 'full';
 }
 
 /** A `ConfirmationStore` on PostgreSQL, with its schema step and a way to close its own pool. */
@@ -80,6 +90,12 @@ function createPool(connectionString: string, config: Omit<PoolConfig, 'connecti
 const APPEND_HISTORY = (param: string) =>
   `history = left(history, -1) || CASE WHEN history = '[]' THEN '' ELSE ',' END || ${param} || ']'`;
 
+/**
+ * Inside a statement, `set_config(…, true)` is `SET LOCAL` for that statement's own transaction, so this
+ * one commit does not wait for the WAL flush. Appended to a text value as an empty string.
+ */
+const WITHOUT_FLUSH_WAIT = "left(set_config('synchronous_commit', 'off', true), 0)";
+
 const isoOf = (time: unknown): string =>
   time instanceof Date ? time.toISOString() : new Date(String(time)).toISOString();
 
@@ -107,6 +123,12 @@ export function createPostgresStore(
   const tableName = options.table ?? DEFAULT_TABLE;
   const table = quoteTableName(tableName, true);
   const owned = options.pool === undefined;
+  const synchronous = options.synchronous ?? 'decisions';
+  if (synchronous !== 'decisions' && synchronous !== 'full') {
+    throw new RangeError("createPostgresStore: `synchronous` must be 'decisions' or 'full'.");
+  }
+  // Commits that decide nothing about sending skip the flush wait under 'decisions'.
+  const relaxed = synchronous === 'decisions' ? ` || ${WITHOUT_FLUSH_WAIT}` : '';
   if (owned && typeof options.connectionString !== 'string') {
     throw new TypeError('createPostgresStore: pass { pool } (a pg Pool) or { connectionString }.');
   }
@@ -218,7 +240,7 @@ export function createPostgresStore(
 
     async create(confirmation) {
       await query(
-        `INSERT INTO ${table} (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')})`,
+        `INSERT INTO ${table} (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((column, i) => `$${i + 1}${column === 'history' ? relaxed : ''}`).join(', ')})`,
         confirmationValues(confirmation, (iso) => iso),
       );
     },
@@ -264,7 +286,7 @@ export function createPostgresStore(
         historyEntry({ now: change.now, by: change.by, note: change.note ?? change.error }, change.status),
       );
       const [row] = await query(
-        `UPDATE ${table} SET status = ${statusLiteral(change.status)}, updated_at = $2, result = $4, error = $5, ${APPEND_HISTORY('$6')}` +
+        `UPDATE ${table} SET status = ${statusLiteral(change.status)}, updated_at = $2, result = $4, error = $5, ${APPEND_HISTORY('$6')}${relaxed}` +
           ` WHERE id = $1 AND attempt = $3 AND status IN (${statusList(finishFrom(change.status))}) RETURNING *`,
         [id, toIso(change.now), change.attempt, change.resultJson ?? null, change.error ?? null, entry],
       );

@@ -38,12 +38,17 @@ export interface SqliteStoreOptions {
    */
   readonly busyTimeoutMs?: number;
   /**
-   * `'full'` (default) syncs every commit to disk: a claim survives even a power cut, so a confirmed
-   * send can never come back `pending`. `'normal'` is much faster in WAL mode and still safe if the
-   * process crashes, but the last commits can be lost if the machine loses power. Only set on a
-   * database the store opens.
+   * When commits reach the disk (only set on a database the store opens):
+   * - `'decisions'` (default): every commit that could let a send go out twice or a refusal be undone —
+   *   a claim, a reject, a markDelivered — is synced before it returns, and every earlier commit with it
+   *   (WAL is one file). Creating a confirmation and recording how a delivery ended ride on the next
+   *   sync: a power cut can lose them, which leaves a confirmation missing (ask again) or `delivering`
+   *   (`recoverStale` makes it `unknown` for a person to settle) — never sent twice.
+   * - `'full'`: every commit is synced; about three times slower.
+   * - `'normal'`: no commit waits for the disk; still safe when the process crashes, but a power cut can
+   *   lose a claim, so a confirmed send could come back `pending`.
    */
-  readonly synchronous?: 'full' | 'normal';
+  readonly synchronous?: 'decisions' | 'full' | 'normal';
 }
 
 /** A `ConfirmationStore` on SQLite, with a way to close the file it opened. */
@@ -104,11 +109,15 @@ export function createSqliteStore(options: SqliteStoreSource & SqliteStoreOption
   if (!Number.isInteger(busyTimeoutMs) || busyTimeoutMs < 0) {
     throw new RangeError('createSqliteStore: `busyTimeoutMs` must be a non-negative integer.');
   }
+  const synchronous = options.synchronous ?? 'decisions';
+  if (!['decisions', 'full', 'normal'].includes(synchronous)) {
+    throw new RangeError("createSqliteStore: `synchronous` must be 'decisions', 'full' or 'normal'.");
+  }
   const db = options.database ?? openDatabase(options.path as string);
   if (owned) {
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${options.synchronous === 'normal' ? 'NORMAL' : 'FULL'}`);
+    db.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   }
   db.exec(`
     CREATE TABLE IF NOT EXISTS ${table} (
@@ -190,13 +199,27 @@ export function createSqliteStore(options: SqliteStoreSource & SqliteStoreOption
     return { ok: false, reason: expired ? 'expired' : 'wrong-status', confirmation: current };
   };
 
+  // 'decisions': the commits that decide whether something is sent are synced, the rest ride along.
+  const syncDecisions = owned && synchronous === 'decisions';
+  const syncFull = syncDecisions ? db.prepare('PRAGMA synchronous = FULL') : undefined;
+  const syncNormal = syncDecisions ? db.prepare('PRAGMA synchronous = NORMAL') : undefined;
+  const durably = <T>(write: () => T): T => {
+    if (syncFull === undefined || syncNormal === undefined) return write();
+    syncFull.run();
+    try {
+      return write();
+    } finally {
+      syncNormal.run();
+    }
+  };
+
   const move = (
     id: string,
     transition: Transition,
     change: { now: number; by?: string | undefined; note?: string | undefined },
   ): TransitionOutcome => {
     const entry = JSON.stringify(historyEntry(change, transition.to));
-    const row = moveStatement(transition).get({ id, now: change.now, entry });
+    const row = durably(() => moveStatement(transition).get({ id, now: change.now, entry }));
     return row === undefined ? refusal(id, transition, change.now) : { ok: true, confirmation: fromRow(row) };
   };
 

@@ -56,6 +56,44 @@ await describePostgres('PostgreSQL store', (url) => {
     await pool.end();
   });
 
+  it("skips the flush wait only for creating and finishing under 'decisions' (claims wait)", async () => {
+    const statements: string[] = [];
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+    Object.assign(pool, {
+      query: (text: string, values?: unknown[]) => {
+        statements.push(text.includes("SET status = 'delivering'") ? `CLAIM ${text}` : text);
+        return query(text, values);
+      },
+    });
+    const name = uniqueTable('gt_sync');
+    dropped.push(name);
+    for (const synchronous of ['decisions', 'full'] as const) {
+      statements.length = 0;
+      const store = createPostgresStore({ pool, table: name, synchronous });
+      await store.migrate();
+      const original = pendingConfirmation();
+      await store.create(original);
+      const claimed = await store.claim(original.id, { now: Date.parse(original.createdAt) + 1 });
+      expect(claimed.ok).toBe(true);
+      await store.finish(original.id, {
+        now: Date.parse(original.createdAt) + 2,
+        status: 'delivered',
+        attempt: 1,
+      });
+      const relaxed = (kind: string) =>
+        statements
+          .filter((text) => text.startsWith(kind))
+          .map((text) => text.includes("set_config('synchronous_commit', 'off', true)"));
+      expect(relaxed('INSERT')).toEqual([synchronous === 'decisions']);
+      expect(relaxed('CLAIM')).toEqual([false]);
+      expect(relaxed('UPDATE')).toEqual([synchronous === 'decisions']);
+      expect((await store.get(original.id))?.status).toBe('delivered');
+    }
+    expect(() => createPostgresStore({ pool, synchronous: 'normal' as never })).toThrow(RangeError);
+    await pool.end();
+  });
+
   it.each(['x; DROP TABLE users', 'a"b', 'a.b.c', '', 'x'.repeat(64)])(
     'refuses the table name %j',
     (name) => {

@@ -14,15 +14,29 @@ storeContract('SQLite (a file on disk)', async () => {
 });
 
 describe('createSqliteStore', () => {
-  it('opens the file in WAL mode with a busy timeout and full sync by default', () => {
+  it('opens the file in WAL mode with a busy timeout, and checks the sync mode', () => {
     const path = join(dir.path, 'pragmas.db');
     const store = createSqliteStore({ path });
     store.close();
     const db = new Database(path, { readonly: true });
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     db.close();
-    const normal = createSqliteStore({ path, synchronous: 'normal', busyTimeoutMs: 250 });
-    normal.close();
+    for (const synchronous of ['normal', 'full', 'decisions'] as const) {
+      createSqliteStore({ path, synchronous, busyTimeoutMs: 250 }).close();
+    }
+    expect(() => createSqliteStore({ path, synchronous: 'off' as never })).toThrow(RangeError);
+  });
+
+  it("confirms and finishes in 'full' mode as in the default 'decisions' mode", async () => {
+    const store = createSqliteStore({ path: join(dir.path, 'full.db'), synchronous: 'full' });
+    const original = pendingConfirmation();
+    await store.create(original);
+    const now = Date.parse(original.createdAt);
+    expect((await store.claim(original.id, { now: now + 1 })).ok).toBe(true);
+    expect((await store.finish(original.id, { now: now + 2, status: 'delivered', attempt: 1 })).ok).toBe(
+      true,
+    );
+    store.close();
   });
 
   it('keeps confirmations across a close and reopen (an app restart)', async () => {
