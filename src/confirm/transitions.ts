@@ -37,9 +37,25 @@ export function staleNote(olderThanMs: number): string {
   return `no outcome recorded within ${olderThanMs} ms of the delivery starting (the process may have stopped); it may or may not have been delivered`;
 }
 
+// The last two conversions, kept because formatting a Date is one of the dearest steps of a round
+// trip and the same few milliseconds come back again and again (a confirmation's creation and expiry,
+// then its claim and finish within the same millisecond). Two slots, so those two keep alternating.
+let cachedMsA = Number.NaN;
+let cachedIsoA = '';
+let cachedMsB = Number.NaN;
+let cachedIsoB = '';
+
 /** Epoch ms as the ISO 8601 UTC string records use. */
 export function toIso(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms === cachedMsA) return cachedIsoA;
+  if (ms === cachedMsB) return cachedIsoB;
+  // Throws a RangeError for a time no Date can hold, as before; nothing is cached then.
+  const iso = new Date(ms).toISOString();
+  cachedMsB = cachedMsA;
+  cachedIsoB = cachedIsoA;
+  cachedMsA = ms;
+  cachedIsoA = iso;
+  return iso;
 }
 
 /** A history entry for a change, without empty fields. */
