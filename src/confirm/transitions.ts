@@ -1,3 +1,4 @@
+import { toIso } from './iso-time.js';
 import type { FinishChange, StoreChange } from './store.js';
 import type { ConfirmationHistoryEntry, ConfirmationStatus } from './types.js';
 
@@ -35,27 +36,6 @@ export function finishFrom(status: FinishChange['status']): readonly Confirmatio
 /** The note `recoverStale` leaves, so the person deciding knows why the outcome is unknown. */
 export function staleNote(olderThanMs: number): string {
   return `no outcome recorded within ${olderThanMs} ms of the delivery starting (the process may have stopped); it may or may not have been delivered`;
-}
-
-// The last two conversions, kept because formatting a Date is one of the dearest steps of a round
-// trip and the same few milliseconds come back again and again (a confirmation's creation and expiry,
-// then its claim and finish within the same millisecond). Two slots, so those two keep alternating.
-let cachedMsA = Number.NaN;
-let cachedIsoA = '';
-let cachedMsB = Number.NaN;
-let cachedIsoB = '';
-
-/** Epoch ms as the ISO 8601 UTC string records use. */
-export function toIso(ms: number): string {
-  if (ms === cachedMsA) return cachedIsoA;
-  if (ms === cachedMsB) return cachedIsoB;
-  // Throws a RangeError for a time no Date can hold, as before; nothing is cached then.
-  const iso = new Date(ms).toISOString();
-  cachedMsB = cachedMsA;
-  cachedIsoB = cachedIsoA;
-  cachedMsA = ms;
-  cachedIsoA = iso;
-  return iso;
 }
 
 /** A history entry for a change, without empty fields. */

@@ -6,6 +6,7 @@ import type {
   StoreChange,
   TransitionOutcome,
 } from '../confirm/store.js';
+import { toIso } from '../confirm/iso-time.js';
 import { FINISHED_STATUSES } from '../confirm/store.js';
 import {
   clampLimit,
@@ -14,7 +15,6 @@ import {
   staleNote,
   TRANSITIONS,
   type Transition,
-  toIso,
 } from '../confirm/transitions.js';
 import { CONFIRMATION_STATUSES, type Confirmation } from '../confirm/types.js';
 import {

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ConfirmationQuery, ConfirmationStore, TransitionOutcome } from '../confirm/store.js';
+import { toIso } from '../confirm/iso-time.js';
 import { FINISHED_STATUSES } from '../confirm/store.js';
 import {
   clampLimit,
@@ -9,7 +10,6 @@ import {
   staleNote,
   TRANSITIONS,
   type Transition,
-  toIso,
 } from '../confirm/transitions.js';
 import { CONFIRMATION_STATUSES, type Confirmation, type ConfirmationStatus } from '../confirm/types.js';
 import {
