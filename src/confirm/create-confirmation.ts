@@ -2,8 +2,8 @@ import type { ConfirmRequired, ErrorCode } from '../result.js';
 import { newConfirmationId } from './confirmation-id.js';
 import { digestOf, snapshotJson, writeCanonical } from './digest.js';
 import { type ConfirmFlow, callStore, emitConfirmation } from './flow.js';
-import { nameProblem, recordableLabel } from './labels.js';
 import { toIso } from './iso-time.js';
+import { nameProblem, recordableLabel } from './labels.js';
 import type { Confirmation } from './types.js';
 
 /** What a person's invoke of a send tool produced, to be stored for confirmation. */

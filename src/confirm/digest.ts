@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
+import { setOwn } from './own-property.js';
 
 /** How deep a payload may nest; deeper is refused rather than risking the stack. */
 const MAX_DEPTH = 256;
@@ -13,69 +14,89 @@ function describeNonPlain(value: object): string {
   return typeof name === 'string' && name !== '' ? `a ${name}` : 'an object with a custom prototype';
 }
 
-function childPath(path: string, key: string | number): string {
-  if (typeof key === 'number') return `${path}[${key}]`;
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * Where the copy is, from the root: each open object or array and the key being read in it. Kept as
+ * two stacks instead of a path string per property, because the path is only wanted in an error and
+ * building it for every key was most of the cost of copying a small payload.
+ */
+class Trail {
+  readonly objects: object[] = [];
+  readonly keys: (string | number)[] = [];
+
+  /** A `TypeError` naming where the copy is, like `payload.to[0].when: a Date is not JSON`. */
+  refuse(reason: string): TypeError {
+    let path = 'payload';
+    for (const key of this.keys) {
+      if (typeof key === 'number') path += `[${key}]`;
+      else path += IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+    }
+    return new TypeError(`${path}: ${reason}`);
+  }
 }
 
-function copy(value: unknown, path: string, depth: number, seen: Set<object>): unknown {
+function copy(value: unknown, trail: Trail, freeze: boolean): unknown {
   switch (typeof value) {
     case 'string':
     case 'boolean':
       return value;
     case 'number':
-      if (!Number.isFinite(value)) throw new TypeError(`${path}: ${value} is not a JSON number`);
+      if (!Number.isFinite(value)) throw trail.refuse(`${value} is not a JSON number`);
       return value;
     case 'undefined':
-      throw new TypeError(`${path}: undefined is not JSON`);
+      throw trail.refuse('undefined is not JSON');
     case 'object': {
       if (value === null) return null;
-      if (depth >= MAX_DEPTH) throw new TypeError(`${path}: nested deeper than ${MAX_DEPTH} levels`);
-      if (seen.has(value)) throw new TypeError(`${path}: a cycle is not JSON`);
-      seen.add(value);
-      let out: unknown;
+      const { objects, keys } = trail;
+      if (objects.length >= MAX_DEPTH) throw trail.refuse(`nested deeper than ${MAX_DEPTH} levels`);
+      // Only the open objects are searched: the same object twice side by side is fine, inside itself is not.
+      if (objects.includes(value)) throw trail.refuse('a cycle is not JSON');
+      objects.push(value);
+      let out: unknown[] | Record<string, unknown>;
       if (Array.isArray(value)) {
         const items: unknown[] = [];
         // Index loop, not for…of: a hole must be refused, not turned into null behind the person's back.
-        for (let i = 0; i < value.length; i++)
-          items.push(copy(value[i], childPath(path, i), depth + 1, seen));
+        for (let i = 0; i < value.length; i++) {
+          keys.push(i);
+          items.push(copy(value[i], trail, freeze));
+          keys.pop();
+        }
         out = items;
       } else {
         const proto = Object.getPrototypeOf(value);
         if (proto !== Object.prototype && proto !== null) {
           // A Date, Map or class instance would change shape in JSON.stringify; what the person is shown
           // must be exactly what is stored and delivered.
-          throw new TypeError(`${path}: ${describeNonPlain(value)} is not JSON (convert it to plain data)`);
+          throw trail.refuse(`${describeNonPlain(value)} is not JSON (convert it to plain data)`);
         }
         const record: Record<string, unknown> = {};
         for (const key of Object.keys(value)) {
           const child = (value as Record<string, unknown>)[key];
           // An absent optional field is common in typed code; JSON has no undefined, so it is left out.
           if (child === undefined) continue;
-          Object.defineProperty(record, key, {
-            value: copy(child, childPath(path, key), depth + 1, seen),
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
+          keys.push(key);
+          setOwn(record, key, copy(child, trail, freeze));
+          keys.pop();
         }
         out = record;
       }
-      seen.delete(value);
-      return out;
+      objects.pop();
+      return freeze ? Object.freeze(out) : out;
     }
     default:
-      throw new TypeError(`${path}: a ${typeof value} is not JSON`);
+      throw trail.refuse(`a ${typeof value} is not JSON`);
   }
 }
 
 /**
  * Copies `value` into plain JSON data, reading each property once, so the digest and the stored text
- * are made from the same snapshot (a getter cannot answer differently the second time).
+ * are made from the same snapshot (a getter cannot answer differently the second time). With
+ * `freeze`, every object and array of the copy is frozen as it is made.
  */
-export function snapshotJson(value: unknown): JsonSnapshot {
+export function snapshotJson(value: unknown, freeze = false): JsonSnapshot {
   try {
-    return { ok: true, value: copy(value, 'payload', 0, new Set()) };
+    return { ok: true, value: copy(value, new Trail(), freeze) };
   } catch (error) {
     const detail =
       error instanceof TypeError && error.message.startsWith('payload')
@@ -102,8 +123,14 @@ export function writeCanonical(value: unknown): string {
 
 /** SHA-256 of a canonical JSON text, as lowercase hex. */
 export function digestOf(canonical: string): string {
-  return createHash('sha256').update(canonical, 'utf8').digest('hex');
+  return oneShotHash === undefined
+    ? crypto.createHash('sha256').update(canonical, 'utf8').digest('hex')
+    : oneShotHash('sha256', canonical, 'hex');
 }
+
+// `crypto.hash` (Node 20.12+) hashes a short text about three times faster than a `Hash` object; on an
+// older Node 20 it is missing and `createHash` does the same work.
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 
 /**
  * The canonical JSON text of `value`: object keys sorted by UTF-16 code units, no whitespace, numbers

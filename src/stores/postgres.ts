@@ -1,12 +1,12 @@
 import { createRequire } from 'node:module';
 import type { Pool, PoolConfig, QueryResultRow } from 'pg';
+import { toIso } from '../confirm/iso-time.js';
 import type {
   ConfirmationQuery,
   ConfirmationStore,
   StoreChange,
   TransitionOutcome,
 } from '../confirm/store.js';
-import { toIso } from '../confirm/iso-time.js';
 import { FINISHED_STATUSES } from '../confirm/store.js';
 import {
   clampLimit,

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ConfirmationQuery, ConfirmationStore, TransitionOutcome } from '../confirm/store.js';
 import { toIso } from '../confirm/iso-time.js';
+import type { ConfirmationQuery, ConfirmationStore, TransitionOutcome } from '../confirm/store.js';
 import { FINISHED_STATUSES } from '../confirm/store.js';
 import {
   clampLimit,
