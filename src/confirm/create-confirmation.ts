@@ -1,7 +1,7 @@
 import type { ConfirmRequired, ErrorCode } from '../result.js';
 import { newConfirmationId } from './confirmation-id.js';
-import { digestOf, snapshotJson, writeCanonical } from './digest.js';
-import { type ConfirmFlow, callStore, emitConfirmation } from './flow.js';
+import { type ConfirmFlow, emitConfirmation, storeFailure } from './flow.js';
+import { digestOfPayload, frozenSnapshot, thawedCopy } from './frozen-snapshot.js';
 import { toIso } from './iso-time.js';
 import { nameProblem, recordableLabel } from './labels.js';
 import type { Confirmation } from './types.js';
@@ -24,10 +24,13 @@ export interface CreateRefusal {
 
 /** The input as JSON for the audit trail; it is never delivered, so a lossy copy beats refusing. */
 function inputForRecord(input: unknown): unknown {
-  const snapshot = snapshotJson(input);
+  const snapshot = frozenSnapshot(input);
   if (snapshot.ok) return snapshot.value;
   try {
-    return JSON.parse(JSON.stringify(input) ?? 'null') as unknown;
+    const parsed: unknown = JSON.parse(JSON.stringify(input) ?? 'null');
+    // Parsed text is JSON, so this only freezes it (unless it nests too deep: the store copies that one).
+    const frozen = frozenSnapshot(parsed);
+    return frozen.ok ? frozen.value : parsed;
   } catch {
     return null;
   }
@@ -46,7 +49,8 @@ export async function createConfirmation(
     const problem = nameProblem(asked.actor, 'actor');
     if (problem !== undefined) return { ok: false, code: 'INVALID_OPTIONS', detail: problem };
   }
-  const snapshot = snapshotJson(asked.payload);
+  // Frozen: the store keeps this very snapshot, and its digest is computed once, here, from it.
+  const snapshot = frozenSnapshot(asked.payload);
   if (!snapshot.ok) {
     return {
       ok: false,
@@ -54,7 +58,7 @@ export async function createConfirmation(
       detail: `prepare must return a JSON payload (it is stored, shown and delivered as JSON): ${snapshot.detail}`,
     };
   }
-  const digest = digestOf(writeCanonical(snapshot.value));
+  const digest = digestOfPayload(snapshot.value);
   const now = flow.now();
   const createdAt = toIso(now);
   const expiresAt = toIso(now + flow.ttlMs);
@@ -76,14 +80,18 @@ export async function createConfirmation(
       { at: createdAt, status: 'pending', ...(asked.actor === undefined ? {} : { by: asked.actor }) },
     ],
   };
-  const stored = await callStore(() => flow.store.create(confirmation));
-  if (!stored.ok) return { ok: false, code: 'STORE_FAILED', detail: stored.detail };
+  try {
+    await flow.store.create(confirmation);
+  } catch (error) {
+    return { ok: false, code: 'STORE_FAILED', detail: storeFailure(error) };
+  }
   emitConfirmation(flow, 'created', confirmation, asked.actor);
   return {
     ok: true,
     requiresConfirm: true,
-    // The snapshot, not what `prepare` returned: exactly the data that was digested and stored.
-    confirmPayload: snapshot.value,
+    // A copy of the snapshot, not what `prepare` returned: exactly the data that was digested and
+    // stored, and the caller's to change (the stored one is frozen).
+    confirmPayload: thawedCopy(snapshot.value),
     confirmationId: confirmation.id,
     digest,
     expiresAt,

@@ -3,11 +3,13 @@ import { describeThrown, GuardedCall } from '../invoke/run-guarded.js';
 import type { Locale } from '../messages/index.js';
 import type { Approval } from '../tool.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
-import { digestOf, snapshotJson, writeCanonical } from './digest.js';
+import { snapshotJson } from './digest.js';
 import { expireOne } from './expire-one.js';
-import { type ConfirmFlow, callStore, confirmationFailure, emitConfirmation } from './flow.js';
+import { type ConfirmFlow, callStore, confirmationFailure, emitConfirmation, storeFailure } from './flow.js';
+import { digestOfPayload, isFrozenSnapshot, thawedCopy } from './frozen-snapshot.js';
+import { fromIso } from './iso-time.js';
 import { nameProblem, storableText } from './labels.js';
-import type { TransitionOutcome } from './store.js';
+import type { FinishChange, TransitionOutcome } from './store.js';
 import type { Confirmation, ConfirmationFailure, ConfirmOptions, ConfirmResult } from './types.js';
 
 const DIGEST_SHAPE = /^[0-9a-f]{64}$/;
@@ -60,9 +62,12 @@ export async function deliverConfirmation(
     if (options.signal?.aborted) return confirmationFailure('ABORTED', {}, locale);
 
     // 1. Look up.
-    const found = await callStore(() => flow.store.get(id));
-    if (!found.ok) return confirmationFailure('STORE_FAILED', { detail: found.detail }, locale);
-    const record = found.value;
+    let record: Confirmation | undefined;
+    try {
+      record = await flow.store.get(id);
+    } catch (error) {
+      return confirmationFailure('STORE_FAILED', { detail: storeFailure(error) }, locale);
+    }
     if (record === undefined) return confirmationFailure('CONFIRMATION_NOT_FOUND', {}, locale);
     const now = flow.now();
 
@@ -71,14 +76,14 @@ export async function deliverConfirmation(
     if (mode === 'confirm') {
       if (record.status === 'expired') return confirmationFailure('EXPIRED', {}, locale, record);
       if (record.status !== 'pending') return alreadyDecided(record, locale);
-      if (Date.parse(record.expiresAt) <= now) return expireOne(flow, record, now, locale);
+      if (fromIso(record.expiresAt) <= now) return expireOne(flow, record, now, locale);
     } else if (record.status !== 'unknown' && record.status !== 'failed') {
       return alreadyDecided(record, locale);
     }
 
     // 3. Digest: recomputed from the stored payload, so an edited row is caught even without `digest`.
-    const canonical = writeCanonical(record.payload);
-    if (digestOf(canonical) !== record.digest)
+    // (A frozen snapshot the memory store kept cannot have been edited: its digest is computed once.)
+    if (digestOfPayload(record.payload) !== record.digest)
       return confirmationFailure('PAYLOAD_CHANGED', { detail: 'stored' }, locale, record);
     if (shown !== undefined && shown.toLowerCase() !== record.digest)
       return confirmationFailure('PAYLOAD_CHANGED', {}, locale, record);
@@ -94,11 +99,12 @@ export async function deliverConfirmation(
 
     // 5. Claim: the single atomic step; of any number of concurrent confirms exactly one gets past it.
     const change = { now, by: approvedBy as string };
-    const claimed = await callStore<TransitionOutcome>(() =>
-      mode === 'confirm' ? flow.store.claim(id, change) : flow.store.reclaim(id, change),
-    );
-    if (!claimed.ok) return confirmationFailure('STORE_FAILED', { detail: claimed.detail }, locale, record);
-    const claim = claimed.value;
+    let claim: TransitionOutcome;
+    try {
+      claim = await (mode === 'confirm' ? flow.store.claim(id, change) : flow.store.reclaim(id, change));
+    } catch (error) {
+      return confirmationFailure('STORE_FAILED', { detail: storeFailure(error) }, locale, record);
+    }
     if (!claim.ok) {
       if (claim.reason === 'not-found') return confirmationFailure('CONFIRMATION_NOT_FOUND', {}, locale);
       if (claim.reason === 'expired') return expireOne(flow, claim.confirmation, now, locale);
@@ -111,7 +117,9 @@ export async function deliverConfirmation(
     // 6. Deliver what was digested: a fresh copy of the stored payload (in its own key order), so a
     // `deliver` that changes its argument cannot change the record.
     const timeoutMs = tool.info.timeoutMs ?? flow.defaultTimeoutMs;
-    const payload: unknown = JSON.parse(JSON.stringify(record.payload));
+    const payload: unknown = isFrozenSnapshot(record.payload)
+      ? thawedCopy(record.payload, true)
+      : JSON.parse(JSON.stringify(record.payload));
     return await deliverClaimed(flow, claim.confirmation, tool.deliver, payload, timeoutMs, options);
   } catch (error) {
     // Defence in depth: nothing here may turn into an exception for the host.
@@ -122,6 +130,9 @@ export async function deliverConfirmation(
 function alreadyDecided(record: Confirmation, locale: Locale): ConfirmationFailure {
   return confirmationFailure('ALREADY_DECIDED', { status: record.status }, locale, record);
 }
+
+/** What a guarded call's outcome is mapped to: itself (one function for every call, not a closure each). */
+const asIs = <T>(outcome: T): T => outcome;
 
 /** Runs `deliver` with the tool's timeout and records how it ended (7). */
 async function deliverClaimed(
@@ -141,37 +152,39 @@ async function deliverClaimed(
       return guard.signal;
     },
   };
-  const outcome = await guard.run(
-    () => deliver(payload, approval),
-    (ended) => ended,
-  );
-  const base = { now: flow.now(), attempt: claimed.attempt };
+  const settled = guard.run(() => deliver(payload, approval), asIs);
+  // A `deliver` that returns a plain value has finished: no need to wait a turn for it.
+  const outcome = settled instanceof Promise ? await settled : settled;
+  const now = flow.now();
 
   if (outcome.kind === 'ok') {
     const data = outcome.value === undefined ? null : outcome.value;
     const result = snapshotJson(data);
-    const finished = await callStore(() =>
-      flow.store.finish(claimed.id, {
-        ...base,
-        status: 'delivered',
-        ...(result.ok
-          ? { resultJson: JSON.stringify(result.value) }
-          : { note: 'the result is not JSON and was not stored' }),
-      }),
-    );
-    emitConfirmation(flow, 'delivered', claimed);
-    if (!finished.ok) {
+    const change: FinishChange = result.ok
+      ? { now, attempt: claimed.attempt, status: 'delivered', resultJson: JSON.stringify(result.value) }
+      : {
+          now,
+          attempt: claimed.attempt,
+          status: 'delivered',
+          note: 'the result is not JSON and was not stored',
+        };
+    let finished: TransitionOutcome;
+    try {
+      finished = await flow.store.finish(claimed.id, change);
+    } catch (error) {
+      emitConfirmation(flow, 'delivered', claimed);
       return confirmationFailure(
         'STORE_FAILED',
         {
-          detail: `it was delivered, but recording that failed (${finished.detail}); it stays "delivering" until recoverStale marks it unknown`,
+          detail: `it was delivered, but recording that failed (${storeFailure(error)}); it stays "delivering" until recoverStale marks it unknown`,
         },
         locale,
         claimed,
       );
     }
+    emitConfirmation(flow, 'delivered', claimed);
     // Refused only when a newer attempt or a person's decision came first; the delivery still happened.
-    return { ok: true, data, confirmation: finished.value.ok ? finished.value.confirmation : claimed };
+    return { ok: true, data, confirmation: finished.ok ? finished.confirmation : claimed };
   }
 
   const failedOutright = outcome.kind === 'threw';
@@ -185,7 +198,9 @@ async function deliverClaimed(
   // A throw is the tool saying "not sent". A timeout or a cancel only means we stopped waiting: the
   // send may still have arrived, so the honest status is unknown, for a person to settle.
   const status = failedOutright ? 'failed' : 'unknown';
-  const finished = await callStore(() => flow.store.finish(claimed.id, { ...base, status, error }));
+  const finished = await callStore(() =>
+    flow.store.finish(claimed.id, { now, attempt: claimed.attempt, status, error }),
+  );
   emitConfirmation(flow, status, claimed);
   const current = finished.ok && finished.value.ok ? finished.value.confirmation : claimed;
   return confirmationFailure('DELIVERY_FAILED', { tool: claimed.tool, detail: error }, locale, current);

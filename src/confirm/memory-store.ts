@@ -1,3 +1,6 @@
+import { isFrozenSnapshot } from './frozen-snapshot.js';
+import { fromIso } from './iso-time.js';
+import { setOwn } from './own-property.js';
 import type {
   ConfirmationQuery,
   ConfirmationStore,
@@ -25,6 +28,7 @@ export interface MemoryStoreOptions {
   readonly maxRecords?: number;
 }
 
+/** Freezes plain data that nobody else holds (what `JSON.parse` just returned) in place. */
 function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -33,19 +37,23 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/** A frozen deep copy of plain data (records hold only JSON values and strings). */
+/**
+ * A frozen deep copy of plain data (records hold only JSON values and strings). A frozen snapshot the
+ * registry made (a payload, an input) is shared instead: nobody can change it, so a copy would only
+ * cost time and memory.
+ */
 function frozenCopy<T>(value: T): T {
-  if (typeof value !== 'object' || value === null) return value;
+  if (typeof value !== 'object' || value === null || isFrozenSnapshot(value)) return value;
   if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    const child = frozenCopy((value as Record<string, unknown>)[key]);
-    // Plain assignment to "__proto__" would set the prototype; that key must stay data.
-    if (key === '__proto__') Object.defineProperty(copy, key, { value: child, enumerable: true });
-    else copy[key] = child;
+    setOwn(copy, key, frozenCopy((value as Record<string, unknown>)[key]));
   }
   return Object.freeze(copy) as T;
 }
+
+/** A record's fields, writable while the store builds the next version of it. */
+type Draft = { -readonly [K in keyof Confirmation]: Confirmation[K] };
 
 /**
  * A store in process memory: the default, with no dependencies. Atomic within one process (every
@@ -68,27 +76,30 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
   const records = new Map<string, Confirmation>();
   const finished = new Set<ConfirmationStatus>(FINISHED_STATUSES);
 
-  const save = (record: Confirmation): Confirmation => {
-    // Frozen, so the records handed out are snapshots nobody can change under the store.
-    const frozen = deepFreeze(record);
-    records.set(record.id, frozen);
-    return frozen;
-  };
-
+  /**
+   * The next version of `current`, stored and returned. Only the shell and the history are new: the
+   * payload, input and result are frozen already and shared between versions, so no version handed
+   * out can be changed and none costs a deep copy.
+   */
   const change = (
     current: Confirmation,
     to: ConfirmationStatus,
     at: StoreChange,
-    extra: Partial<Confirmation> = {},
-  ): Confirmation => {
-    const entry = historyEntry(at, to);
-    return save({
-      ...current,
-      ...extra,
-      status: to,
-      updatedAt: entry.at,
-      history: [...current.history, entry],
-    });
+    attempt = current.attempt,
+  ): Draft => {
+    const entry = Object.freeze(historyEntry(at, to));
+    const next: Draft = { ...current };
+    next.status = to;
+    next.updatedAt = entry.at;
+    next.attempt = attempt;
+    next.history = Object.freeze([...current.history, entry]);
+    return next;
+  };
+
+  const save = (next: Draft): Confirmation => {
+    const frozen = Object.freeze(next);
+    records.set(frozen.id, frozen);
+    return frozen;
   };
 
   const move = (id: string, transition: Transition, at: StoreChange): TransitionOutcome => {
@@ -96,10 +107,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     if (current === undefined) return { ok: false, reason: 'not-found' };
     if (!transition.from.includes(current.status))
       return { ok: false, reason: 'wrong-status', confirmation: current };
-    if (transition.refusedWhenExpired && Date.parse(current.expiresAt) <= at.now)
+    if (transition.refusedWhenExpired && fromIso(current.expiresAt) <= at.now)
       return { ok: false, reason: 'expired', confirmation: current };
-    const extra = transition.startsAttempt ? { attempt: current.attempt + 1 } : {};
-    return { ok: true, confirmation: change(current, transition.to, at, extra) };
+    const attempt = transition.startsAttempt ? current.attempt + 1 : current.attempt;
+    return { ok: true, confirmation: save(change(current, transition.to, at, attempt)) };
   };
 
   const makeRoom = () => {
@@ -152,15 +163,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       if (current === undefined) return { ok: false, reason: 'not-found' };
       if (!from.includes(current.status) || current.attempt !== at.attempt)
         return { ok: false, reason: 'wrong-status', confirmation: current };
-      const { result: _result, error: _error, ...rest } = current;
-      const extra = {
-        ...(at.resultJson === undefined ? {} : { result: JSON.parse(at.resultJson) as unknown }),
-        ...(at.error === undefined ? {} : { error: at.error }),
-      };
-      return {
-        ok: true,
-        confirmation: change(rest, at.status, { now: at.now, by: at.by, note: at.note ?? at.error }, extra),
-      };
+      const next = change(current, at.status, { now: at.now, by: at.by, note: at.note ?? at.error });
+      // An earlier attempt's result or error does not describe this one (rare: only after `unknown`).
+      if ('result' in next) delete next.result;
+      if ('error' in next) delete next.error;
+      if (at.resultJson !== undefined) next.result = deepFreeze(JSON.parse(at.resultJson) as unknown);
+      if (at.error !== undefined) next.error = at.error;
+      return { ok: true, confirmation: save(next) };
     },
 
     async reject(id, at) {
@@ -177,7 +186,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       for (const record of candidates) {
         if (record === undefined || record.status !== 'pending' || Date.parse(record.expiresAt) > now)
           continue;
-        changed.push(change(record, 'expired', { now }));
+        changed.push(save(change(record, 'expired', { now })));
       }
       return changed;
     },
@@ -187,7 +196,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       const note = staleNote(olderThanMs);
       for (const record of [...records.values()]) {
         if (record.status !== 'delivering' || Date.parse(record.updatedAt) >= now - olderThanMs) continue;
-        changed.push(change(record, 'unknown', { now, note }, { error: note }));
+        const next = change(record, 'unknown', { now, note });
+        next.error = note;
+        changed.push(save(next));
       }
       return changed;
     },
