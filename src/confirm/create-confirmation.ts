@@ -1,10 +1,12 @@
 import type { ConfirmRequired, ErrorCode } from '../result.js';
 import { newConfirmationId } from './confirmation-id.js';
+import { digestOf, writeCanonical } from './digest.js';
 import { type ConfirmFlow, emitConfirmation, storeFailure } from './flow.js';
-import { digestOfPayload, frozenSnapshot, thawedCopy } from './frozen-snapshot.js';
+import { frozenSnapshot, thawedCopy } from './frozen-snapshot.js';
 import { toIso } from './iso-time.js';
 import { nameProblem, recordableLabel } from './labels.js';
 import type { Confirmation } from './types.js';
+import { vouchFor } from './verified-digest.js';
 
 /** What a person's invoke of a send tool produced, to be stored for confirmation. */
 export interface NewConfirmation {
@@ -49,7 +51,7 @@ export async function createConfirmation(
     const problem = nameProblem(asked.actor, 'actor');
     if (problem !== undefined) return { ok: false, code: 'INVALID_OPTIONS', detail: problem };
   }
-  // Frozen: the store keeps this very snapshot, and its digest is computed once, here, from it.
+  // Frozen: the memory store keeps this very snapshot, so the digest computed here stays its digest.
   const snapshot = frozenSnapshot(asked.payload);
   if (!snapshot.ok) {
     return {
@@ -58,7 +60,7 @@ export async function createConfirmation(
       detail: `prepare must return a JSON payload (it is stored, shown and delivered as JSON): ${snapshot.detail}`,
     };
   }
-  const digest = digestOfPayload(snapshot.value);
+  const digest = digestOf(writeCanonical(snapshot.value));
   const now = flow.now();
   const createdAt = toIso(now);
   const expiresAt = toIso(now + flow.ttlMs);
@@ -80,6 +82,7 @@ export async function createConfirmation(
       { at: createdAt, status: 'pending', ...(asked.actor === undefined ? {} : { by: asked.actor }) },
     ],
   };
+  vouchFor(confirmation.payload, confirmation.input, digest);
   try {
     await flow.store.create(confirmation);
   } catch (error) {

@@ -3,14 +3,15 @@ import { describeThrown, GuardedCall } from '../invoke/run-guarded.js';
 import type { Locale } from '../messages/index.js';
 import type { Approval } from '../tool.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
-import { snapshotJson } from './digest.js';
+import { digestOf, snapshotJson, writeCanonical } from './digest.js';
 import { expireOne } from './expire-one.js';
 import { type ConfirmFlow, callStore, confirmationFailure, emitConfirmation, storeFailure } from './flow.js';
-import { digestOfPayload, isFrozenSnapshot, thawedCopy } from './frozen-snapshot.js';
+import { thawedCopy } from './frozen-snapshot.js';
 import { fromIso } from './iso-time.js';
 import { nameProblem, storableText } from './labels.js';
 import type { FinishChange, TransitionOutcome } from './store.js';
 import type { Confirmation, ConfirmationFailure, ConfirmOptions, ConfirmResult } from './types.js';
+import { hasVerifiedDigest } from './verified-digest.js';
 
 const DIGEST_SHAPE = /^[0-9a-f]{64}$/;
 
@@ -82,8 +83,9 @@ export async function deliverConfirmation(
     }
 
     // 3. Digest: recomputed from the stored payload, so an edited row is caught even without `digest`.
-    // (A frozen snapshot the memory store kept cannot have been edited: its digest is computed once.)
-    if (digestOfPayload(record.payload) !== record.digest)
+    // Only a memory-store record whose payload is the frozen snapshot digested at create is spared.
+    const verified = hasVerifiedDigest(flow.store, record);
+    if (!verified && digestOf(writeCanonical(record.payload)) !== record.digest)
       return confirmationFailure('PAYLOAD_CHANGED', { detail: 'stored' }, locale, record);
     if (shown !== undefined && shown.toLowerCase() !== record.digest)
       return confirmationFailure('PAYLOAD_CHANGED', {}, locale, record);
@@ -117,7 +119,7 @@ export async function deliverConfirmation(
     // 6. Deliver what was digested: a fresh copy of the stored payload (in its own key order), so a
     // `deliver` that changes its argument cannot change the record.
     const timeoutMs = tool.info.timeoutMs ?? flow.defaultTimeoutMs;
-    const payload: unknown = isFrozenSnapshot(record.payload)
+    const payload: unknown = verified
       ? thawedCopy(record.payload, true)
       : JSON.parse(JSON.stringify(record.payload));
     return await deliverClaimed(flow, claim.confirmation, tool.deliver, payload, timeoutMs, options);

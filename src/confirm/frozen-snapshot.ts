@@ -1,44 +1,12 @@
-import { digestOf, type JsonSnapshot, snapshotJson, writeCanonical } from './digest.js';
+import { type JsonSnapshot, snapshotJson } from './digest.js';
 import { setOwn } from './own-property.js';
 
 /**
- * The deep-frozen JSON snapshots this module made, each with its payload digest once computed (`''`
- * before). Every object and array inside one is frozen and holds only JSON values, so nobody — not a
- * caller, not a store, not `deliver` — can change it: a store may keep it without copying, and its
- * digest, computed once, stays its digest. Only objects this module froze itself are ever entered; a
- * value that merely looks frozen is not trusted.
- */
-const snapshots = new WeakMap<object, string>();
-
-/**
- * Like `snapshotJson`, but the copy is deep-frozen and remembered as trusted: `isFrozenSnapshot` knows
- * it, and `digestOfPayload` computes its digest only once.
+ * Like `snapshotJson`, but every object and array of the copy is frozen: nobody can change it, so a
+ * store may keep it as it is and its digest, once computed, stays its digest.
  */
 export function frozenSnapshot(value: unknown): JsonSnapshot {
-  const snapshot = snapshotJson(value, true);
-  if (snapshot.ok && typeof snapshot.value === 'object' && snapshot.value !== null) {
-    snapshots.set(snapshot.value, '');
-  }
-  return snapshot;
-}
-
-/** True for an object `frozenSnapshot` made: deep-frozen plain JSON that nobody can change. */
-export function isFrozenSnapshot(value: unknown): boolean {
-  return typeof value === 'object' && value !== null && snapshots.has(value);
-}
-
-/**
- * SHA-256 of the payload's canonical JSON. For a frozen snapshot it is computed once and remembered
- * (it cannot change); anything else — a row a SQL store just parsed, which someone may have edited —
- * is digested again every time.
- */
-export function digestOfPayload(payload: unknown): string {
-  const known = typeof payload === 'object' && payload !== null ? snapshots.get(payload) : undefined;
-  if (known === undefined) return digestOf(writeCanonical(payload));
-  if (known !== '') return known;
-  const digest = digestOf(writeCanonical(payload));
-  snapshots.set(payload as object, digest);
-  return digest;
+  return snapshotJson(value, true);
 }
 
 /**

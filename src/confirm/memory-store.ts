@@ -1,4 +1,3 @@
-import { isFrozenSnapshot } from './frozen-snapshot.js';
 import { fromIso } from './iso-time.js';
 import { setOwn } from './own-property.js';
 import type {
@@ -18,6 +17,7 @@ import {
   type Transition,
 } from './transitions.js';
 import type { Confirmation, ConfirmationStatus } from './types.js';
+import { takeVoucher, VERIFIED_DIGEST, type VouchingStore } from './verified-digest.js';
 
 /** Options for `createMemoryStore`. */
 export interface MemoryStoreOptions {
@@ -37,19 +37,28 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-/**
- * A frozen deep copy of plain data (records hold only JSON values and strings). A frozen snapshot the
- * registry made (a payload, an input) is shared instead: nobody can change it, so a copy would only
- * cost time and memory.
- */
+/** A frozen deep copy of plain data (records hold only JSON values and strings). */
 function frozenCopy<T>(value: T): T {
-  if (typeof value !== 'object' || value === null || isFrozenSnapshot(value)) return value;
+  if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
     setOwn(copy, key, frozenCopy((value as Record<string, unknown>)[key]));
   }
   return Object.freeze(copy) as T;
+}
+
+/**
+ * The record the store keeps for what it was given: a frozen copy, except that the payload and input
+ * the registry vouched for are kept as they are — deep-frozen snapshots nobody can change.
+ */
+function storedCopy(given: Confirmation, vouched: boolean): Confirmation {
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(given)) {
+    const value = (given as unknown as Record<string, unknown>)[key];
+    setOwn(copy, key, vouched && (key === 'payload' || key === 'input') ? value : frozenCopy(value));
+  }
+  return Object.freeze(copy) as unknown as Confirmation;
 }
 
 /** A record's fields, writable while the store builds the next version of it. */
@@ -74,6 +83,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
   }
   // Insertion order is creation order: the oldest come first when making room.
   const records = new Map<string, Confirmation>();
+  // Records created without the registry's voucher: their digest is checked again at every confirm.
+  const unvouched = new Set<string>();
+  const forget = (id: string) => {
+    records.delete(id);
+    unvouched.delete(id);
+  };
   const finished = new Set<ConfirmationStatus>(FINISHED_STATUSES);
 
   /**
@@ -116,19 +131,25 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
   const makeRoom = () => {
     for (const [id, record] of records) {
       if (records.size < maxRecords) return;
-      if (finished.has(record.status)) records.delete(id);
+      if (finished.has(record.status)) forget(id);
     }
     if (records.size >= maxRecords) {
       throw new Error(`the memory store is full: ${maxRecords} confirmations are still open`);
     }
   };
 
-  return {
+  const store: VouchingStore = {
     async create(confirmation) {
       if (records.has(confirmation.id)) throw new Error(`a confirmation with id ${confirmation.id} exists`);
       if (records.size >= maxRecords) makeRoom();
-      records.set(confirmation.id, frozenCopy(confirmation));
+      const vouched = takeVoucher(confirmation);
+      const record = storedCopy(confirmation, vouched);
+      records.set(record.id, record);
+      if (!vouched) unvouched.add(record.id);
     },
+
+    // Only for the very object this store holds under that id: one a wrapper made up is re-digested.
+    [VERIFIED_DIGEST]: (record) => records.get(record.id) === record && !unvouched.has(record.id),
 
     async get(id) {
       return records.get(id);
@@ -207,11 +228,12 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       let deleted = 0;
       for (const [id, record] of records) {
         if (finished.has(record.status) && Date.parse(record.updatedAt) < before) {
-          records.delete(id);
+          forget(id);
           deleted++;
         }
       }
       return deleted;
     },
   };
+  return store;
 }
