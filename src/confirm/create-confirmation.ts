@@ -1,12 +1,12 @@
 import type { ConfirmRequired, ErrorCode } from '../result.js';
 import { newConfirmationId } from './confirmation-id.js';
-import { digestOf, writeCanonical } from './digest.js';
+import { digestOf, snapshotJson, writeCanonical } from './digest.js';
 import { type ConfirmFlow, emitConfirmation, storeFailure } from './flow.js';
-import { frozenSnapshot, thawedCopy } from './frozen-snapshot.js';
 import { toIso } from './iso-time.js';
 import { nameProblem, recordableLabel } from './labels.js';
+import { thawedCopy } from './thawed-copy.js';
 import type { Confirmation } from './types.js';
-import { vouchFor } from './verified-digest.js';
+import { isVouchingStore, vouchFor } from './verified-digest.js';
 
 /** What a person's invoke of a send tool produced, to be stored for confirmation. */
 export interface NewConfirmation {
@@ -25,13 +25,14 @@ export interface CreateRefusal {
 }
 
 /** The input as JSON for the audit trail; it is never delivered, so a lossy copy beats refusing. */
-function inputForRecord(input: unknown): unknown {
-  const snapshot = frozenSnapshot(input);
+function inputForRecord(input: unknown, freeze: boolean): unknown {
+  const snapshot = snapshotJson(input, freeze);
   if (snapshot.ok) return snapshot.value;
   try {
     const parsed: unknown = JSON.parse(JSON.stringify(input) ?? 'null');
-    // Parsed text is JSON, so this only freezes it (unless it nests too deep: the store copies that one).
-    const frozen = frozenSnapshot(parsed);
+    if (!freeze) return parsed;
+    // Parsed text is JSON, so this only freezes it (one nested too deep stays unfrozen: it is copied).
+    const frozen = snapshotJson(parsed, true);
     return frozen.ok ? frozen.value : parsed;
   } catch {
     return null;
@@ -51,8 +52,10 @@ export async function createConfirmation(
     const problem = nameProblem(asked.actor, 'actor');
     if (problem !== undefined) return { ok: false, code: 'INVALID_OPTIONS', detail: problem };
   }
-  // Frozen: the memory store keeps this very snapshot, so the digest computed here stays its digest.
-  const snapshot = frozenSnapshot(asked.payload);
+  // A store that keeps the record as it is (the memory store) gets it deep-frozen, so the digest
+  // computed here stays its digest; any other store gets plain data, as it always has.
+  const vouching = isVouchingStore(flow.store);
+  const snapshot = snapshotJson(asked.payload, vouching);
   if (!snapshot.ok) {
     return {
       ok: false,
@@ -68,7 +71,7 @@ export async function createConfirmation(
   const confirmation: Confirmation = {
     id: newConfirmationId(),
     tool: asked.tool,
-    input: inputForRecord(asked.input),
+    input: inputForRecord(asked.input, vouching),
     payload: snapshot.value,
     digest,
     ...(asked.actor === undefined ? {} : { actor: asked.actor }),
@@ -82,7 +85,11 @@ export async function createConfirmation(
       { at: createdAt, status: 'pending', ...(asked.actor === undefined ? {} : { by: asked.actor }) },
     ],
   };
-  vouchFor(confirmation.payload, confirmation.input, digest);
+  if (vouching) {
+    Object.freeze(confirmation.history[0]);
+    Object.freeze(confirmation.history);
+    vouchFor(Object.freeze(confirmation));
+  }
   try {
     await flow.store.create(confirmation);
   } catch (error) {
@@ -92,9 +99,9 @@ export async function createConfirmation(
   return {
     ok: true,
     requiresConfirm: true,
-    // A copy of the snapshot, not what `prepare` returned: exactly the data that was digested and
-    // stored, and the caller's to change (the stored one is frozen).
-    confirmPayload: thawedCopy(snapshot.value),
+    // The snapshot, not what `prepare` returned: exactly the data that was digested and stored — as
+    // a copy the caller may change when the stored one is frozen.
+    confirmPayload: vouching ? thawedCopy(snapshot.value) : snapshot.value,
     confirmationId: confirmation.id,
     digest,
     expiresAt,

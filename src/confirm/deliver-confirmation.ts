@@ -6,10 +6,10 @@ import { isConfirmationIdShape } from './confirmation-id.js';
 import { digestOf, snapshotJson, writeCanonical } from './digest.js';
 import { expireOne } from './expire-one.js';
 import { type ConfirmFlow, callStore, confirmationFailure, emitConfirmation, storeFailure } from './flow.js';
-import { thawedCopy } from './frozen-snapshot.js';
 import { fromIso } from './iso-time.js';
 import { nameProblem, storableText } from './labels.js';
 import type { FinishChange, TransitionOutcome } from './store.js';
+import { thawedCopy } from './thawed-copy.js';
 import type { Confirmation, ConfirmationFailure, ConfirmOptions, ConfirmResult } from './types.js';
 import { hasVerifiedDigest } from './verified-digest.js';
 

@@ -48,19 +48,6 @@ function frozenCopy<T>(value: T): T {
   return Object.freeze(copy) as T;
 }
 
-/**
- * The record the store keeps for what it was given: a frozen copy, except that the payload and input
- * the registry vouched for are kept as they are — deep-frozen snapshots nobody can change.
- */
-function storedCopy(given: Confirmation, vouched: boolean): Confirmation {
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(given)) {
-    const value = (given as unknown as Record<string, unknown>)[key];
-    setOwn(copy, key, vouched && (key === 'payload' || key === 'input') ? value : frozenCopy(value));
-  }
-  return Object.freeze(copy) as unknown as Confirmation;
-}
-
 /** A record's fields, writable while the store builds the next version of it. */
 type Draft = { -readonly [K in keyof Confirmation]: Confirmation[K] };
 
@@ -142,8 +129,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     async create(confirmation) {
       if (records.has(confirmation.id)) throw new Error(`a confirmation with id ${confirmation.id} exists`);
       if (records.size >= maxRecords) makeRoom();
+      // The registry's own record is deep-frozen already: kept as it is. Anything else is copied.
       const vouched = takeVoucher(confirmation);
-      const record = storedCopy(confirmation, vouched);
+      const record = vouched ? confirmation : frozenCopy(confirmation);
       records.set(record.id, record);
       if (!vouched) unvouched.add(record.id);
     },

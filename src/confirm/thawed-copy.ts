@@ -1,13 +1,4 @@
-import { type JsonSnapshot, snapshotJson } from './digest.js';
 import { setOwn } from './own-property.js';
-
-/**
- * Like `snapshotJson`, but every object and array of the copy is frozen: nobody can change it, so a
- * store may keep it as it is and its digest, once computed, stays its digest.
- */
-export function frozenSnapshot(value: unknown): JsonSnapshot {
-  return snapshotJson(value, true);
-}
 
 /**
  * A fresh, unfrozen copy of plain JSON data (a frozen snapshot), for a caller who may change it. With
