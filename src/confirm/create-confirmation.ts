@@ -2,11 +2,11 @@ import type { ConfirmRequired, ErrorCode } from '../result.js';
 import { newConfirmationId } from './confirmation-id.js';
 import { digestOf, snapshotJson, writeCanonical } from './digest.js';
 import { type ConfirmFlow, emitConfirmation, storeFailure } from './flow.js';
+import { directCall, isVouchingStore, vouchFor } from './in-process-store.js';
 import { toIso } from './iso-time.js';
 import { nameProblem, recordableLabel } from './labels.js';
 import { thawedCopy } from './thawed-copy.js';
 import type { Confirmation } from './types.js';
-import { isVouchingStore, vouchFor } from './verified-digest.js';
 
 /** What a person's invoke of a send tool produced, to be stored for confirmation. */
 export interface NewConfirmation {
@@ -39,15 +39,18 @@ function inputForRecord(input: unknown, freeze: boolean): unknown {
   }
 }
 
+/** What `createConfirmation` answers. */
+export type Created = ConfirmRequired | CreateRefusal;
+
 /**
  * Stores what `prepare` built as a `pending` confirmation and answers the person with the payload,
  * its digest, the id to confirm and when it expires. The payload must be plain JSON: it is stored,
  * shown and later delivered — possibly by another process — and all three must be the same.
+ *
+ * Answers at once when the store is the memory store (no promise is made or awaited), a promise
+ * otherwise. May throw only for a clock that throws; the registry reports that like any failure.
  */
-export async function createConfirmation(
-  flow: ConfirmFlow,
-  asked: NewConfirmation,
-): Promise<ConfirmRequired | CreateRefusal> {
+export function createConfirmation(flow: ConfirmFlow, asked: NewConfirmation): Created | Promise<Created> {
   if (asked.actor !== undefined) {
     const problem = nameProblem(asked.actor, 'actor');
     if (problem !== undefined) return { ok: false, code: 'INVALID_OPTIONS', detail: problem };
@@ -90,20 +93,46 @@ export async function createConfirmation(
     Object.freeze(confirmation.history);
     vouchFor(Object.freeze(confirmation));
   }
+  // The snapshot, not what `prepare` returned: exactly the data that was digested and stored — as a
+  // copy the caller may change when the stored one is frozen.
+  const shown = vouching ? thawedCopy(snapshot.value) : snapshot.value;
+  const create = directCall(flow.store, 'create');
+  if (create === undefined) return storeThenAnswer(flow, confirmation, shown, asked.actor);
+  try {
+    create(confirmation);
+  } catch (error) {
+    return { ok: false, code: 'STORE_FAILED', detail: storeFailure(error) };
+  }
+  return answer(flow, confirmation, shown, asked.actor);
+}
+
+async function storeThenAnswer(
+  flow: ConfirmFlow,
+  confirmation: Confirmation,
+  shown: unknown,
+  actor: string | undefined,
+): Promise<Created> {
   try {
     await flow.store.create(confirmation);
   } catch (error) {
     return { ok: false, code: 'STORE_FAILED', detail: storeFailure(error) };
   }
-  emitConfirmation(flow, 'created', confirmation, asked.actor);
+  return answer(flow, confirmation, shown, actor);
+}
+
+function answer(
+  flow: ConfirmFlow,
+  confirmation: Confirmation,
+  shown: unknown,
+  actor: string | undefined,
+): ConfirmRequired {
+  emitConfirmation(flow, 'created', confirmation, actor);
   return {
     ok: true,
     requiresConfirm: true,
-    // The snapshot, not what `prepare` returned: exactly the data that was digested and stored — as
-    // a copy the caller may change when the stored one is frozen.
-    confirmPayload: vouching ? thawedCopy(snapshot.value) : snapshot.value,
+    confirmPayload: shown,
     confirmationId: confirmation.id,
-    digest,
-    expiresAt,
+    digest: confirmation.digest,
+    expiresAt: confirmation.expiresAt,
   };
 }

@@ -6,12 +6,12 @@ import { isConfirmationIdShape } from './confirmation-id.js';
 import { digestOf, snapshotJson, writeCanonical } from './digest.js';
 import { expireOne } from './expire-one.js';
 import { type ConfirmFlow, callStore, confirmationFailure, emitConfirmation, storeFailure } from './flow.js';
+import { directCall, hasVerifiedDigest } from './in-process-store.js';
 import { fromIso } from './iso-time.js';
 import { nameProblem, storableText } from './labels.js';
 import type { FinishChange, TransitionOutcome } from './store.js';
 import { thawedCopy } from './thawed-copy.js';
 import type { Confirmation, ConfirmationFailure, ConfirmOptions, ConfirmResult } from './types.js';
-import { hasVerifiedDigest } from './verified-digest.js';
 
 const DIGEST_SHAPE = /^[0-9a-f]{64}$/;
 
@@ -62,7 +62,8 @@ export async function deliverConfirmation(
     }
     if (options.signal?.aborted) return confirmationFailure('ABORTED', {}, locale);
 
-    // 1. Look up.
+    // 1. Look up. Always awaited, even from the memory store: a confirm never acts before its caller
+    // has regained control, so a signal aborted right after calling it still stops it here.
     let record: Confirmation | undefined;
     try {
       record = await flow.store.get(id);
@@ -103,7 +104,9 @@ export async function deliverConfirmation(
     const change = { now, by: approvedBy as string };
     let claim: TransitionOutcome;
     try {
-      claim = await (mode === 'confirm' ? flow.store.claim(id, change) : flow.store.reclaim(id, change));
+      const direct = mode === 'confirm' ? directCall(flow.store, 'claim') : undefined;
+      if (direct !== undefined) claim = direct(id, change);
+      else claim = await (mode === 'confirm' ? flow.store.claim(id, change) : flow.store.reclaim(id, change));
     } catch (error) {
       return confirmationFailure('STORE_FAILED', { detail: storeFailure(error) }, locale, record);
     }
@@ -172,7 +175,9 @@ async function deliverClaimed(
         };
     let finished: TransitionOutcome;
     try {
-      finished = await flow.store.finish(claimed.id, change);
+      const direct = directCall(flow.store, 'finish');
+      finished =
+        direct !== undefined ? direct(claimed.id, change) : await flow.store.finish(claimed.id, change);
     } catch (error) {
       emitConfirmation(flow, 'delivered', claimed);
       return confirmationFailure(

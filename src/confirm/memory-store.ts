@@ -1,3 +1,4 @@
+import { IN_PROCESS, type InProcessAccess, type InProcessStore, takeVoucher } from './in-process-store.js';
 import { fromIso } from './iso-time.js';
 import { setOwn } from './own-property.js';
 import type {
@@ -17,7 +18,6 @@ import {
   type Transition,
 } from './transitions.js';
 import type { Confirmation, ConfirmationStatus } from './types.js';
-import { takeVoucher, VERIFIED_DIGEST, type VouchingStore } from './verified-digest.js';
 
 /** Options for `createMemoryStore`. */
 export interface MemoryStoreOptions {
@@ -159,23 +159,61 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     }
   };
 
-  const store: VouchingStore = {
-    async create(confirmation) {
-      if (records.has(confirmation.id)) throw new Error(`a confirmation with id ${confirmation.id} exists`);
-      if (records.size >= maxRecords) makeRoom();
-      // The registry's own record is deep-frozen already: kept as it is. Anything else is copied.
-      const vouched = takeVoucher(confirmation);
-      const record = vouched ? confirmation : frozenCopy(confirmation);
-      records.set(record.id, record);
-      if (!vouched) unvouched.add(record.id);
-    },
+  const create = (confirmation: Confirmation): void => {
+    // The registry's own record is deep-frozen already: kept as it is. Anything else is copied.
+    const vouched = takeVoucher(confirmation);
+    if (records.has(confirmation.id)) throw new Error(`a confirmation with id ${confirmation.id} exists`);
+    if (records.size >= maxRecords) makeRoom();
+    const record = vouched ? confirmation : frozenCopy(confirmation);
+    records.set(record.id, record);
+    if (!vouched) unvouched.add(record.id);
+  };
 
-    // Only for the very object this store holds under that id: one a wrapper made up is re-digested.
-    [VERIFIED_DIGEST]: (record) => records.get(record.id) === record && !unvouched.has(record.id),
+  const claim = (id: string, at: StoreChange): TransitionOutcome => move(id, TRANSITIONS.claim, at);
+
+  const finish = (id: string, at: FinishChange): TransitionOutcome => {
+    const from = finishFrom(at.status);
+    const current = records.get(id);
+    if (current === undefined) return { ok: false, reason: 'not-found' };
+    if (!from.includes(current.status) || current.attempt !== at.attempt)
+      return { ok: false, reason: 'wrong-status', confirmation: current };
+    // An earlier attempt's result or error does not describe this one: both are replaced.
+    const result = at.resultJson === undefined ? undefined : deepFreeze(JSON.parse(at.resultJson) as unknown);
+    const step = { now: at.now, by: at.by, note: at.note ?? at.error };
+    return {
+      ok: true,
+      confirmation: change(current, at.status, step, current.attempt, result, at.error, true),
+    };
+  };
+
+  const methods: InProcessAccess['methods'] = {
+    async create(confirmation) {
+      create(confirmation);
+    },
+    async claim(id, at) {
+      return claim(id, at);
+    },
+    async finish(id, at) {
+      return finish(id, at);
+    },
+  };
+
+  const store: InProcessStore = {
+    create: methods.create,
 
     async get(id) {
       return records.get(id);
     },
+
+    // Only for the very object this store holds under that id: one a wrapper made up is re-digested.
+    [IN_PROCESS]: Object.freeze({
+      hasVerifiedDigest: (record: Confirmation) =>
+        records.get(record.id) === record && !unvouched.has(record.id),
+      methods,
+      create,
+      claim,
+      finish,
+    }),
 
     async list(query: ConfirmationQuery = {}) {
       const limit = clampLimit(query.limit);
@@ -192,29 +230,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       return matches.slice(0, limit);
     },
 
-    async claim(id, at) {
-      return move(id, TRANSITIONS.claim, at);
-    },
+    claim: methods.claim,
 
     async reclaim(id, at) {
       return move(id, TRANSITIONS.reclaim, at);
     },
 
-    async finish(id, at: FinishChange) {
-      const from = finishFrom(at.status);
-      const current = records.get(id);
-      if (current === undefined) return { ok: false, reason: 'not-found' };
-      if (!from.includes(current.status) || current.attempt !== at.attempt)
-        return { ok: false, reason: 'wrong-status', confirmation: current };
-      // An earlier attempt's result or error does not describe this one: both are replaced.
-      const result =
-        at.resultJson === undefined ? undefined : deepFreeze(JSON.parse(at.resultJson) as unknown);
-      const step = { now: at.now, by: at.by, note: at.note ?? at.error };
-      return {
-        ok: true,
-        confirmation: change(current, at.status, step, current.attempt, result, at.error, true),
-      };
-    },
+    finish: methods.finish,
 
     async reject(id, at) {
       return move(id, TRANSITIONS.reject, at);
