@@ -6,7 +6,8 @@ import { directCall, isVouchingStore, vouchFor } from './in-process-store.js';
 import { toIso } from './iso-time.js';
 import { nameProblem, recordableLabel } from './labels.js';
 import { thawedCopy } from './thawed-copy.js';
-import type { Confirmation } from './types.js';
+import { historyEntry } from './transitions.js';
+import type { Confirmation, Draft } from './types.js';
 
 /** What a person's invoke of a send tool produced, to be stored for confirmation. */
 export interface NewConfirmation {
@@ -71,25 +72,26 @@ export function createConfirmation(flow: ConfirmFlow, asked: NewConfirmation): C
   const createdAt = toIso(now);
   const expiresAt = toIso(now + flow.ttlMs);
   const scope = recordableLabel(asked.scope);
-  const confirmation: Confirmation = {
+  const first = historyEntry({ now, by: asked.actor }, 'pending');
+  // Written field by field rather than with conditional spreads (quicker on every invoke); the fields
+  // and their order are the same.
+  const confirmation = {
     id: newConfirmationId(),
     tool: asked.tool,
     input: inputForRecord(asked.input, vouching),
     payload: snapshot.value,
     digest,
-    ...(asked.actor === undefined ? {} : { actor: asked.actor }),
-    ...(scope === undefined ? {} : { scope }),
-    createdAt,
-    expiresAt,
-    updatedAt: createdAt,
-    status: 'pending',
-    attempt: 0,
-    history: [
-      { at: createdAt, status: 'pending', ...(asked.actor === undefined ? {} : { by: asked.actor }) },
-    ],
-  };
+  } as Draft;
+  if (asked.actor !== undefined) confirmation.actor = asked.actor;
+  if (scope !== undefined) confirmation.scope = scope;
+  confirmation.createdAt = createdAt;
+  confirmation.expiresAt = expiresAt;
+  confirmation.updatedAt = createdAt;
+  confirmation.status = 'pending';
+  confirmation.attempt = 0;
+  confirmation.history = [first];
   if (vouching) {
-    Object.freeze(confirmation.history[0]);
+    Object.freeze(first);
     Object.freeze(confirmation.history);
     vouchFor(Object.freeze(confirmation));
   }

@@ -40,12 +40,14 @@ export function staleNote(olderThanMs: number): string {
 
 /** A history entry for a change, without empty fields. */
 export function historyEntry(change: StoreChange, status: ConfirmationStatus): ConfirmationHistoryEntry {
-  return {
+  // Written field by field, not with conditional spreads: this runs on every status change.
+  const entry: { at: string; status: ConfirmationStatus; by?: string; note?: string } = {
     at: toIso(change.now),
     status,
-    ...(change.by === undefined ? {} : { by: change.by }),
-    ...(change.note === undefined ? {} : { note: change.note }),
   };
+  if (change.by !== undefined) entry.by = change.by;
+  if (change.note !== undefined) entry.note = change.note;
+  return entry;
 }
 
 /** The most `list` returns, whatever it is asked for. */
