@@ -5,9 +5,10 @@ import { type ConfirmFlow, emitConfirmation, storeFailure } from './flow.js';
 import { directCall, isVouchingStore, vouchFor } from './in-process-store.js';
 import { toIso } from './iso-time.js';
 import { nameProblem, recordableLabel } from './labels.js';
+import { recordShell } from './record-shell.js';
 import { thawedCopy } from './thawed-copy.js';
 import { historyEntry } from './transitions.js';
-import type { Confirmation, Draft } from './types.js';
+import type { Confirmation } from './types.js';
 
 /** What a person's invoke of a send tool produced, to be stored for confirmation. */
 export interface NewConfirmation {
@@ -73,23 +74,18 @@ export function createConfirmation(flow: ConfirmFlow, asked: NewConfirmation): C
   const expiresAt = toIso(now + flow.ttlMs);
   const scope = recordableLabel(asked.scope);
   const first = historyEntry({ now, by: asked.actor }, 'pending');
-  // Written field by field rather than with conditional spreads (quicker on every invoke); the fields
-  // and their order are the same.
-  const confirmation = {
+  const base = {
     id: newConfirmationId(),
     tool: asked.tool,
     input: inputForRecord(asked.input, vouching),
     payload: snapshot.value,
     digest,
-  } as Draft;
-  if (asked.actor !== undefined) confirmation.actor = asked.actor;
-  if (scope !== undefined) confirmation.scope = scope;
-  confirmation.createdAt = createdAt;
-  confirmation.expiresAt = expiresAt;
-  confirmation.updatedAt = createdAt;
-  confirmation.status = 'pending';
-  confirmation.attempt = 0;
-  confirmation.history = [first];
+    actor: asked.actor,
+    scope,
+    createdAt,
+    expiresAt,
+  };
+  const confirmation = recordShell(base, createdAt, 'pending', 0, [first]);
   if (vouching) {
     Object.freeze(first);
     Object.freeze(confirmation.history);

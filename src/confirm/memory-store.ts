@@ -1,6 +1,7 @@
 import { IN_PROCESS, type InProcessAccess, type InProcessStore, takeVoucher } from './in-process-store.js';
 import { fromIso } from './iso-time.js';
 import { setOwn } from './own-property.js';
+import { recordShell } from './record-shell.js';
 import type {
   ConfirmationQuery,
   ConfirmationStore,
@@ -112,21 +113,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     } else {
       // The registry's own record: its fields are known, and writing them out is many times quicker
       // than spreading a frozen object. Same fields, same order as the spread would give.
-      const draft = {
-        id: current.id,
-        tool: current.tool,
-        input: current.input,
-        payload: current.payload,
-        digest: current.digest,
-      } as Draft;
-      if (current.actor !== undefined) draft.actor = current.actor;
-      if (current.scope !== undefined) draft.scope = current.scope;
-      draft.createdAt = current.createdAt;
-      draft.expiresAt = current.expiresAt;
-      draft.updatedAt = entry.at;
-      draft.status = to;
-      draft.attempt = attempt;
-      draft.history = history;
+      const draft = recordShell(current, entry.at, to, attempt, history);
       if (result !== undefined) draft.result = result;
       if (error !== undefined) draft.error = error;
       next = Object.freeze(draft);
