@@ -1,5 +1,5 @@
 import { refusalFor } from '../gates.js';
-import { describeThrown, GuardedCall } from '../invoke/run-guarded.js';
+import { describeThrown, GuardedCall, type GuardedOutcome } from '../invoke/run-guarded.js';
 import type { Locale } from '../messages/index.js';
 import type { Approval } from '../tool.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
@@ -125,7 +125,8 @@ export async function deliverConfirmation(
     const payload: unknown = verified
       ? thawedCopy(record.payload, true)
       : JSON.parse(JSON.stringify(record.payload));
-    return await deliverClaimed(flow, claim.confirmation, tool.deliver, payload, timeoutMs, options);
+    const answered = deliverClaimed(flow, claim.confirmation, tool.deliver, payload, timeoutMs, options);
+    return answered instanceof Promise ? await answered : answered;
   } catch (error) {
     // Defence in depth: nothing here may turn into an exception for the host.
     return confirmationFailure('RUN_FAILED', { detail: describeThrown(error) }, locale);
@@ -139,16 +140,18 @@ function alreadyDecided(record: Confirmation, locale: Locale): ConfirmationFailu
 /** What a guarded call's outcome is mapped to: itself (one function for every call, not a closure each). */
 const asIs = <T>(outcome: T): T => outcome;
 
-/** Runs `deliver` with the tool's timeout and records how it ended (7). */
-async function deliverClaimed(
+/**
+ * Runs `deliver` with the tool's timeout and records how it ended (7). Without a promise of ours
+ * when `deliver` answers at once and the store is the memory store.
+ */
+function deliverClaimed(
   flow: ConfirmFlow,
   claimed: Confirmation,
   deliver: (payload: unknown, approval: Approval) => unknown,
   payload: unknown,
   timeoutMs: number,
   options: ConfirmOptions,
-): Promise<ConfirmResult> {
-  const locale = options.locale ?? flow.locale;
+): ConfirmResult | Promise<ConfirmResult> {
   const guard = new GuardedCall(timeoutMs, options.signal);
   const approval: Approval = {
     confirmationId: claimed.id,
@@ -159,41 +162,95 @@ async function deliverClaimed(
   };
   const settled = guard.run(() => deliver(payload, approval), asIs);
   // A `deliver` that returns a plain value has finished: no need to wait a turn for it.
-  const outcome = settled instanceof Promise ? await settled : settled;
-  const now = flow.now();
-
-  if (outcome.kind === 'ok') {
-    const data = outcome.value === undefined ? null : outcome.value;
-    const result = snapshotJson(data);
-    const change: FinishChange = result.ok
-      ? { now, attempt: claimed.attempt, status: 'delivered', resultJson: JSON.stringify(result.value) }
-      : {
-          now,
-          attempt: claimed.attempt,
-          status: 'delivered',
-          note: 'the result is not JSON and was not stored',
-        };
-    let finished: TransitionOutcome;
-    try {
-      const direct = directCall(flow.store, 'finish');
-      finished =
-        direct !== undefined ? direct(claimed.id, change) : await flow.store.finish(claimed.id, change);
-    } catch (error) {
-      emitConfirmation(flow, 'delivered', claimed);
-      return confirmationFailure(
-        'STORE_FAILED',
-        {
-          detail: `it was delivered, but recording that failed (${storeFailure(error)}); it stays "delivering" until recoverStale marks it unknown`,
-        },
-        locale,
-        claimed,
-      );
-    }
-    emitConfirmation(flow, 'delivered', claimed);
-    // Refused only when a newer attempt or a person's decision came first; the delivery still happened.
-    return { ok: true, data, confirmation: finished.ok ? finished.confirmation : claimed };
+  if (settled instanceof Promise) {
+    return settled.then((outcome) => recordOutcome(flow, claimed, outcome, timeoutMs, options));
   }
+  return recordOutcome(flow, claimed, settled, timeoutMs, options);
+}
 
+function recordOutcome(
+  flow: ConfirmFlow,
+  claimed: Confirmation,
+  outcome: GuardedOutcome<unknown>,
+  timeoutMs: number,
+  options: ConfirmOptions,
+): ConfirmResult | Promise<ConfirmResult> {
+  const now = flow.now();
+  if (outcome.kind !== 'ok') return recordFailure(flow, claimed, outcome, now, timeoutMs, options);
+  const data = outcome.value === undefined ? null : outcome.value;
+  const result = snapshotJson(data);
+  const change: FinishChange = result.ok
+    ? { now, attempt: claimed.attempt, status: 'delivered', resultJson: JSON.stringify(result.value) }
+    : {
+        now,
+        attempt: claimed.attempt,
+        status: 'delivered',
+        note: 'the result is not JSON and was not stored',
+      };
+  const direct = directCall(flow.store, 'finish');
+  if (direct === undefined) return recordDelivered(flow, claimed, data, change, options);
+  let finished: TransitionOutcome;
+  try {
+    finished = direct(claimed.id, change);
+  } catch (error) {
+    return deliveredButNotRecorded(flow, claimed, error, options);
+  }
+  return delivered(flow, claimed, data, finished);
+}
+
+async function recordDelivered(
+  flow: ConfirmFlow,
+  claimed: Confirmation,
+  data: unknown,
+  change: FinishChange,
+  options: ConfirmOptions,
+): Promise<ConfirmResult> {
+  let finished: TransitionOutcome;
+  try {
+    finished = await flow.store.finish(claimed.id, change);
+  } catch (error) {
+    return deliveredButNotRecorded(flow, claimed, error, options);
+  }
+  return delivered(flow, claimed, data, finished);
+}
+
+function delivered(
+  flow: ConfirmFlow,
+  claimed: Confirmation,
+  data: unknown,
+  finished: TransitionOutcome,
+): ConfirmResult {
+  emitConfirmation(flow, 'delivered', claimed);
+  // Refused only when a newer attempt or a person's decision came first; the delivery still happened.
+  return { ok: true, data, confirmation: finished.ok ? finished.confirmation : claimed };
+}
+
+function deliveredButNotRecorded(
+  flow: ConfirmFlow,
+  claimed: Confirmation,
+  error: unknown,
+  options: ConfirmOptions,
+): ConfirmationFailure {
+  emitConfirmation(flow, 'delivered', claimed);
+  return confirmationFailure(
+    'STORE_FAILED',
+    {
+      detail: `it was delivered, but recording that failed (${storeFailure(error)}); it stays "delivering" until recoverStale marks it unknown`,
+    },
+    options.locale ?? flow.locale,
+    claimed,
+  );
+}
+
+/** `deliver` threw, timed out or was cancelled: recorded as failed or unknown, for a person to settle. */
+async function recordFailure(
+  flow: ConfirmFlow,
+  claimed: Confirmation,
+  outcome: Exclude<GuardedOutcome<unknown>, { kind: 'ok' }>,
+  now: number,
+  timeoutMs: number,
+  options: ConfirmOptions,
+): Promise<ConfirmResult> {
   const failedOutright = outcome.kind === 'threw';
   const error = storableText(
     outcome.kind === 'threw'
@@ -210,7 +267,12 @@ async function deliverClaimed(
   );
   emitConfirmation(flow, status, claimed);
   const current = finished.ok && finished.value.ok ? finished.value.confirmation : claimed;
-  return confirmationFailure('DELIVERY_FAILED', { tool: claimed.tool, detail: error }, locale, current);
+  return confirmationFailure(
+    'DELIVERY_FAILED',
+    { tool: claimed.tool, detail: error },
+    options.locale ?? flow.locale,
+    current,
+  );
 }
 
 function safeDescribe(flow: ConfirmFlow, error: unknown, tool: string): string {
