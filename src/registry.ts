@@ -5,7 +5,7 @@ import { createConfirmationsView } from './confirm/confirmations-view.js';
 import { type Created, createConfirmation } from './confirm/create-confirmation.js';
 import { decideConfirmation } from './confirm/decide-confirmation.js';
 import { deliverConfirmation } from './confirm/deliver-confirmation.js';
-import type { ConfirmFlow } from './confirm/flow.js';
+import type { ConfirmFlow, SendToolHandle } from './confirm/flow.js';
 import { createMemoryStore } from './confirm/memory-store.js';
 import type { ConfirmationStore } from './confirm/store.js';
 import { expireDueConfirmations, recoverStaleConfirmations } from './confirm/sweep-confirmations.js';
@@ -114,6 +114,7 @@ interface Entry<AppContext> {
   validate: CompiledValidator | undefined;
   schemaError: string | undefined;
   modelSchema: FunctionSchema | undefined;
+  sendHandle: SendToolHandle | undefined;
 }
 
 /** Lets the plan runner call as `plan` without offering that caller kind to everyone. */
@@ -187,8 +188,13 @@ export class ToolRegistry<AppContext = unknown> {
         const entry = this.#byName.get(name);
         const definition = entry?.definition;
         if (entry === undefined || definition?.sideEffect !== 'send') return undefined;
-        // Called as a method, like prepare: a tool written as a class keeps its `this`.
-        return { info: entry.info, deliver: (payload, approval) => definition.deliver(payload, approval) };
+        // Made once per registered tool, not per confirm. Called as a method, like prepare: a tool
+        // written as a class keeps its `this`.
+        entry.sendHandle ??= {
+          info: entry.info,
+          deliver: (payload, approval) => definition.deliver(payload, approval),
+        };
+        return entry.sendHandle;
       },
       describeError: (error, tool) => this.#describeError(error, tool),
     };
@@ -226,6 +232,7 @@ export class ToolRegistry<AppContext = unknown> {
       validate: undefined,
       schemaError: undefined,
       modelSchema: undefined,
+      sendHandle: undefined,
     };
     this.#byName.set(info.name, entry);
     this.#byAnyName.set(info.name, entry);
