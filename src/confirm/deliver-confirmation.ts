@@ -45,8 +45,9 @@ export async function deliverConfirmation(
     const approvedBy = options?.approvedBy;
     const who = nameProblem(approvedBy, 'approvedBy');
     if (who !== undefined) return confirmationFailure('INVALID_OPTIONS', { detail: who }, locale);
-    const shown = options.digest;
-    if (shown !== undefined && (typeof shown !== 'string' || !DIGEST_SHAPE.test(shown.toLowerCase()))) {
+    // Compared in lower case: a digest shown in capitals is the same digest.
+    const shown = typeof options.digest === 'string' ? options.digest.toLowerCase() : options.digest;
+    if (shown !== undefined && (typeof shown !== 'string' || !DIGEST_SHAPE.test(shown))) {
       return confirmationFailure(
         'INVALID_OPTIONS',
         { detail: '`digest` must be the 64-character hex digest the person was shown' },
@@ -88,7 +89,7 @@ export async function deliverConfirmation(
     const verified = hasVerifiedDigest(flow.store, record);
     if (!verified && digestOf(writeCanonical(record.payload)) !== record.digest)
       return confirmationFailure('PAYLOAD_CHANGED', { detail: 'stored' }, locale, record);
-    if (shown !== undefined && shown.toLowerCase() !== record.digest)
+    if (shown !== undefined && shown !== record.digest)
       return confirmationFailure('PAYLOAD_CHANGED', {}, locale, record);
 
     // 4. The tool as registered now, through the one gate function, with the approver's flags and scope.
