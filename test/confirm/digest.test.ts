@@ -127,6 +127,32 @@ describe('canonicalJson and payloadDigest', () => {
     expect(canonicalJson({ left: twice, right: [twice] })).toBe('{"left":{"a":1},"right":[{"a":1}]}');
   });
 
+  it('writes every string, key or value, exactly as JSON.stringify does (property)', () => {
+    const text = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.string({ unit: 'grapheme' }),
+      fc.constantFrom(
+        '"',
+        '\\',
+        '\u0000',
+        '\u001f',
+        '\u007f',
+        '\u2028',
+        '\ud800',
+        '\udfff',
+        'a\ud83d',
+        '\ud83d\ude00',
+      ),
+    );
+    fc.assert(
+      fc.property(text, text, (key, value) => {
+        expect(canonicalJson(value)).toBe(JSON.stringify(value));
+        expect(canonicalJson({ [key]: value })).toBe(`{${JSON.stringify(key)}:${JSON.stringify(value)}}`);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('treats an own "__proto__" key as data, not as a prototype', () => {
     const value = JSON.parse('{"__proto__":{"polluted":true},"a":1}') as unknown;
     expect(canonicalJson(value)).toBe('{"__proto__":{"polluted":true},"a":1}');
