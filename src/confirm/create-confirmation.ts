@@ -2,7 +2,7 @@ import type { ConfirmRequired, ErrorCode } from '../result.js';
 import { newConfirmationId } from './confirmation-id.js';
 import { digestOf, snapshotJson, writeCanonical } from './digest.js';
 import { type ConfirmFlow, emitConfirmation, storeFailure } from './flow.js';
-import { directCall, isVouchingStore, vouchFor } from './in-process-store.js';
+import { directCall, vouchFor } from './in-process-store.js';
 import { toIso } from './iso-time.js';
 import { nameProblem, recordableLabel } from './labels.js';
 import { recordShell } from './record-shell.js';
@@ -57,9 +57,11 @@ export function createConfirmation(flow: ConfirmFlow, asked: NewConfirmation): C
     const problem = nameProblem(asked.actor, 'actor');
     if (problem !== undefined) return { ok: false, code: 'INVALID_OPTIONS', detail: problem };
   }
-  // A store that keeps the record as it is (the memory store) gets it deep-frozen, so the digest
-  // computed here stays its digest; any other store gets plain data, as it always has.
-  const vouching = isVouchingStore(flow.store);
+  // The memory store, called directly, keeps the record as it is: it gets it deep-frozen, so the
+  // digest computed here stays its digest. Any other store — or a wrapper with its own `create` —
+  // gets plain data, as it always has.
+  const create = directCall(flow.store, 'create');
+  const vouching = create !== undefined;
   const snapshot = snapshotJson(asked.payload, vouching);
   if (!snapshot.ok) {
     return {
@@ -94,7 +96,6 @@ export function createConfirmation(flow: ConfirmFlow, asked: NewConfirmation): C
   // The snapshot, not what `prepare` returned: exactly the data that was digested and stored — as a
   // copy the caller may change when the stored one is frozen.
   const shown = vouching ? thawedCopy(snapshot.value) : snapshot.value;
-  const create = directCall(flow.store, 'create');
   if (create === undefined) return storeThenAnswer(flow, confirmation, shown, asked.actor);
   try {
     create(confirmation);

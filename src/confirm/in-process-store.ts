@@ -5,7 +5,7 @@ import type { Confirmation } from './types.js';
  * How confirm may skip re-digesting a payload the memory store holds, without trusting anything a
  * caller could have changed:
  *
- * 1. For a store that vouches (the memory store), `createConfirmation` builds the record deep-frozen —
+ * 1. For the memory store, called directly, `createConfirmation` builds the record deep-frozen —
  *    shell, history, and the payload and input as frozen snapshots — and digests that frozen payload.
  *    Nobody can change it, so that digest stays its digest. It vouches for that very object, right
  *    before handing it to the store.
@@ -19,8 +19,9 @@ import type { Confirmation } from './types.js';
  * The voucher and the rest of the memory store's privileges (`InProcessAccess`) are internal: none
  * of it is exported from the package.
  *
- * One slot, not a table: between vouching and `create` taking the voucher nothing else runs, and a
- * voucher not taken (a store that waits first) only costs the fast path, never correctness.
+ * One slot, not a table: the registry vouches only right before calling the memory store's own
+ * `create` directly, so nothing runs in between; a voucher that is not taken only costs the fast
+ * path, never correctness.
  */
 let vouched: Confirmation | undefined;
 
@@ -67,11 +68,6 @@ export interface InProcessStore extends ConfirmationStore {
 function accessOf(store: ConfirmationStore): InProcessAccess | undefined {
   const access = (store as Partial<InProcessStore>)[IN_PROCESS];
   return typeof access === 'object' && access !== null ? access : undefined;
-}
-
-/** True for a store that keeps vouched records as they are (and so wants them deep-frozen). */
-export function isVouchingStore(store: ConfirmationStore): boolean {
-  return accessOf(store) !== undefined;
 }
 
 /** True when `store` vouches that `record`'s payload is the snapshot its digest was computed from. */

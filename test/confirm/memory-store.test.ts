@@ -167,6 +167,29 @@ describe('the memory store behind a registry', () => {
     expect(calls).toEqual(['create', 'claim', 'finish']);
   });
 
+  it('hands a wrapper with its own create plain data it may change, as before', async () => {
+    const inner = createMemoryStore();
+    const tagging: ConfirmationStore = {
+      ...inner,
+      create: (c) => {
+        Object.assign(c, { tenant: 'acme' });
+        (c.payload as { text: string }).text += ' (tagged)';
+        return inner.create(c);
+      },
+    };
+    const { registry } = registryWith(recordingSendTool().tool, {}, tagging);
+    const asked = await registry.invoke('mail.send', { text: 'hi' });
+    if (!asked.ok || !asked.requiresConfirm) throw new Error('expected a confirmation');
+    expect(await inner.get(asked.confirmationId)).toMatchObject({
+      tenant: 'acme',
+      payload: { text: 'hi (tagged)' },
+    });
+    // The wrapper changed the payload after it was digested: confirm notices, as it always did.
+    await expect(registry.confirm(asked.confirmationId, { approvedBy: 'lead-2' })).resolves.toMatchObject({
+      code: 'PAYLOAD_CHANGED',
+    });
+  });
+
   it("gives the registry's records the same fields, in the same order, as records it copied, in every version", async () => {
     const { store, ask } = desk();
     const asked = await ask();
