@@ -99,7 +99,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       const draft: Draft = { ...current };
       draft.status = to;
       draft.updatedAt = entry.at;
-      draft.attempt = attempt;
+      if (attempt !== current.attempt) draft.attempt = attempt;
       draft.history = history;
       if (replacesOutcome) {
         if ('result' in draft) delete draft.result;
