@@ -48,7 +48,7 @@ export interface InProcessAccess {
   readonly hasVerifiedDigest: (record: Confirmation) => boolean;
   /**
    * The store's own `create`, `claim` and `finish`. A call skips the promise only while the
-   * store still has exactly these: a wrapper that replaced one (`{ ...store, get }`) is called as is.
+   * store still has exactly these: a wrapper that replaced one (`{ ...store, claim }`) is called as is.
    */
   readonly methods: Pick<ConfirmationStore, 'create' | 'claim' | 'finish'>;
   /** The same operations, answering at once; they throw where the methods reject. */
