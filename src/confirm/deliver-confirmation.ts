@@ -2,6 +2,7 @@ import { refusalFor } from '../gates.js';
 import { describeThrown, GuardedCall, type GuardedOutcome } from '../invoke/run-guarded.js';
 import type { Locale } from '../messages/index.js';
 import type { Approval } from '../tool.js';
+import { approvalFor } from './approval.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
 import { digestOf, snapshotJson, writeCanonical } from './digest.js';
 import { expireOne } from './expire-one.js';
@@ -154,13 +155,7 @@ function deliverClaimed(
   options: ConfirmOptions,
 ): ConfirmResult | Promise<ConfirmResult> {
   const guard = new GuardedCall(timeoutMs, options.signal);
-  const approval: Approval = {
-    confirmationId: claimed.id,
-    approvedBy: options.approvedBy,
-    get signal() {
-      return guard.signal;
-    },
-  };
+  const approval = approvalFor(claimed.id, options.approvedBy, guard);
   const settled = guard.run(() => deliver(payload, approval), asIs);
   // A `deliver` that returns a plain value has finished: no need to wait a turn for it.
   if (settled instanceof Promise) {
