@@ -14,7 +14,15 @@ import type { FinishChange, TransitionOutcome } from './store.js';
 import { thawedCopy } from './thawed-copy.js';
 import type { Confirmation, ConfirmationFailure, ConfirmOptions, ConfirmResult } from './types.js';
 
-const DIGEST_SHAPE = /^[0-9a-f]{64}$/;
+/** True for 64 lowercase hex digits: the shape of a digest (checked on every confirm, so no regex). */
+function isDigestShape(text: string): boolean {
+  if (text.length !== 64) return false;
+  for (let i = 0; i < 64; i++) {
+    const code = text.charCodeAt(i);
+    if (!((code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x66))) return false;
+  }
+  return true;
+}
 
 /** `confirm` approves a pending confirmation; `retry` re-delivers an `unknown` or `failed` one. */
 export type DeliveryMode = 'confirm' | 'retry';
@@ -48,7 +56,7 @@ export async function deliverConfirmation(
     if (who !== undefined) return confirmationFailure('INVALID_OPTIONS', { detail: who }, locale);
     // Compared in lower case: a digest shown in capitals is the same digest.
     const shown = typeof options.digest === 'string' ? options.digest.toLowerCase() : options.digest;
-    if (shown !== undefined && (typeof shown !== 'string' || !DIGEST_SHAPE.test(shown))) {
+    if (shown !== undefined && (typeof shown !== 'string' || !isDigestShape(shown))) {
       return confirmationFailure(
         'INVALID_OPTIONS',
         { detail: '`digest` must be the 64-character hex digest the person was shown' },
