@@ -28,13 +28,13 @@ export interface CreateRefusal {
 
 /** The input as JSON for the audit trail; it is never delivered, so a lossy copy beats refusing. */
 function inputForRecord(input: unknown, freeze: boolean): unknown {
-  const snapshot = snapshotJson(input, freeze);
+  const snapshot = snapshotJson(input, freeze ? 'frozen' : 'plain');
   if (snapshot.ok) return snapshot.value;
   try {
     const parsed: unknown = JSON.parse(JSON.stringify(input) ?? 'null');
     if (!freeze) return parsed;
     // Parsed text is JSON, so this only freezes it (one nested too deep stays unfrozen: it is copied).
-    const frozen = snapshotJson(parsed, true);
+    const frozen = snapshotJson(parsed, 'frozen');
     return frozen.ok ? frozen.value : parsed;
   } catch {
     return null;
@@ -62,7 +62,7 @@ export function createConfirmation(flow: ConfirmFlow, asked: NewConfirmation): C
   // gets plain data, as it always has.
   const create = directCall(flow.store, 'create');
   const vouching = create !== undefined;
-  const snapshot = snapshotJson(asked.payload, vouching);
+  const snapshot = snapshotJson(asked.payload, vouching ? 'frozen' : 'plain');
   if (!snapshot.ok) {
     return {
       ok: false,

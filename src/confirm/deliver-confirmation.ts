@@ -182,25 +182,28 @@ function recordOutcome(
   const now = flow.now();
   if (outcome.kind !== 'ok') return recordFailure(flow, claimed, outcome, now, timeoutMs, options);
   const data = outcome.value === undefined ? null : outcome.value;
-  const result = snapshotJson(data);
-  const change: FinishChange = result.ok
-    ? { now, attempt: claimed.attempt, status: 'delivered', resultJson: JSON.stringify(result.value) }
-    : {
-        now,
-        attempt: claimed.attempt,
-        status: 'delivered',
-        note: 'the result is not JSON and was not stored',
-      };
   const direct = directCall(flow.store, 'finish');
-  if (direct === undefined) return recordDelivered(flow, claimed, data, change, options);
+  if (direct === undefined) {
+    const result = snapshotJson(data);
+    const change: FinishChange = result.ok
+      ? { now, attempt: claimed.attempt, status: 'delivered', resultJson: JSON.stringify(result.value) }
+      : { now, attempt: claimed.attempt, status: 'delivered', note: NOT_JSON };
+    return recordDelivered(flow, claimed, data, change, options);
+  }
+  // The memory store keeps the frozen snapshot itself: exactly what parsing its JSON text would give.
+  const result = snapshotJson(data, 'frozen-as-json');
   let finished: TransitionOutcome;
   try {
-    finished = direct(claimed.id, change);
+    finished = result.ok
+      ? direct(claimed.id, { now, attempt: claimed.attempt, status: 'delivered' }, result)
+      : direct(claimed.id, { now, attempt: claimed.attempt, status: 'delivered', note: NOT_JSON });
   } catch (error) {
     return deliveredButNotRecorded(flow, claimed, error, options);
   }
   return delivered(flow, claimed, data, finished);
 }
+
+const NOT_JSON = 'the result is not JSON and was not stored';
 
 async function recordDelivered(
   flow: ConfirmFlow,

@@ -36,14 +36,18 @@ class Trail {
   }
 }
 
-function copy(value: unknown, trail: Trail, freeze: boolean): unknown {
+/** How a snapshot is made: as plain data, deep-frozen, or deep-frozen exactly as JSON text reads back. */
+export type SnapshotForm = 'plain' | 'frozen' | 'frozen-as-json';
+
+function copy(value: unknown, trail: Trail, form: SnapshotForm): unknown {
   switch (typeof value) {
     case 'string':
     case 'boolean':
       return value;
     case 'number':
       if (!Number.isFinite(value)) throw trail.refuse(`${value} is not a JSON number`);
-      return value;
+      // JSON text has no -0: it reads back as 0.
+      return form === 'frozen-as-json' && value === 0 ? 0 : value;
     case 'undefined':
       throw trail.refuse('undefined is not JSON');
     case 'object': {
@@ -59,7 +63,7 @@ function copy(value: unknown, trail: Trail, freeze: boolean): unknown {
         // Index loop, not for…of: a hole must be refused, not turned into null behind the person's back.
         for (let i = 0; i < value.length; i++) {
           keys.push(i);
-          items.push(copy(value[i], trail, freeze));
+          items.push(copy(value[i], trail, form));
           keys.pop();
         }
         out = items;
@@ -76,13 +80,13 @@ function copy(value: unknown, trail: Trail, freeze: boolean): unknown {
           // An absent optional field is common in typed code; JSON has no undefined, so it is left out.
           if (child === undefined) continue;
           keys.push(key);
-          setOwn(record, key, copy(child, trail, freeze));
+          setOwn(record, key, copy(child, trail, form));
           keys.pop();
         }
         out = record;
       }
       objects.pop();
-      return freeze ? Object.freeze(out) : out;
+      return form === 'plain' ? out : Object.freeze(out);
     }
     default:
       throw trail.refuse(`a ${typeof value} is not JSON`);
@@ -93,15 +97,16 @@ let spareTrail: Trail | undefined;
 
 /**
  * Copies `value` into plain JSON data, reading each property once, so the digest and the stored text
- * are made from the same snapshot (a getter cannot answer differently the second time). With
- * `freeze`, every object and array of the copy is frozen as it is made.
+ * are made from the same snapshot (a getter cannot answer differently the second time). In a frozen
+ * form every object and array of the copy is frozen as it is made; `frozen-as-json` also gives what
+ * `JSON.parse(JSON.stringify(copy))` would (the same but for `-0`, which becomes `0`).
  */
-export function snapshotJson(value: unknown, freeze = false): JsonSnapshot {
+export function snapshotJson(value: unknown, form: SnapshotForm = 'plain'): JsonSnapshot {
   // One trail serves every copy; a getter that snapshots while it is in use gets its own.
   const trail = spareTrail ?? new Trail();
   spareTrail = undefined;
   try {
-    return { ok: true, value: copy(value, trail, freeze) };
+    return { ok: true, value: copy(value, trail, form) };
   } catch (error) {
     trail.objects.length = 0;
     trail.keys.length = 0;

@@ -54,7 +54,16 @@ export interface InProcessAccess {
   /** The same operations, answering at once; they throw where the methods reject. */
   readonly create: (confirmation: Confirmation) => void;
   readonly claim: (id: string, change: StoreChange) => TransitionOutcome;
-  readonly finish: (id: string, change: FinishChange) => TransitionOutcome;
+  /**
+   * With `result`, what `deliver` returned, already deep-frozen exactly as JSON text reads back: kept
+   * as the record's result instead of parsing `change.resultJson` (which may then be left out).
+   */
+  readonly finish: (id: string, change: FinishChange, result?: FrozenResult) => TransitionOutcome;
+}
+
+/** A delivery's result as `snapshotJson(value, 'frozen-as-json')` made it. */
+export interface FrozenResult {
+  readonly value: unknown;
 }
 
 /** The key the memory store keeps its `InProcessAccess` under. */

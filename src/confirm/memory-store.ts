@@ -1,4 +1,10 @@
-import { IN_PROCESS, type InProcessAccess, type InProcessStore, takeVoucher } from './in-process-store.js';
+import {
+  type FrozenResult,
+  IN_PROCESS,
+  type InProcessAccess,
+  type InProcessStore,
+  takeVoucher,
+} from './in-process-store.js';
 import { fromIso } from './iso-time.js';
 import { setOwn } from './own-property.js';
 import { recordShell } from './record-shell.js';
@@ -156,14 +162,19 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
 
   const claim = (id: string, at: StoreChange): TransitionOutcome => move(id, TRANSITIONS.claim, at);
 
-  const finish = (id: string, at: FinishChange): TransitionOutcome => {
+  const finish = (id: string, at: FinishChange, given?: FrozenResult): TransitionOutcome => {
     const from = finishFrom(at.status);
     const current = records.get(id);
     if (current === undefined) return { ok: false, reason: 'not-found' };
     if (!from.includes(current.status) || current.attempt !== at.attempt)
       return { ok: false, reason: 'wrong-status', confirmation: current };
     // An earlier attempt's result or error does not describe this one: both are replaced.
-    const result = at.resultJson === undefined ? undefined : deepFreeze(JSON.parse(at.resultJson) as unknown);
+    const result =
+      given !== undefined
+        ? given.value
+        : at.resultJson === undefined
+          ? undefined
+          : deepFreeze(JSON.parse(at.resultJson) as unknown);
     const step = { now: at.now, by: at.by, note: at.note ?? at.error };
     return {
       ok: true,

@@ -119,6 +119,30 @@ describe('the memory store behind a registry', () => {
     expect(Object.isFrozen(delivered)).toBe(false);
   });
 
+  it("stores deliver's result exactly as its JSON text reads back: -0 as 0, '__proto__' as data", async () => {
+    const returned = JSON.parse('{"__proto__":{"admin":true},"n":0,"list":[0,{"m":0}],"s":"x"}') as Record<
+      string,
+      unknown
+    >;
+    returned.n = -0;
+    (returned.list as [number, { m: number }])[0] = -0;
+    (returned.list as [number, { m: number }])[1].m = -0;
+    const store = createMemoryStore();
+    const { registry } = registryWith(recordingSendTool('mail.send', () => returned).tool, {}, store);
+    const asked = await registry.invoke('mail.send', { text: 'hi' });
+    if (!asked.ok || !asked.requiresConfirm) throw new Error('expected a confirmation');
+    const sent = await registry.confirm(asked.confirmationId, { approvedBy: 'lead-2' });
+    // The caller gets what deliver returned; the record keeps what its JSON text reads back as.
+    expect(sent.ok && sent.data).toBe(returned);
+    const stored = (await store.get(asked.confirmationId))?.result as Record<string, unknown>;
+    expect(stored).toStrictEqual(JSON.parse(JSON.stringify(returned)));
+    expect(Object.is(stored.n, 0)).toBe(true);
+    expect(Object.is((stored.list as [number])[0], 0)).toBe(true);
+    expect(Object.hasOwn(stored, '__proto__')).toBe(true);
+    expect(isDeepFrozen(stored)).toBe(true);
+    expect(stored).not.toBe(returned);
+  });
+
   it('re-digests a record it did not get from the registry, and a record a wrapper made up', async () => {
     const store = createMemoryStore();
     const { registry } = registryWith(recordingSendTool('message.send').tool, {}, store);
