@@ -2,10 +2,10 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { type AccessReport, buildAccessReport, grantedFlagsOf } from './access-report.js';
 import { checkDefinition } from './check-definition.js';
 import { createConfirmationsView } from './confirm/confirmations-view.js';
-import { createConfirmation } from './confirm/create-confirmation.js';
+import { type Created, createConfirmation } from './confirm/create-confirmation.js';
 import { decideConfirmation } from './confirm/decide-confirmation.js';
 import { deliverConfirmation } from './confirm/deliver-confirmation.js';
-import type { ConfirmFlow } from './confirm/flow.js';
+import type { ConfirmFlow, SendToolHandle } from './confirm/flow.js';
 import { createMemoryStore } from './confirm/memory-store.js';
 import type { ConfirmationStore } from './confirm/store.js';
 import { expireDueConfirmations, recoverStaleConfirmations } from './confirm/sweep-confirmations.js';
@@ -114,6 +114,7 @@ interface Entry<AppContext> {
   validate: CompiledValidator | undefined;
   schemaError: string | undefined;
   modelSchema: FunctionSchema | undefined;
+  sendHandle: SendToolHandle | undefined;
 }
 
 /** Lets the plan runner call as `plan` without offering that caller kind to everyone. */
@@ -187,8 +188,13 @@ export class ToolRegistry<AppContext = unknown> {
         const entry = this.#byName.get(name);
         const definition = entry?.definition;
         if (entry === undefined || definition?.sideEffect !== 'send') return undefined;
-        // Called as a method, like prepare: a tool written as a class keeps its `this`.
-        return { info: entry.info, deliver: (payload, approval) => definition.deliver(payload, approval) };
+        // Made once per registered tool, not per confirm. Called as a method, like prepare: a tool
+        // written as a class keeps its `this`.
+        entry.sendHandle ??= {
+          info: entry.info,
+          deliver: (payload, approval) => definition.deliver(payload, approval),
+        };
+        return entry.sendHandle;
       },
       describeError: (error, tool) => this.#describeError(error, tool),
     };
@@ -226,6 +232,7 @@ export class ToolRegistry<AppContext = unknown> {
       validate: undefined,
       schemaError: undefined,
       modelSchema: undefined,
+      sendHandle: undefined,
     };
     this.#byName.set(info.name, entry);
     this.#byAnyName.set(info.name, entry);
@@ -635,23 +642,40 @@ export class ToolRegistry<AppContext = unknown> {
     }
   }
 
-  /** A person's send was prepared: store it as a pending confirmation and hand back what to show. */
-  async #storeConfirmation(
+  /**
+   * A person's send was prepared: store it as a pending confirmation and hand back what to show. Like
+   * a plain tool, it answers without a promise when nothing waits (the memory store).
+   */
+  #storeConfirmation(
     entry: Entry<AppContext>,
     input: unknown,
     payload: unknown,
     caller: CallerKind,
     ctx: InvokeContext<AppContext>,
     started: number,
-  ): Promise<InvokeResult> {
+  ): InvokeResult | Promise<InvokeResult> {
+    const created = createConfirmation(this.#flow, {
+      tool: entry.info.name,
+      input,
+      payload,
+      actor: ctx.actor,
+      scope: ctx.scope,
+    });
+    if (!(created instanceof Promise)) return this.#answerCreated(created, entry, caller, ctx, started);
+    return created.then(
+      (answer) => this.#answerCreated(answer, entry, caller, ctx, started),
+      (error: unknown) => this.#unexpected(error, entry, caller, entry.info.name, ctx, started),
+    );
+  }
+
+  #answerCreated(
+    created: Created,
+    entry: Entry<AppContext>,
+    caller: CallerKind,
+    ctx: InvokeContext<AppContext>,
+    started: number,
+  ): InvokeResult {
     try {
-      const created = await createConfirmation(this.#flow, {
-        tool: entry.info.name,
-        input,
-        payload,
-        actor: ctx.actor,
-        scope: ctx.scope,
-      });
       if (!created.ok)
         return this.#fail(this.#call(entry, caller, ctx, started), created.code, { detail: created.detail });
       this.#report(caller, entry.info.name, ctx, started, 'confirm_required');

@@ -1,4 +1,5 @@
-import { createHash } from 'node:crypto';
+import crypto from 'node:crypto';
+import { setOwn } from './own-property.js';
 
 /** How deep a payload may nest; deeper is refused rather than risking the stack. */
 const MAX_DEPTH = 256;
@@ -13,97 +14,168 @@ function describeNonPlain(value: object): string {
   return typeof name === 'string' && name !== '' ? `a ${name}` : 'an object with a custom prototype';
 }
 
-function childPath(path: string, key: string | number): string {
-  if (typeof key === 'number') return `${path}[${key}]`;
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/**
+ * Where the copy is, from the root: each open object or array and the key being read in it. Kept as
+ * two stacks instead of a path string per property, because the path is only wanted in an error and
+ * building it for every key was most of the cost of copying a small payload.
+ */
+class Trail {
+  readonly objects: object[] = [];
+  readonly keys: (string | number)[] = [];
+
+  /** A `TypeError` naming where the copy is, like `payload.to[0].when: a Date is not JSON`. */
+  refuse(reason: string): TypeError {
+    let path = 'payload';
+    for (const key of this.keys) {
+      if (typeof key === 'number') path += `[${key}]`;
+      else path += IDENTIFIER.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+    }
+    return new TypeError(`${path}: ${reason}`);
+  }
 }
 
-function copy(value: unknown, path: string, depth: number, seen: Set<object>): unknown {
+/** How a snapshot is made: as plain data, deep-frozen, or deep-frozen exactly as JSON text reads back. */
+export type SnapshotForm = 'plain' | 'frozen' | 'frozen-as-json';
+
+function copy(value: unknown, trail: Trail, form: SnapshotForm): unknown {
   switch (typeof value) {
     case 'string':
     case 'boolean':
       return value;
     case 'number':
-      if (!Number.isFinite(value)) throw new TypeError(`${path}: ${value} is not a JSON number`);
-      return value;
+      if (!Number.isFinite(value)) throw trail.refuse(`${value} is not a JSON number`);
+      // JSON text has no -0: it reads back as 0.
+      return form === 'frozen-as-json' && value === 0 ? 0 : value;
     case 'undefined':
-      throw new TypeError(`${path}: undefined is not JSON`);
+      throw trail.refuse('undefined is not JSON');
     case 'object': {
       if (value === null) return null;
-      if (depth >= MAX_DEPTH) throw new TypeError(`${path}: nested deeper than ${MAX_DEPTH} levels`);
-      if (seen.has(value)) throw new TypeError(`${path}: a cycle is not JSON`);
-      seen.add(value);
-      let out: unknown;
+      const { objects, keys } = trail;
+      if (objects.length >= MAX_DEPTH) throw trail.refuse(`nested deeper than ${MAX_DEPTH} levels`);
+      // Only the open objects are searched: the same object twice side by side is fine, inside itself is not.
+      if (objects.includes(value)) throw trail.refuse('a cycle is not JSON');
+      objects.push(value);
+      let out: unknown[] | Record<string, unknown>;
       if (Array.isArray(value)) {
         const items: unknown[] = [];
         // Index loop, not for…of: a hole must be refused, not turned into null behind the person's back.
-        for (let i = 0; i < value.length; i++)
-          items.push(copy(value[i], childPath(path, i), depth + 1, seen));
+        for (let i = 0; i < value.length; i++) {
+          keys.push(i);
+          items.push(copy(value[i], trail, form));
+          keys.pop();
+        }
         out = items;
       } else {
         const proto = Object.getPrototypeOf(value);
         if (proto !== Object.prototype && proto !== null) {
           // A Date, Map or class instance would change shape in JSON.stringify; what the person is shown
           // must be exactly what is stored and delivered.
-          throw new TypeError(`${path}: ${describeNonPlain(value)} is not JSON (convert it to plain data)`);
+          throw trail.refuse(`${describeNonPlain(value)} is not JSON (convert it to plain data)`);
         }
         const record: Record<string, unknown> = {};
         for (const key of Object.keys(value)) {
           const child = (value as Record<string, unknown>)[key];
           // An absent optional field is common in typed code; JSON has no undefined, so it is left out.
           if (child === undefined) continue;
-          Object.defineProperty(record, key, {
-            value: copy(child, childPath(path, key), depth + 1, seen),
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
+          keys.push(key);
+          setOwn(record, key, copy(child, trail, form));
+          keys.pop();
         }
         out = record;
       }
-      seen.delete(value);
-      return out;
+      objects.pop();
+      return form === 'plain' ? out : Object.freeze(out);
     }
     default:
-      throw new TypeError(`${path}: a ${typeof value} is not JSON`);
+      throw trail.refuse(`a ${typeof value} is not JSON`);
   }
 }
 
+let spareTrail: Trail | undefined;
+
 /**
  * Copies `value` into plain JSON data, reading each property once, so the digest and the stored text
- * are made from the same snapshot (a getter cannot answer differently the second time).
+ * are made from the same snapshot (a getter cannot answer differently the second time). In a frozen
+ * form every object and array of the copy is frozen as it is made; `frozen-as-json` also gives what
+ * `JSON.parse(JSON.stringify(copy))` would (the same but for `-0`, which becomes `0`).
  */
-export function snapshotJson(value: unknown): JsonSnapshot {
+export function snapshotJson(value: unknown, form: SnapshotForm = 'plain'): JsonSnapshot {
+  // One trail serves every copy; a getter that snapshots while it is in use gets its own.
+  const trail = spareTrail ?? new Trail();
+  spareTrail = undefined;
   try {
-    return { ok: true, value: copy(value, 'payload', 0, new Set()) };
+    return { ok: true, value: copy(value, trail, form) };
   } catch (error) {
+    trail.objects.length = 0;
+    trail.keys.length = 0;
     const detail =
       error instanceof TypeError && error.message.startsWith('payload')
         ? error.message
         : `payload: it could not be read (${error instanceof Error ? error.message : String(error)})`;
     return { ok: false, detail };
+  } finally {
+    spareTrail = trail;
   }
+}
+
+/**
+ * The object's keys in UTF-16 code unit order, the order RFC 8785 (JCS) prescribes — what the default
+ * `sort` and `<` both compare. A payload's few keys are sorted in place: `Array.prototype.sort` sets
+ * up a merge sort's state for every call, which cost more than the rest of the canonical text.
+ */
+function sortedKeys(record: Record<string, unknown>): string[] {
+  const keys = Object.keys(record);
+  if (keys.length > 16) return keys.sort();
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string;
+    let j = i - 1;
+    for (; j >= 0 && (keys[j] as string) > key; j--) keys[j + 1] = keys[j] as string;
+    keys[j + 1] = key;
+  }
+  return keys;
+}
+
+/**
+ * A string as `JSON.stringify` writes it. Most keys and texts need no escape — no `"`, `\\`, control
+ * character or surrogate — and are simply quoted, which is quicker than the general writer.
+ */
+function quoted(text: string): string {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x22 || code === 0x5c || (code >= 0xd800 && code <= 0xdfff)) {
+      return JSON.stringify(text);
+    }
+  }
+  return `"${text}"`;
 }
 
 /** Writes plain JSON data (from `snapshotJson` or `JSON.parse`) in canonical form. */
 export function writeCanonical(value: unknown): string {
+  if (typeof value === 'string') return quoted(value);
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(writeCanonical).join(',')}]`;
   const record = value as Record<string, unknown>;
-  // Default sort compares UTF-16 code units, the order RFC 8785 (JCS) prescribes.
-  const keys = Object.keys(record).sort();
+  const keys = sortedKeys(record);
   let out = '{';
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
-    out += `${i === 0 ? '' : ','}${JSON.stringify(key)}:${writeCanonical(record[key])}`;
+    out += `${i === 0 ? '' : ','}${quoted(key)}:${writeCanonical(record[key])}`;
   }
   return `${out}}`;
 }
 
 /** SHA-256 of a canonical JSON text, as lowercase hex. */
 export function digestOf(canonical: string): string {
-  return createHash('sha256').update(canonical, 'utf8').digest('hex');
+  return oneShotHash === undefined
+    ? crypto.createHash('sha256').update(canonical, 'utf8').digest('hex')
+    : oneShotHash('sha256', canonical, 'hex');
 }
+
+// `crypto.hash` (Node 20.12+) hashes a short text about three times faster than a `Hash` object; on an
+// older Node 20 it is missing and `createHash` does the same work.
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash;
 
 /**
  * The canonical JSON text of `value`: object keys sorted by UTF-16 code units, no whitespace, numbers

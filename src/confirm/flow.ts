@@ -40,14 +40,23 @@ export function confirmationFailure(
   return confirmation === undefined ? base : { ...base, confirmation };
 }
 
-/** A store call's value, or the `STORE_FAILED` detail: a store that throws never reaches the host. */
+/** The `STORE_FAILED` detail for what a store threw or rejected with. */
+export function storeFailure(error: unknown): string {
+  return describeThrown(error).slice(0, 500);
+}
+
+/**
+ * A store call's value, or the `STORE_FAILED` detail: a store that throws never reaches the host. (The
+ * confirmation round trip — create, get, claim, finish — awaits its store calls inside its own
+ * `try` instead, to save this wrapper's promise and closure on every call.)
+ */
 export async function callStore<T>(
   call: () => Promise<T>,
 ): Promise<{ ok: true; value: T } | { ok: false; detail: string }> {
   try {
     return { ok: true, value: await call() };
   } catch (error) {
-    return { ok: false, detail: describeThrown(error).slice(0, 500) };
+    return { ok: false, detail: storeFailure(error) };
   }
 }
 

@@ -1,3 +1,4 @@
+import { toIso } from './iso-time.js';
 import type { FinishChange, StoreChange } from './store.js';
 import type { ConfirmationHistoryEntry, ConfirmationStatus } from './types.js';
 
@@ -37,19 +38,14 @@ export function staleNote(olderThanMs: number): string {
   return `no outcome recorded within ${olderThanMs} ms of the delivery starting (the process may have stopped); it may or may not have been delivered`;
 }
 
-/** Epoch ms as the ISO 8601 UTC string records use. */
-export function toIso(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
 /** A history entry for a change, without empty fields. */
 export function historyEntry(change: StoreChange, status: ConfirmationStatus): ConfirmationHistoryEntry {
-  return {
-    at: toIso(change.now),
-    status,
-    ...(change.by === undefined ? {} : { by: change.by }),
-    ...(change.note === undefined ? {} : { note: change.note }),
-  };
+  // One literal per shape, not conditional spreads (a runtime call) or added fields (which spill out
+  // of the object): this runs on every status change, and every entry is kept.
+  const at = toIso(change.now);
+  const { by, note } = change;
+  if (note === undefined) return by === undefined ? { at, status } : { at, status, by };
+  return by === undefined ? { at, status, note } : { at, status, by, note };
 }
 
 /** The most `list` returns, whatever it is asked for. */

@@ -79,6 +79,9 @@ export interface Confirmation {
   readonly history: readonly ConfirmationHistoryEntry[];
 }
 
+/** @internal A record's fields, writable while a new record or version of one is being built. */
+export type Draft = { -readonly [K in keyof Confirmation]: Confirmation[K] };
+
 /** What `registry.confirmations.list` filters on. */
 export interface ConfirmationFilter {
   readonly status?: ConfirmationStatus;

@@ -26,12 +26,16 @@ function describeKind(value: unknown): string {
   return `got ${typeof value}`;
 }
 
-/** Walks a caller-given object: no cycles, no functions/symbols/bigints, bounded depth. */
+/**
+ * Walks a caller-given object: no cycles, no functions/symbols/bigints, bounded depth. `open` holds
+ * the objects being walked, outermost first: a cycle is one of them inside itself. (An array searched
+ * linearly, not a Set: arguments nest a few levels, and a Set cost an allocation and a hash per call.)
+ */
 function findShapeProblem(
   value: unknown,
   depth: number,
   limits: ArgumentLimits,
-  seen: Set<object>,
+  open: object[],
 ): string | undefined {
   switch (typeof value) {
     case 'function':
@@ -43,13 +47,13 @@ function findShapeProblem(
     case 'object': {
       if (value === null) return undefined;
       if (depth > limits.maxDepth) return `it is nested deeper than ${limits.maxDepth} levels`;
-      if (seen.has(value)) return 'it contains a cycle';
-      seen.add(value);
+      if (open.includes(value)) return 'it contains a cycle';
+      open.push(value);
       for (const child of Array.isArray(value) ? value : Object.values(value)) {
-        const problem = findShapeProblem(child, depth + 1, limits, seen);
+        const problem = findShapeProblem(child, depth + 1, limits, open);
         if (problem !== undefined) return problem;
       }
-      seen.delete(value);
+      open.pop();
       return undefined;
     }
     default:
@@ -84,7 +88,7 @@ export function readArguments(
   if (!isPlainRecord(raw)) return new ArgumentsProblem(describeKind(raw));
   let problem: string | undefined;
   try {
-    problem = findShapeProblem(raw, 0, limits, new Set());
+    problem = findShapeProblem(raw, 0, limits, []);
   } catch {
     problem = 'they could not be read (a getter threw)';
   }

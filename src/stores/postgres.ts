@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Pool, PoolConfig, QueryResultRow } from 'pg';
+import { toIso } from '../confirm/iso-time.js';
 import type {
   ConfirmationQuery,
   ConfirmationStore,
@@ -14,7 +15,6 @@ import {
   staleNote,
   TRANSITIONS,
   type Transition,
-  toIso,
 } from '../confirm/transitions.js';
 import { CONFIRMATION_STATUSES, type Confirmation } from '../confirm/types.js';
 import {

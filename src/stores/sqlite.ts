@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
+import { toIso } from '../confirm/iso-time.js';
 import type { ConfirmationQuery, ConfirmationStore, TransitionOutcome } from '../confirm/store.js';
 import { FINISHED_STATUSES } from '../confirm/store.js';
 import {
@@ -9,7 +10,6 @@ import {
   staleNote,
   TRANSITIONS,
   type Transition,
-  toIso,
 } from '../confirm/transitions.js';
 import { CONFIRMATION_STATUSES, type Confirmation, type ConfirmationStatus } from '../confirm/types.js';
 import {

@@ -155,6 +155,12 @@ describe('registry.confirm', () => {
   it.each([
     [{ digest: 'abc' }, /digest/],
     [{ digest: 42 }, /digest/],
+    [{ digest: 'a'.repeat(63) }, /digest/],
+    [{ digest: 'a'.repeat(65) }, /digest/],
+    [{ digest: `${'a'.repeat(63)}g` }, /digest/],
+    [{ digest: `${'a'.repeat(63)}/` }, /digest/],
+    [{ digest: `${'a'.repeat(63)}:` }, /digest/],
+    [{ digest: `${'a'.repeat(63)}\u0660` }, /digest/],
     [{ approvedBy: '' }, /approvedBy/],
     [{ approvedBy: undefined }, /approvedBy/],
     [{ approvedBy: 'lead\nforged log line' }, /approvedBy/],

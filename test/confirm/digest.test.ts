@@ -82,6 +82,77 @@ describe('canonicalJson and payloadDigest', () => {
     expect(() => canonicalJson(deep)).toThrow(/deeper/);
   });
 
+  it('sorts any number of keys as the default sort does, small objects and large (property)', () => {
+    const reference = (value: unknown): string => {
+      if (value === null || typeof value !== 'object') return JSON.stringify(value);
+      if (Array.isArray(value)) return `[${value.map(reference).join(',')}]`;
+      const record = value as Record<string, unknown>;
+      const keys = Object.keys(record).sort();
+      return `{${keys.map((key) => `${JSON.stringify(key)}:${reference(record[key])}`).join(',')}}`;
+    };
+    const key = fc.oneof(
+      fc.string({ maxLength: 4 }),
+      fc.constantFrom('0', '10', '9', 'a', 'B', '\u00e9', '\ud83d\ude00'),
+    );
+    const object = fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 40 });
+    fc.assert(
+      fc.property(object, (value) => {
+        expect(canonicalJson(value)).toBe(reference(value));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('stays correct when a getter snapshots while a snapshot is being taken, and after a refusal', () => {
+    const inner = { b: [1, { c: 2 }], a: 'x' };
+    const outer = {
+      get z() {
+        expect(canonicalJson(inner)).toBe('{"a":"x","b":[1,{"c":2}]}');
+        expect(() => canonicalJson({ deep: [{ when: new Date(0) }] })).toThrow('payload.deep[0].when');
+        return [inner];
+      },
+      y: { k: 1 },
+    };
+    expect(canonicalJson(outer)).toBe('{"y":{"k":1},"z":[{"a":"x","b":[1,{"c":2}]}]}');
+    expect(() => canonicalJson({ to: [{ when: new Date(0) }] })).toThrow('payload.to[0].when');
+    // The refusal inside the getter must not disturb the outer copy's own record of where it is.
+    const looped = {
+      get self(): unknown {
+        expect(() => canonicalJson({ when: new Date(0) })).toThrow(TypeError);
+        return looped;
+      },
+    };
+    expect(() => canonicalJson(looped)).toThrow(/cycle/);
+    const twice = { a: 1 };
+    expect(canonicalJson({ left: twice, right: [twice] })).toBe('{"left":{"a":1},"right":[{"a":1}]}');
+  });
+
+  it('writes every string, key or value, exactly as JSON.stringify does (property)', () => {
+    const text = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.string({ unit: 'grapheme' }),
+      fc.constantFrom(
+        '"',
+        '\\',
+        '\u0000',
+        '\u001f',
+        '\u007f',
+        '\u2028',
+        '\ud800',
+        '\udfff',
+        'a\ud83d',
+        '\ud83d\ude00',
+      ),
+    );
+    fc.assert(
+      fc.property(text, text, (key, value) => {
+        expect(canonicalJson(value)).toBe(JSON.stringify(value));
+        expect(canonicalJson({ [key]: value })).toBe(`{${JSON.stringify(key)}:${JSON.stringify(value)}}`);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
   it('treats an own "__proto__" key as data, not as a prototype', () => {
     const value = JSON.parse('{"__proto__":{"polluted":true},"a":1}') as unknown;
     expect(canonicalJson(value)).toBe('{"__proto__":{"polluted":true},"a":1}');
