@@ -252,6 +252,11 @@ export class ToolRegistry<AppContext = unknown> {
     return true;
   }
 
+  /** The language of messages when a call does not give its own `locale`. */
+  get locale(): Locale {
+    return this.#locale;
+  }
+
   /** The number of registered tools. */
   get size(): number {
     return this.#byName.size;

@@ -43,7 +43,7 @@ export type ErrorCode =
   /** The confirmation store could not be read or written. */
   | 'STORE_FAILED'
   /** A confirmation call was made without what it needs (who approved, a well-formed digest …). */
-  | 'INVALID_OPTIONS';
+  | 'INVALID_OPTION';
 
 /** One thing wrong with an input, for a person or a model to fix. */
 export interface ValidationIssue {

@@ -94,7 +94,10 @@ export function toAiSdkTools<C>(
           callsPerStep.set(messages, count);
           if (count > resolved.maxCallsPerTurn) {
             const limitReached = { limit: resolved.maxCallsPerTurn };
-            return failure('TOO_MANY_CALLS', formatMessage('TOO_MANY_CALLS', limitReached, ctx.locale));
+            return failure(
+              'TOO_MANY_CALLS',
+              formatMessage('TOO_MANY_CALLS', limitReached, ctx.locale ?? registry.locale),
+            );
           }
         }
         const signal = combineSignals(ctx.signal, abortSignal);
@@ -102,7 +105,7 @@ export function toAiSdkTools<C>(
           registry.invokeReadOnly(name, input, signal === undefined ? ctx : { ...ctx, signal }),
         );
       },
-      toModelOutput: ({ output }) => modelOutput(output, name, resolved, ctx.locale),
+      toModelOutput: ({ output }) => modelOutput(output, name, resolved, ctx.locale ?? registry.locale),
     });
   }
   return tools;

@@ -126,7 +126,7 @@ export async function answerAnthropicToolUses<C>(
   );
   return results.map((result, index): ToolResultBlockParam => {
     const { name, id } = plan[index] ?? { name: '', id: undefined };
-    const reply = toToolReply(result, name, resolved.maxResultChars, ctx.locale);
+    const reply = toToolReply(result, name, resolved.maxResultChars, ctx.locale ?? registry.locale);
     return reply.ok
       ? { type: 'tool_result', tool_use_id: id ?? '', content: reply.text }
       : { type: 'tool_result', tool_use_id: id ?? '', content: reply.message, is_error: true };

@@ -142,7 +142,7 @@ export async function answerGeminiFunctionCalls<C>(
   );
   return results.map((result, index): Part => {
     const { name, id } = plan[index] ?? { name: '', id: undefined };
-    const reply = toToolReply(result, name, resolved.maxResultChars, ctx.locale);
+    const reply = toToolReply(result, name, resolved.maxResultChars, ctx.locale ?? registry.locale);
     const response: Record<string, unknown> = reply.ok
       ? { output: reply.truncated ? reply.text : JSON.parse(reply.text) }
       : { error: { code: reply.code, message: reply.message } };

@@ -29,13 +29,13 @@ export function createConfirmationsView(flow: ConfirmFlow): ConfirmationsView {
         const { status, tool } = filter;
         if (status !== undefined && !CONFIRMATION_STATUSES.includes(status)) {
           return confirmationFailure(
-            'INVALID_OPTIONS',
+            'INVALID_OPTION',
             { detail: `\`status\` must be one of ${CONFIRMATION_STATUSES.join(', ')}` },
             locale,
           );
         }
         if (tool !== undefined && typeof tool !== 'string') {
-          return confirmationFailure('INVALID_OPTIONS', { detail: '`tool` must be a tool name' }, locale);
+          return confirmationFailure('INVALID_OPTION', { detail: '`tool` must be a tool name' }, locale);
         }
         const listed = await callStore(() =>
           flow.store.list({

@@ -55,7 +55,7 @@ export type Created = ConfirmRequired | CreateRefusal;
 export function createConfirmation(flow: ConfirmFlow, asked: NewConfirmation): Created | Promise<Created> {
   if (asked.actor !== undefined) {
     const problem = nameProblem(asked.actor, 'actor');
-    if (problem !== undefined) return { ok: false, code: 'INVALID_OPTIONS', detail: problem };
+    if (problem !== undefined) return { ok: false, code: 'INVALID_OPTION', detail: problem };
   }
   // The memory store, called directly, keeps the record as it is: it gets it deep-frozen, so the
   // digest computed here stays its digest. Any other store — or a wrapper with its own `create` —

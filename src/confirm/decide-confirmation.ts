@@ -25,7 +25,7 @@ export async function decideConfirmation(
     if (!isConfirmationIdShape(id)) return confirmationFailure('CONFIRMATION_NOT_FOUND', {}, locale);
     const byOption = decision === 'reject' ? 'rejectedBy' : 'by';
     const problem = nameProblem(by, byOption) ?? noteProblem(note, decision === 'reject' ? 'reason' : 'note');
-    if (problem !== undefined) return confirmationFailure('INVALID_OPTIONS', { detail: problem }, locale);
+    if (problem !== undefined) return confirmationFailure('INVALID_OPTION', { detail: problem }, locale);
     const change = { now: flow.now(), by: by as string, note: note as string | undefined };
     const written = await callStore(() =>
       decision === 'reject' ? flow.store.reject(id, change) : flow.store.markDelivered(id, change),

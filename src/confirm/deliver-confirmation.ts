@@ -53,19 +53,19 @@ export async function deliverConfirmation(
     if (!isConfirmationIdShape(id)) return confirmationFailure('CONFIRMATION_NOT_FOUND', {}, locale);
     const approvedBy = options?.approvedBy;
     const who = nameProblem(approvedBy, 'approvedBy');
-    if (who !== undefined) return confirmationFailure('INVALID_OPTIONS', { detail: who }, locale);
+    if (who !== undefined) return confirmationFailure('INVALID_OPTION', { detail: who }, locale);
     // Compared in lower case: a digest shown in capitals is the same digest.
     const shown = typeof options.digest === 'string' ? options.digest.toLowerCase() : options.digest;
     if (shown !== undefined && (typeof shown !== 'string' || !isDigestShape(shown))) {
       return confirmationFailure(
-        'INVALID_OPTIONS',
+        'INVALID_OPTION',
         { detail: '`digest` must be the 64-character hex digest the person was shown' },
         locale,
       );
     }
     if (shown === undefined && flow.requireDigest) {
       return confirmationFailure(
-        'INVALID_OPTIONS',
+        'INVALID_OPTION',
         { detail: 'this registry requires the `digest` the person was shown' },
         locale,
       );

@@ -18,7 +18,7 @@ export async function recoverStaleConfirmations(
   try {
     if (typeof olderThanMs !== 'number' || !(olderThanMs >= 0 && olderThanMs <= MAX_OLDER_THAN_MS)) {
       return confirmationFailure(
-        'INVALID_OPTIONS',
+        'INVALID_OPTION',
         { detail: '`olderThanMs` must be a number of milliseconds from 0 to a year' },
         locale,
       );

@@ -46,5 +46,5 @@ export const en: MessageCatalog = {
     `The payload differs from the one that was shown (${p.detail === 'stored' ? 'the stored payload no longer matches its digest' : 'digest mismatch'}); nothing was sent. Review it again.`,
   DELIVERY_FAILED: (p) => `Delivery by ${toolName(p)} failed: ${p.detail ?? 'unknown error'}.`,
   STORE_FAILED: (p) => `The confirmation store failed: ${p.detail ?? 'unknown error'}.`,
-  INVALID_OPTIONS: (p) => `This call cannot be made as asked: ${p.detail ?? 'its options are invalid'}.`,
+  INVALID_OPTION: (p) => `This call cannot be made as asked: ${p.detail ?? 'its options are invalid'}.`,
 };

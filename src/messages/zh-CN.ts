@@ -40,5 +40,5 @@ export const zhCN: MessageCatalog = {
     `内容与展示时不一致（${p.detail === 'stored' ? '存储的内容与其摘要不符' : '摘要不匹配'}），未发送任何内容。请重新查看。`,
   DELIVERY_FAILED: (p) => `${toolName(p)} 投递失败：${p.detail ?? '未知错误'}。`,
   STORE_FAILED: (p) => `确认存储出错：${p.detail ?? '未知错误'}。`,
-  INVALID_OPTIONS: (p) => `无法按所给参数执行此调用：${p.detail ?? '参数无效'}。`,
+  INVALID_OPTION: (p) => `无法按所给参数执行此调用：${p.detail ?? '参数无效'}。`,
 };

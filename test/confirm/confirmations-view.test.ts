@@ -48,7 +48,7 @@ describe('registry.confirmations', () => {
   it('refuses a status that does not exist, and has no way to change anything', async () => {
     const { registry } = desk();
     await expect(registry.confirmations.list({ status: 'approved' as never })).resolves.toMatchObject({
-      code: 'INVALID_OPTIONS',
+      code: 'INVALID_OPTION',
     });
     expect(Object.keys(registry.confirmations).sort()).toEqual(['get', 'list']);
     expect(Object.isFrozen(registry.confirmations)).toBe(true);

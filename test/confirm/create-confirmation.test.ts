@@ -132,7 +132,7 @@ describe("a person's invoke of a send tool", () => {
     const { registry } = registryWith(recordingSendTool().tool);
     for (const actor of ['', 'a\u0000b', 'evil\u202Eoc.exe', 'x'.repeat(300)]) {
       await expect(registry.invoke('mail.send', {}, { actor })).resolves.toMatchObject({
-        code: 'INVALID_OPTIONS',
+        code: 'INVALID_OPTION',
       });
     }
     await expect(

@@ -49,11 +49,11 @@ describe('registry.reject', () => {
     [{ rejectedBy: 'lead-2', reason: 'x'.repeat(2_001) }],
     [{ rejectedBy: 'lead-2', reason: 'nul\u0000' }],
     [{ rejectedBy: 'lead-2', reason: 42 }],
-  ])('refuses %j with INVALID_OPTIONS', async (options) => {
+  ])('refuses %j with INVALID_OPTION', async (options) => {
     const { registry, ask, store } = desk();
     const asked = await ask();
     await expect(registry.reject(asked.confirmationId, options as never)).resolves.toMatchObject({
-      code: 'INVALID_OPTIONS',
+      code: 'INVALID_OPTION',
     });
     expect((await store.get(asked.confirmationId))?.status).toBe('pending');
   });
@@ -163,7 +163,7 @@ describe('registry.retry and registry.markDelivered', () => {
       code: 'ALREADY_DECIDED',
     });
     await expect(registry.markDelivered(asked.confirmationId, { by: '' })).resolves.toMatchObject({
-      code: 'INVALID_OPTIONS',
+      code: 'INVALID_OPTION',
     });
   });
 });

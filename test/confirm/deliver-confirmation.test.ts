@@ -165,14 +165,14 @@ describe('registry.confirm', () => {
     [{ approvedBy: undefined }, /approvedBy/],
     [{ approvedBy: 'lead\nforged log line' }, /approvedBy/],
     [{ approvedBy: 'x'.repeat(257) }, /approvedBy/],
-  ])('refuses options %j with INVALID_OPTIONS, leaving it pending', async (options, message) => {
+  ])('refuses options %j with INVALID_OPTION, leaving it pending', async (options, message) => {
     const { registry, ask, store } = desk();
     const asked = await ask();
     const result = await registry.confirm(asked.confirmationId, {
       approvedBy: 'lead-2',
       ...options,
     } as never);
-    expect(result).toMatchObject({ ok: false, code: 'INVALID_OPTIONS' });
+    expect(result).toMatchObject({ ok: false, code: 'INVALID_OPTION' });
     expect(result.ok ? '' : result.error).toMatch(message);
     expect((await store.get(asked.confirmationId))?.status).toBe('pending');
   });
@@ -181,7 +181,7 @@ describe('registry.confirm', () => {
     const { registry, ask } = desk({ requireDigest: true });
     const asked = await ask();
     await expect(registry.confirm(asked.confirmationId, { approvedBy: 'lead-2' })).resolves.toMatchObject({
-      code: 'INVALID_OPTIONS',
+      code: 'INVALID_OPTION',
     });
     await expect(
       registry.confirm(asked.confirmationId, { approvedBy: 'lead-2', digest: asked.digest }),

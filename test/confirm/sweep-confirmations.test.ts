@@ -70,7 +70,7 @@ describe('registry.recoverStale', () => {
     const { registry } = registryWith(recordingSendTool().tool);
     for (const olderThanMs of [-1, Number.NaN, '60000', undefined, 10 ** 13]) {
       await expect(registry.recoverStale({ olderThanMs } as never)).resolves.toMatchObject({
-        code: 'INVALID_OPTIONS',
+        code: 'INVALID_OPTION',
       });
     }
   });

@@ -94,7 +94,7 @@ export async function answerCalls<C>(
   );
   return results.map((result, index) => {
     const { name, id } = plan[index] ?? { name: '', id: undefined };
-    const reply = toToolReply(result, name, resolved.maxResultChars, ctx.locale);
+    const reply = toToolReply(result, name, resolved.maxResultChars, ctx.locale ?? registry.locale);
     return {
       id: id ?? '',
       content: reply.ok ? reply.text : errorJson(reply.code, reply.message, resolved.maxResultChars),

@@ -26,7 +26,11 @@ export function runModelCalls<AppContext>(
   return Promise.all(
     calls.map((call, index): Promise<ReadOnlyResult> => {
       if (index >= options.maxCallsPerTurn) {
-        const message = formatMessage('TOO_MANY_CALLS', { limit: options.maxCallsPerTurn }, ctx.locale);
+        const message = formatMessage(
+          'TOO_MANY_CALLS',
+          { limit: options.maxCallsPerTurn },
+          ctx.locale ?? registry.locale,
+        );
         return Promise.resolve(failure('TOO_MANY_CALLS', message));
       }
       return limit(async () => {
@@ -36,7 +40,7 @@ export function runModelCalls<AppContext>(
           // invokeReadOnly promises never to throw; a broken custom registry still must not break the turn.
           return failure(
             'RUN_FAILED',
-            formatMessage('RUN_FAILED', { detail: describeThrown(error) }, ctx.locale),
+            formatMessage('RUN_FAILED', { detail: describeThrown(error) }, ctx.locale ?? registry.locale),
           );
         }
       });
