@@ -75,8 +75,14 @@ export interface InProcessStore extends ConfirmationStore {
 }
 
 function accessOf(store: ConfirmationStore): InProcessAccess | undefined {
-  const access = (store as Partial<InProcessStore>)[IN_PROCESS];
-  return typeof access === 'object' && access !== null ? access : undefined;
+  let access: unknown;
+  try {
+    access = (store as Partial<InProcessStore>)[IN_PROCESS];
+  } catch {
+    // A store behind a strict proxy may refuse a key it does not know: it simply has no such access.
+    return undefined;
+  }
+  return typeof access === 'object' && access !== null ? (access as InProcessAccess) : undefined;
 }
 
 /** True when `store` vouches that `record`'s payload is the snapshot its digest was computed from. */

@@ -35,6 +35,8 @@ describe('the approval deliver is handed', () => {
     expect(signal).toMatchObject({ set: undefined, enumerable: true, configurable: true });
     expect(signal?.get?.name).toBe('get signal');
     expect(approval).toMatchObject({ confirmationId: id, approvedBy: 'lead-2' });
+    const derived = Object.create(approval) as Approval;
+    expect(derived.signal).toBe(approval.signal);
     const copy = { ...approval };
     expect(Object.keys(copy)).toEqual(['confirmationId', 'approvedBy', 'signal']);
     expect(copy.signal).toBeInstanceOf(AbortSignal);

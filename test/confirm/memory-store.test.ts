@@ -214,6 +214,23 @@ describe('the memory store behind a registry', () => {
     });
   });
 
+  it('works with a store behind a proxy that refuses keys it does not know', async () => {
+    const inner = createMemoryStore();
+    const strict = new Proxy(inner, {
+      get(target, key, receiver) {
+        if (typeof key !== 'string' || !(key in target)) throw new Error(`unexpected ${String(key)}`);
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const { registry } = registryWith(recordingSendTool().tool, {}, strict);
+    const asked = await registry.invoke('mail.send', { text: 'hi' });
+    if (!asked.ok || !asked.requiresConfirm)
+      throw new Error(`expected a confirmation: ${JSON.stringify(asked)}`);
+    await expect(registry.confirm(asked.confirmationId, { approvedBy: 'lead-2' })).resolves.toMatchObject({
+      ok: true,
+    });
+  });
+
   it("gives the registry's records the same fields, in the same order, as records it copied, in every version", async () => {
     const { store, ask } = desk();
     const asked = await ask();
