@@ -6,6 +6,7 @@ import { combineSignals } from './shared/combine-signals.js';
 import { isRecord } from './shared/json-schema-walk.js';
 import { createLimiter } from './shared/limit-concurrency.js';
 import { type AdapterOptions, type ResolvedAdapterOptions, resolveAdapterOptions } from './shared/options.js';
+import { replyLocale } from './shared/reply-locale.js';
 import { modelTools } from './shared/tool-list.js';
 import { toToolReply } from './shared/tool-reply.js';
 
@@ -96,7 +97,7 @@ export function toAiSdkTools<C>(
             const limitReached = { limit: resolved.maxCallsPerTurn };
             return failure(
               'TOO_MANY_CALLS',
-              formatMessage('TOO_MANY_CALLS', limitReached, ctx.locale ?? registry.locale),
+              formatMessage('TOO_MANY_CALLS', limitReached, replyLocale(registry, ctx)),
             );
           }
         }
@@ -105,7 +106,7 @@ export function toAiSdkTools<C>(
           registry.invokeReadOnly(name, input, signal === undefined ? ctx : { ...ctx, signal }),
         );
       },
-      toModelOutput: ({ output }) => modelOutput(output, name, resolved, ctx.locale ?? registry.locale),
+      toModelOutput: ({ output }) => modelOutput(output, name, resolved, replyLocale(registry, ctx)),
     });
   }
   return tools;

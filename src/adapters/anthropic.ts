@@ -1,11 +1,10 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { InvokeContext, ToolRegistry } from '../registry.js';
+import { answerCalls } from './shared/answer-calls.js';
 import { type CallIdRule, planCalls, type RawCall } from './shared/call-plan.js';
 import { isRecord } from './shared/json-schema-walk.js';
 import { type AdapterOptions, resolveAdapterOptions } from './shared/options.js';
-import { runModelCalls } from './shared/run-calls.js';
 import { modelTools, refuseRootKeywords } from './shared/tool-list.js';
-import { toToolReply } from './shared/tool-reply.js';
 
 export { INVALID_TOOL_NAME } from './shared/call-plan.js';
 export type { AdapterOptions } from './shared/options.js';
@@ -117,20 +116,13 @@ export async function answerAnthropicToolUses<C>(
 ): Promise<ToolResultBlockParam[]> {
   const resolved = resolveAdapterOptions(options);
   const uses = blocksOf(message).filter(isToolUse).map(readUse);
-  const plan = planCalls(uses, ID_RULE);
-  const results = await runModelCalls(
-    registry,
-    plan.map(({ name }, index) => ({ name, args: uses[index]?.input })),
-    ctx,
-    resolved,
+  const answered = await answerCalls(registry, uses, ID_RULE, ctx, resolved, (use) => use?.input);
+  return answered.map(
+    ({ id, reply }): ToolResultBlockParam =>
+      reply.ok
+        ? { type: 'tool_result', tool_use_id: id ?? '', content: reply.text }
+        : { type: 'tool_result', tool_use_id: id ?? '', content: reply.message, is_error: true },
   );
-  return results.map((result, index): ToolResultBlockParam => {
-    const { name, id } = plan[index] ?? { name: '', id: undefined };
-    const reply = toToolReply(result, name, resolved.maxResultChars, ctx.locale ?? registry.locale);
-    return reply.ok
-      ? { type: 'tool_result', tool_use_id: id ?? '', content: reply.text }
-      : { type: 'tool_result', tool_use_id: id ?? '', content: reply.message, is_error: true };
-  });
 }
 
 /**

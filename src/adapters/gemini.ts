@@ -1,11 +1,10 @@
 import type { Content, FunctionCall, FunctionDeclaration, Part, Tool } from '@google/genai';
 import type { InvokeContext, ToolRegistry } from '../registry.js';
+import { answerCalls } from './shared/answer-calls.js';
 import { type CallIdRule, PRINTABLE_ID_RULE, planCalls, type RawCall } from './shared/call-plan.js';
 import { isRecord } from './shared/json-schema-walk.js';
 import { type AdapterOptions, resolveAdapterOptions } from './shared/options.js';
-import { runModelCalls } from './shared/run-calls.js';
 import { modelTools } from './shared/tool-list.js';
-import { toToolReply } from './shared/tool-reply.js';
 
 export { INVALID_TOOL_NAME } from './shared/call-plan.js';
 export type { AdapterOptions } from './shared/options.js';
@@ -133,16 +132,8 @@ export async function answerGeminiFunctionCalls<C>(
 ): Promise<Part[]> {
   const resolved = resolveAdapterOptions(options);
   const calls = callsOf(content);
-  const plan = planCalls(calls, ID_RULE);
-  const results = await runModelCalls(
-    registry,
-    plan.map(({ name }, index) => ({ name, args: calls[index]?.args })),
-    ctx,
-    resolved,
-  );
-  return results.map((result, index): Part => {
-    const { name, id } = plan[index] ?? { name: '', id: undefined };
-    const reply = toToolReply(result, name, resolved.maxResultChars, ctx.locale ?? registry.locale);
+  const answered = await answerCalls(registry, calls, ID_RULE, ctx, resolved, (call) => call?.args);
+  return answered.map(({ name, id, reply }): Part => {
     const response: Record<string, unknown> = reply.ok
       ? { output: reply.truncated ? reply.text : JSON.parse(reply.text) }
       : { error: { code: reply.code, message: reply.message } };

@@ -16,6 +16,7 @@ import { combineSignals } from '../shared/combine-signals.js';
 import { createLimiter, type Limiter } from '../shared/limit-concurrency.js';
 import { type AdapterOptions, resolveAdapterOptions } from '../shared/options.js';
 import { PACKAGE_VERSION } from '../shared/package-version.js';
+import { replyLocale } from '../shared/reply-locale.js';
 import { modelTools } from '../shared/tool-list.js';
 import { toToolReply } from '../shared/tool-reply.js';
 
@@ -124,11 +125,14 @@ export function buildMcpServer<C>(
         return await registry.invokeReadOnly(name, args ?? {}, callContext);
       } catch (error) {
         const detail = describeThrown(error);
-        return failure('RUN_FAILED', formatMessage('RUN_FAILED', { detail }, invokeContext.locale));
+        return failure(
+          'RUN_FAILED',
+          formatMessage('RUN_FAILED', { detail }, replyLocale(registry, invokeContext)),
+        );
       }
     });
     const shown = registry.get(name)?.wireName ?? '';
-    const reply = toToolReply(result, shown, resolved.maxResultChars, invokeContext.locale);
+    const reply = toToolReply(result, shown, resolved.maxResultChars, replyLocale(registry, invokeContext));
     return reply.ok
       ? { content: [{ type: 'text', text: reply.text }] }
       : { content: [{ type: 'text', text: reply.message }], isError: true };

@@ -1,9 +1,9 @@
 import type { InvokeContext, ToolRegistry } from '../../registry.js';
-import { type CallIdRule, PRINTABLE_ID_RULE, planCalls, type RawCall } from '../shared/call-plan.js';
+import { answerCalls as answerSharedCalls } from '../shared/answer-calls.js';
+import { type CallIdRule, PRINTABLE_ID_RULE, type RawCall } from '../shared/call-plan.js';
 import { isRecord } from '../shared/json-schema-walk.js';
 import { type ResolvedAdapterOptions, resolveAdapterOptions } from '../shared/options.js';
-import { runModelCalls } from '../shared/run-calls.js';
-import { errorJson, toToolReply } from '../shared/tool-reply.js';
+import { errorJson } from '../shared/tool-reply.js';
 import { stripStrictNulls } from './strip-nulls.js';
 import type { OpenAIAdapterOptions } from './tool-list.js';
 
@@ -77,27 +77,16 @@ export async function answerCalls<C>(
   options: OpenAIAdapterOptions,
 ): Promise<{ id: string; content: string }[]> {
   const resolved: ResolvedAdapterOptions = resolveAdapterOptions(options);
-  const plan = planCalls(calls, ID_RULE);
   const strictParameters =
     options.strict === true
       ? new Map(registry.toFunctionSchemas(ctx).map((schema) => [schema.name, schema.parameters]))
       : undefined;
-  const results = await runModelCalls(
-    registry,
-    plan.map(({ name }, index) => {
-      const args = calls[index]?.args;
-      const parameters = strictParameters?.get(name);
-      return { name, args: parameters === undefined ? args : stripStrictNulls(args, parameters) };
-    }),
-    ctx,
-    resolved,
-  );
-  return results.map((result, index) => {
-    const { name, id } = plan[index] ?? { name: '', id: undefined };
-    const reply = toToolReply(result, name, resolved.maxResultChars, ctx.locale ?? registry.locale);
-    return {
-      id: id ?? '',
-      content: reply.ok ? reply.text : errorJson(reply.code, reply.message, resolved.maxResultChars),
-    };
+  const answered = await answerSharedCalls(registry, calls, ID_RULE, ctx, resolved, (call, name) => {
+    const parameters = strictParameters?.get(name);
+    return parameters === undefined ? call?.args : stripStrictNulls(call?.args, parameters);
   });
+  return answered.map(({ id, reply }) => ({
+    id: id ?? '',
+    content: reply.ok ? reply.text : errorJson(reply.code, reply.message, resolved.maxResultChars),
+  }));
 }

@@ -4,6 +4,7 @@ import type { InvokeContext, ToolRegistry } from '../../registry.js';
 import { failure, type ReadOnlyResult } from '../../result.js';
 import { createLimiter } from './limit-concurrency.js';
 import type { ResolvedAdapterOptions } from './options.js';
+import { replyLocale } from './reply-locale.js';
 
 /** One call to put through the model's exit: a (sanitised) name and the raw arguments. */
 export interface ModelCall {
@@ -29,7 +30,7 @@ export function runModelCalls<AppContext>(
         const message = formatMessage(
           'TOO_MANY_CALLS',
           { limit: options.maxCallsPerTurn },
-          ctx.locale ?? registry.locale,
+          replyLocale(registry, ctx),
         );
         return Promise.resolve(failure('TOO_MANY_CALLS', message));
       }
@@ -40,7 +41,7 @@ export function runModelCalls<AppContext>(
           // invokeReadOnly promises never to throw; a broken custom registry still must not break the turn.
           return failure(
             'RUN_FAILED',
-            formatMessage('RUN_FAILED', { detail: describeThrown(error) }, ctx.locale ?? registry.locale),
+            formatMessage('RUN_FAILED', { detail: describeThrown(error) }, replyLocale(registry, ctx)),
           );
         }
       });
