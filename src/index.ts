@@ -1,7 +1,5 @@
 // The public API, by name. Adding a symbol here is an API decision; test/index.test.ts snapshots the list.
 
-export type { Access, AccessReport, AccessRow } from './access-report.js';
-export { buildAccessReport, formatAccessReport } from './access-report.js';
 export { canonicalJson, payloadDigest } from './confirm/digest.js';
 export type { MemoryStoreOptions } from './confirm/memory-store.js';
 export { createMemoryStore } from './confirm/memory-store.js';
@@ -43,8 +41,6 @@ export type {
   RegistryEvent,
 } from './events.js';
 export type { FunctionSchema } from './function-schema.js';
-export type { GateContext, GatedTool, Refusal } from './gates.js';
-export { isAutonomous, isFlagGranted, isModelCallable, refusalFor } from './gates.js';
 export type { ArgumentLimits } from './invoke/arguments.js';
 export type { Locale, MessageCatalog, MessageParams } from './messages/index.js';
 export { formatMessage } from './messages/index.js';
@@ -54,6 +50,19 @@ export type { Plan, PlanResult, PlanState, PlanStep, StepRecord, StepStatus } fr
 export { definePlan } from './plan/types.js';
 export type { PlanProblem } from './plan/validate-plan.js';
 export { validatePlan } from './plan/validate-plan.js';
+export type { Access, AccessReport, AccessRow } from './policy/access-report.js';
+export { buildAccessReport, formatAccessReport } from './policy/access-report.js';
+export type { GateContext, GatedTool, Refusal } from './policy/gates.js';
+export { isAutonomous, isFlagGranted, isModelCallable, refusalFor } from './policy/gates.js';
+export {
+  fromWireName,
+  isLegalWireName,
+  isValidToolName,
+  MAX_WIRE_NAME_LENGTH,
+  TOOL_NAME_PATTERN,
+  toWireName,
+  WIRE_NAME_PATTERN,
+} from './policy/wire-name.js';
 export type { InvokeContext, RegisterOptions, RegistryOptions } from './registry.js';
 export { ToolRegistry } from './registry.js';
 export type {
@@ -79,15 +88,6 @@ export type {
   ToolDefinition,
 } from './tool.js';
 export { defineTool, isSendTool, SIDE_EFFECTS } from './tool.js';
-export type { ListFilter, ToolInfo } from './tool-info.js';
+export type { ListFilter, ToolInfo } from './tools/tool-info.js';
 export { createAjvValidator } from './validation/ajv-validator.js';
 export type { CompiledValidator, JsonSchemaValidator, ValidationOutcome } from './validation/validator.js';
-export {
-  fromWireName,
-  isLegalWireName,
-  isValidToolName,
-  MAX_WIRE_NAME_LENGTH,
-  TOOL_NAME_PATTERN,
-  toWireName,
-  WIRE_NAME_PATTERN,
-} from './wire-name.js';

@@ -1,6 +1,4 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { type AccessReport, buildAccessReport, grantedFlagsOf } from './access-report.js';
-import { checkDefinition } from './check-definition.js';
 import { createConfirmationsView } from './confirm/confirmations-view.js';
 import { type Created, createConfirmation } from './confirm/create-confirmation.js';
 import { decideConfirmation } from './confirm/decide-confirmation.js';
@@ -22,7 +20,6 @@ import type {
 import { ToolDefinitionError } from './errors/tool-definition-error.js';
 import { type EventListener, emitSafely, type InvokeOutcome } from './events.js';
 import { type FunctionSchema, toModelParameters } from './function-schema.js';
-import { type GateContext, isModelCallable, type Refusal, refusalFor } from './gates.js';
 import {
   type ArgumentLimits,
   ArgumentsProblem,
@@ -30,8 +27,10 @@ import {
   readArguments,
 } from './invoke/arguments.js';
 import { ToolRunContext } from './invoke/run-context.js';
-import { describeThrown, type GuardedOutcome, isThenable } from './invoke/run-guarded.js';
+import { type GuardedOutcome, isThenable } from './invoke/run-guarded.js';
 import { formatMessage, type Locale, type MessageParams } from './messages/index.js';
+import { type AccessReport, buildAccessReport, grantedFlagsOf } from './policy/access-report.js';
+import { type GateContext, isModelCallable, type Refusal, refusalFor } from './policy/gates.js';
 import {
   type ErrorCode,
   failure,
@@ -41,7 +40,9 @@ import {
   type ValidationIssue,
 } from './result.js';
 import type { CallerKind, ToolDefinition } from './tool.js';
-import type { ListFilter, ToolInfo } from './tool-info.js';
+import { checkDefinition } from './tools/check-definition.js';
+import type { ListFilter, ToolInfo } from './tools/tool-info.js';
+import { describeThrown } from './util/describe-thrown.js';
 import { createAjvValidator } from './validation/ajv-validator.js';
 import { isStandardSchema, validateStandard } from './validation/standard-schema.js';
 import type { CompiledValidator, JsonSchemaValidator } from './validation/validator.js';

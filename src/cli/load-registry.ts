@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describeThrown } from '../invoke/run-guarded.js';
 import type { ToolRegistry } from '../registry.js';
+import { describeThrown } from '../util/describe-thrown.js';
 
 /** A registry module loaded, or why not (a message for the person at the terminal). */
 export type LoadedRegistry =

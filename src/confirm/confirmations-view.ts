@@ -1,4 +1,4 @@
-import { describeThrown } from '../invoke/run-guarded.js';
+import { describeThrown } from '../util/describe-thrown.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
 import { type ConfirmFlow, callStore, confirmationFailure } from './flow.js';
 import { clampLimit } from './transitions.js';

@@ -1,5 +1,5 @@
-import { describeThrown } from '../invoke/run-guarded.js';
 import type { Locale } from '../messages/index.js';
+import { describeThrown } from '../util/describe-thrown.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
 import { type ConfirmFlow, callStore, confirmationFailure, emitConfirmation } from './flow.js';
 import { nameProblem, noteProblem } from './labels.js';

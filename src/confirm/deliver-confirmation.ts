@@ -1,7 +1,8 @@
-import { refusalFor } from '../gates.js';
-import { describeThrown, GuardedCall, type GuardedOutcome } from '../invoke/run-guarded.js';
+import { GuardedCall, type GuardedOutcome } from '../invoke/run-guarded.js';
 import type { Locale } from '../messages/index.js';
+import { refusalFor } from '../policy/gates.js';
 import type { Approval } from '../tool.js';
+import { describeThrown } from '../util/describe-thrown.js';
 import { approvalFor } from './approval.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
 import { digestOf, snapshotJson, writeCanonical } from './digest.js';

@@ -1,9 +1,9 @@
 import { type ConfirmationAction, type EventListener, emitSafely } from '../events.js';
-import { describeThrown } from '../invoke/run-guarded.js';
 import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
 import { type ErrorCode, failure } from '../result.js';
 import type { Approval } from '../tool.js';
-import type { ToolInfo } from '../tool-info.js';
+import type { ToolInfo } from '../tools/tool-info.js';
+import { describeThrown } from '../util/describe-thrown.js';
 import type { ConfirmationStore } from './store.js';
 import type { Confirmation, ConfirmationFailure } from './types.js';
 

@@ -121,16 +121,3 @@ export class GuardedCall extends Expiring {
     this.#resolve?.(result);
   }
 }
-
-/** A readable one-line description of anything thrown, never itself throwing. */
-export function describeThrown(error: unknown): string {
-  try {
-    if (error instanceof Error) return error.message || error.name;
-    if (typeof error === 'string') return error;
-    if (error === undefined) return 'undefined was thrown';
-    const json = JSON.stringify(error);
-    return json === undefined ? String(error) : json;
-  } catch {
-    return 'a value that cannot be described was thrown';
-  }
-}

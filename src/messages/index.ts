@@ -15,7 +15,15 @@ const catalogs: Readonly<Record<Locale, MessageCatalog>> = { en, 'zh-CN': zhCN }
  * ```
  */
 export function formatMessage(code: ErrorCode, params: MessageParams, locale: Locale = 'en'): string {
-  return (catalogs[locale] ?? en)[code](params);
+  return catalogs[toLocale(locale, 'en')][code](params);
+}
+
+/**
+ * `value` when it names a catalog of ours, else `fallback`. An own-property check, so a caller's
+ * `'constructor'` or `'__proto__'` never reaches `Object.prototype`.
+ */
+export function toLocale(value: unknown, fallback: Locale): Locale {
+  return typeof value === 'string' && Object.hasOwn(catalogs, value) ? (value as Locale) : fallback;
 }
 
 export type { Locale, MessageCatalog, MessageParams } from './catalog.js';

@@ -1,10 +1,10 @@
 import { getDefaultRegistry } from '../default-registry.js';
-import type { GateContext } from '../gates.js';
-import { describeThrown } from '../invoke/run-guarded.js';
 import type { Locale } from '../messages/index.js';
 import { formatMessage } from '../messages/index.js';
+import type { GateContext } from '../policy/gates.js';
 import { INVOKE_AS, type ToolRegistry } from '../registry.js';
 import { failure, type InvokeResult } from '../result.js';
+import { describeThrown } from '../util/describe-thrown.js';
 import type { Plan, PlanResult, PlanState, StepRecord } from './types.js';
 
 /** Where and how a plan runs. */

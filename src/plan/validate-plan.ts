@@ -1,4 +1,4 @@
-import { refusalFor } from '../gates.js';
+import { refusalFor } from '../policy/gates.js';
 import type { ToolRegistry } from '../registry.js';
 import type { Plan } from './types.js';
 

@@ -8,10 +8,10 @@ import {
   type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { describeThrown } from '../../invoke/run-guarded.js';
 import { formatMessage } from '../../messages/index.js';
 import type { InvokeContext, ToolRegistry } from '../../registry.js';
 import { failure, type ReadOnlyResult } from '../../result.js';
+import { describeThrown } from '../../util/describe-thrown.js';
 import { combineSignals } from '../shared/combine-signals.js';
 import { createLimiter, type Limiter } from '../shared/limit-concurrency.js';
 import { type AdapterOptions, resolveAdapterOptions } from '../shared/options.js';

@@ -1,4 +1,4 @@
-import { isLegalWireName } from '../../wire-name.js';
+import { isLegalWireName } from '../../policy/wire-name.js';
 
 /**
  * The name a call gets when the model's name is not a legal wire name (empty, too long, a dot, a

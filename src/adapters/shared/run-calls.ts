@@ -1,7 +1,7 @@
-import { describeThrown } from '../../invoke/run-guarded.js';
 import { formatMessage } from '../../messages/index.js';
 import type { InvokeContext, ToolRegistry } from '../../registry.js';
 import { failure, type ReadOnlyResult } from '../../result.js';
+import { describeThrown } from '../../util/describe-thrown.js';
 import { createLimiter } from './limit-concurrency.js';
 import type { ResolvedAdapterOptions } from './options.js';
 import { replyLocale } from './reply-locale.js';

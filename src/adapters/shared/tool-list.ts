@@ -1,6 +1,6 @@
 import { ToolDefinitionError } from '../../errors/tool-definition-error.js';
 import type { FunctionSchema } from '../../function-schema.js';
-import type { GateContext } from '../../gates.js';
+import type { GateContext } from '../../policy/gates.js';
 import type { ToolRegistry } from '../../registry.js';
 
 /** The internal name behind a wire name, for error messages a developer reads. */

@@ -1,6 +1,6 @@
-import { describeThrown } from '../../invoke/run-guarded.js';
 import { formatMessage, type Locale } from '../../messages/index.js';
 import type { ErrorCode, ReadOnlyResult } from '../../result.js';
+import { describeThrown } from '../../util/describe-thrown.js';
 import { truncateText } from './truncate.js';
 
 /** A tool result as the model will see it: JSON text of the data, or an error it can act on. */

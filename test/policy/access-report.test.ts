@@ -1,6 +1,6 @@
 import { formatAccessReport, ToolRegistry } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
-import { readTool, sendTool, writeTool } from './helpers/tools.js';
+import { readTool, sendTool, writeTool } from '../helpers/tools.js';
 
 describe('accessReport', () => {
   const registry = new ToolRegistry()

@@ -1,4 +1,4 @@
-import type { CallerKind, SideEffect } from './tool.js';
+import type { CallerKind, SideEffect } from '../tool.js';
 
 /** What the gates look at: the scope of the call and the feature flags granted to it. */
 export interface GateContext {

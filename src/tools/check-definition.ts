@@ -1,8 +1,8 @@
-import { ToolDefinitionError } from './errors/tool-definition-error.js';
-import { type JsonSchema, SIDE_EFFECTS, type ToolDefinition } from './tool.js';
+import { ToolDefinitionError } from '../errors/tool-definition-error.js';
+import { isValidToolName, MAX_WIRE_NAME_LENGTH, toWireName } from '../policy/wire-name.js';
+import { type JsonSchema, SIDE_EFFECTS, type ToolDefinition } from '../tool.js';
+import { describeAsJsonSchema, isStandardSchema } from '../validation/standard-schema.js';
 import type { ToolInfo } from './tool-info.js';
-import { describeAsJsonSchema, isStandardSchema } from './validation/standard-schema.js';
-import { isValidToolName, MAX_WIRE_NAME_LENGTH, toWireName } from './wire-name.js';
 
 const NAME_RULES =
   'A tool name is `<domain>.<capability>`: dot-separated segments that start with a letter and hold letters, digits, `-` and single `_` between other characters (e.g. `kb.search`, `crm.contact_notes.list`).';

@@ -1,7 +1,7 @@
+import { formatMessage, type Locale } from '../messages/index.js';
+import type { CallerKind, SideEffect } from '../tool.js';
+import type { ToolInfo } from '../tools/tool-info.js';
 import { type GateContext, isFlagGranted, type Refusal, refusalFor } from './gates.js';
-import { formatMessage, type Locale } from './messages/index.js';
-import type { CallerKind, SideEffect } from './tool.js';
-import type { ToolInfo } from './tool-info.js';
 
 /** Whether one kind of caller may reach a tool, and if not, why. */
 export interface Access {

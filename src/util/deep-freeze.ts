@@ -1,0 +1,23 @@
+/**
+ * Freezes `value` and everything reachable from it, in place. Iterative, so a deep value cannot
+ * overflow the stack; already-frozen objects are taken as frozen all the way down.
+ */
+export function deepFreeze<T>(value: T): T {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (typeof next !== 'object' || next === null || Object.isFrozen(next)) continue;
+    Object.freeze(next);
+    for (const child of Object.values(next)) stack.push(child);
+  }
+  return value;
+}
+
+/**
+ * A deep-frozen copy of plain JSON data that nobody else holds: the app's object can change
+ * afterwards without changing the copy. Throws for what JSON cannot hold (a cycle, a BigInt, depth
+ * past the engine's stack).
+ */
+export function frozenJsonCopy<T>(value: T): T {
+  return deepFreeze(JSON.parse(JSON.stringify(value)) as T);
+}
