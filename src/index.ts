@@ -40,7 +40,6 @@ export type {
   InvokeOutcome,
   RegistryEvent,
 } from './events.js';
-export type { FunctionSchema } from './function-schema.js';
 export type { ArgumentLimits } from './invoke/arguments.js';
 export type { Locale, MessageCatalog, MessageParams } from './messages/index.js';
 export { formatMessage } from './messages/index.js';
@@ -88,6 +87,7 @@ export type {
   ToolDefinition,
 } from './tool.js';
 export { defineTool, isSendTool, SIDE_EFFECTS } from './tool.js';
+export type { FunctionSchema } from './tools/function-schema.js';
 export type { ListFilter, ToolInfo } from './tools/tool-info.js';
 export { createAjvValidator } from './validation/ajv-validator.js';
 export type { CompiledValidator, JsonSchemaValidator, ValidationOutcome } from './validation/validator.js';

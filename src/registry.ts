@@ -1,6 +1,5 @@
-import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { createConfirmationsView } from './confirm/confirmations-view.js';
-import { type Created, createConfirmation } from './confirm/create-confirmation.js';
+import { createConfirmation } from './confirm/create-confirmation.js';
 import { decideConfirmation } from './confirm/decide-confirmation.js';
 import { deliverConfirmation } from './confirm/deliver-confirmation.js';
 import type { ConfirmFlow, SendToolHandle } from './confirm/flow.js';
@@ -18,34 +17,21 @@ import type {
   RejectOptions,
 } from './confirm/types.js';
 import { ToolDefinitionError } from './errors/tool-definition-error.js';
-import { type EventListener, emitSafely, type InvokeOutcome } from './events.js';
-import { type FunctionSchema, toModelParameters } from './function-schema.js';
-import {
-  type ArgumentLimits,
-  ArgumentsProblem,
-  DEFAULT_ARGUMENT_LIMITS,
-  readArguments,
-} from './invoke/arguments.js';
-import { ToolRunContext } from './invoke/run-context.js';
-import { type GuardedOutcome, isThenable } from './invoke/run-guarded.js';
-import { formatMessage, type Locale, type MessageParams } from './messages/index.js';
-import { type AccessReport, buildAccessReport, grantedFlagsOf } from './policy/access-report.js';
-import { type GateContext, isModelCallable, type Refusal, refusalFor } from './policy/gates.js';
-import {
-  type ErrorCode,
-  failure,
-  type InvokeResult,
-  type ReadOnlyResult,
-  type ToolFailure,
-  type ValidationIssue,
-} from './result.js';
-import type { CallerKind, ToolDefinition } from './tool.js';
-import { checkDefinition } from './tools/check-definition.js';
+import type { EventListener } from './events.js';
+import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from './invoke/arguments.js';
+import { InvokePath } from './invoke/invoke-tool.js';
+import { type Locale, toLocale } from './messages/index.js';
+import { type AccessReport, buildAccessReport } from './policy/access-report.js';
+import { EMPTY_GATES, type GateSnapshot, readGates } from './policy/call-context.js';
+import { type GateContext, isAvailableIn } from './policy/gates.js';
+import type { InvokeResult, ReadOnlyResult } from './result.js';
+import type { ToolDefinition } from './tool.js';
+import { checkDefinition, isTimeoutMs, MAX_TIMEOUT_MS } from './tools/check-definition.js';
+import type { FunctionSchema } from './tools/function-schema.js';
 import type { ListFilter, ToolInfo } from './tools/tool-info.js';
+import { ToolTable } from './tools/tool-table.js';
 import { describeThrown } from './util/describe-thrown.js';
-import { createAjvValidator } from './validation/ajv-validator.js';
-import { isStandardSchema, validateStandard } from './validation/standard-schema.js';
-import type { CompiledValidator, JsonSchemaValidator } from './validation/validator.js';
+import type { JsonSchemaValidator } from './validation/validator.js';
 
 /** What a caller says about a call: the gates read `scope` and `flags`; the tool gets the rest. */
 export interface InvokeContext<AppContext = unknown> extends GateContext {
@@ -97,37 +83,8 @@ export interface RegisterOptions {
   readonly replace?: boolean;
 }
 
-/** The facts about one call that its failure message and audit event need. */
-interface Call {
-  readonly caller: CallerKind;
-  /** The internal name, or the name as asked for an unknown tool. */
-  readonly tool: string;
-  /** The name to show the caller (wire name for the model; empty when it may not be repeated). */
-  readonly shown: string;
-  readonly ctx: InvokeContext<unknown>;
-  readonly started: number;
-}
-
-interface Entry<AppContext> {
-  readonly definition: ToolDefinition<AppContext>;
-  readonly info: ToolInfo;
-  readonly standard: StandardSchemaV1 | undefined;
-  validate: CompiledValidator | undefined;
-  schemaError: string | undefined;
-  modelSchema: FunctionSchema | undefined;
-  sendHandle: SendToolHandle | undefined;
-}
-
 /** Lets the plan runner call as `plan` without offering that caller kind to everyone. */
 export const INVOKE_AS: unique symbol = Symbol('graded-tools.invokeAs');
-
-/** A name safe to repeat back in a message: a name shape, no control or markup characters. */
-function safeName(name: unknown): string | undefined {
-  return typeof name === 'string' && /^[A-Za-z0-9_.-]{1,64}$/.test(name) ? name : undefined;
-}
-
-const MAX_LISTED_IN_MESSAGE = 20;
-const MAX_CACHED_CONTEXTS = 256;
 
 /**
  * Holds graded tools and is the only way to call them. Every call passes the gates; the model's exit
@@ -151,106 +108,56 @@ const MAX_CACHED_CONTEXTS = 256;
  * ```
  */
 export class ToolRegistry<AppContext = unknown> {
-  readonly #byName = new Map<string, Entry<AppContext>>();
-  /** Internal and wire names alike: they never collide (only internal names hold a dot). */
-  readonly #byAnyName = new Map<string, Entry<AppContext>>();
-  readonly #modelListCache = new Map<string, readonly FunctionSchema[]>();
-  readonly #onEvent: EventListener | undefined;
+  readonly #tools: ToolTable;
   readonly #locale: Locale;
-  readonly #validatorOption: JsonSchemaValidator | undefined;
-  #validator: JsonSchemaValidator | undefined;
-  readonly #defaultTimeoutMs: number;
-  readonly #limits: ArgumentLimits;
-  readonly #describeError: (error: unknown, tool: string) => string;
+  readonly #invokePath: InvokePath;
   readonly #flow: ConfirmFlow;
   readonly #confirmationsView: ConfirmationsView;
 
   constructor(options: RegistryOptions = {}) {
-    this.#onEvent = options.onEvent;
-    this.#locale = options.locale ?? 'en';
-    this.#validatorOption = options.validator;
-    this.#defaultTimeoutMs = options.defaultTimeoutMs ?? 30_000;
-    this.#limits = { ...DEFAULT_ARGUMENT_LIMITS, ...options.argumentLimits };
-    this.#describeError = options.describeError ?? describeThrown;
-    const ttlMs = options.confirmationTtlMs ?? DEFAULT_CONFIRMATION_TTL_MS;
-    if (!(typeof ttlMs === 'number' && ttlMs > 0 && ttlMs <= MAX_CONFIRMATION_TTL_MS)) {
-      throw new RangeError('`confirmationTtlMs` must be a positive number of milliseconds, at most a year.');
-    }
+    const settings = readRegistryOptions(options);
+    this.#locale = settings.locale;
+    this.#tools = new ToolTable(settings.validator);
     // The confirmation path lives in src/confirm; the registry only lends it its tools and settings.
     this.#flow = {
-      store: options.confirmations ?? createMemoryStore(),
-      now: options.now ?? Date.now,
-      ttlMs,
-      requireDigest: options.requireDigest === true,
-      locale: this.#locale,
-      defaultTimeoutMs: this.#defaultTimeoutMs,
-      onEvent: this.#onEvent,
-      sendTool: (name) => {
-        const entry = this.#byName.get(name);
-        const definition = entry?.definition;
-        if (entry === undefined || definition?.sideEffect !== 'send') return undefined;
-        // Made once per registered tool, not per confirm. Called as a method, like prepare: a tool
-        // written as a class keeps its `this`.
-        entry.sendHandle ??= {
-          info: entry.info,
-          deliver: (payload, approval) => definition.deliver(payload, approval),
-        };
-        return entry.sendHandle;
-      },
-      describeError: (error, tool) => this.#describeError(error, tool),
+      store: settings.confirmations ?? createMemoryStore(),
+      now: settings.now,
+      ttlMs: settings.confirmationTtlMs,
+      requireDigest: settings.requireDigest,
+      locale: settings.locale,
+      defaultTimeoutMs: settings.defaultTimeoutMs,
+      onEvent: settings.onEvent,
+      sendTool: (name) => this.#sendTool(name),
+      describeError: settings.describeError,
     };
     this.#confirmationsView = createConfirmationsView(this.#flow);
+    this.#invokePath = new InvokePath({
+      table: this.#tools,
+      locale: settings.locale,
+      defaultTimeoutMs: settings.defaultTimeoutMs,
+      limits: settings.argumentLimits,
+      onEvent: settings.onEvent,
+      describeError: settings.describeError,
+      ask: (request) => createConfirmation(this.#flow, request),
+    });
   }
 
   /**
-   * Adds a tool. Throws `ToolDefinitionError` for a definition mistake: an invalid or too long name,
-   * a duplicate (unless `replace`), a wire-name collision, a root schema that is not an object, a
-   * `send` tool with `run` or without `prepare`/`deliver`. Schemas are compiled on first use.
+   * Adds a tool, as a snapshot: its grade, gates, functions and a deep-frozen copy of its schema are
+   * taken now, so changing the definition object afterwards changes nothing. Throws
+   * `ToolDefinitionError` for a definition mistake: an invalid or too long name, a duplicate (unless
+   * `replace`), a wire-name collision, a root schema that is not an object, a `send` tool with `run`
+   * or without `prepare`/`deliver`. Schemas are compiled on first use.
    */
   register(definition: ToolDefinition<AppContext>, options: RegisterOptions = {}): this {
-    const info = checkDefinition(definition as ToolDefinition);
-    const existing = this.#byName.get(info.name);
-    if (existing !== undefined && options.replace !== true) {
-      throw new ToolDefinitionError(
-        'DUPLICATE_NAME',
-        info.name,
-        `Tool "${info.name}" is already registered. Pick another name, or pass { replace: true } to replace it.`,
-      );
-    }
-    const wireOwner = this.#byAnyName.get(info.wireName);
-    if (wireOwner !== undefined && wireOwner.info.name !== info.name) {
-      throw new ToolDefinitionError(
-        'WIRE_NAME_COLLISION',
-        info.name,
-        `Tool "${info.name}" has the wire name "${info.wireName}", which "${wireOwner.info.name}" already uses. Rename one of them.`,
-      );
-    }
-    const schema = definition.inputSchema;
-    const entry: Entry<AppContext> = {
-      definition,
-      info,
-      standard: isStandardSchema(schema) ? schema : undefined,
-      validate: undefined,
-      schemaError: undefined,
-      modelSchema: undefined,
-      sendHandle: undefined,
-    };
-    this.#byName.set(info.name, entry);
-    this.#byAnyName.set(info.name, entry);
-    this.#byAnyName.set(info.wireName, entry);
-    this.#modelListCache.clear();
+    const tool = checkDefinition(definition as ToolDefinition);
+    this.#tools.add(tool, readReplace(options));
     return this;
   }
 
   /** Removes a tool by internal or wire name; true when one was removed. */
   unregister(name: string): boolean {
-    const entry = this.#resolve(name);
-    if (entry === undefined) return false;
-    this.#byName.delete(entry.info.name);
-    this.#byAnyName.delete(entry.info.name);
-    this.#byAnyName.delete(entry.info.wireName);
-    this.#modelListCache.clear();
-    return true;
+    return this.#tools.remove(name);
   }
 
   /** The language of messages when a call does not give its own `locale`. */
@@ -260,40 +167,51 @@ export class ToolRegistry<AppContext = unknown> {
 
   /** The number of registered tools. */
   get size(): number {
-    return this.#byName.size;
+    return this.#tools.size;
   }
 
-  /** A registered tool by internal (`kb.search`) or wire (`kb__search`) name. */
+  /** A registered tool by internal (`kb.search`) or wire (`kb__search`) name, frozen. */
   get(name: string): ToolInfo | undefined {
-    return this.#resolve(name)?.info;
+    return this.#tools.resolve(name)?.tool.info;
   }
 
   /** True when a tool is registered under this internal or wire name. */
   has(name: string): boolean {
-    return this.#resolve(name) !== undefined;
+    return this.#tools.resolve(name) !== undefined;
   }
 
-  /** The registered tools, filtered by domain, grade or availability in a scope. */
+  /**
+   * The registered tools (frozen), filtered by domain, grade or availability in a scope. An
+   * unreadable filter lists nothing.
+   */
   list(filter: ListFilter = {}): ToolInfo[] {
+    let domain: unknown;
+    let sideEffect: unknown;
+    let scope: unknown;
+    try {
+      ({ domain, sideEffect, scope } = filter ?? {});
+    } catch {
+      return [];
+    }
     const tools: ToolInfo[] = [];
-    for (const { info } of this.#byName.values()) {
-      if (filter.domain !== undefined && info.domain !== filter.domain) continue;
-      if (filter.sideEffect !== undefined && info.sideEffect !== filter.sideEffect) continue;
-      if (filter.scope !== undefined && info.scopes !== undefined && !info.scopes.includes(filter.scope))
-        continue;
+    for (const { info } of this.#tools.tools()) {
+      if (domain !== undefined && info.domain !== domain) continue;
+      if (sideEffect !== undefined && info.sideEffect !== sideEffect) continue;
+      if (scope !== undefined && !isAvailableIn(info, scope)) continue;
       tools.push(info);
     }
     return tools;
   }
 
   /**
-   * Calls a tool as a person (or, with `autonomous: true`, as the app's own automation). Gates run in
-   * order — feature flag, scope, `send` from an autonomous caller — then the input is validated. A
-   * `send` tool is only prepared and stored as a pending confirmation: the result holds the payload
-   * to show a person, its digest and the id to `confirm`. Never throws.
+   * Calls a tool as a person (or, with `autonomous: true`, as the app's own automation; any value of
+   * `autonomous` but `false` or none counts as autonomous). Gates run in order — feature flag, scope,
+   * `send` from an autonomous caller — then the input is validated. A `send` tool is only prepared and
+   * stored as a pending confirmation: the result holds the payload to show a person, its digest and
+   * the id to `confirm`. Never throws; an unreadable `ctx` is `INVALID_OPTION`.
    */
   invoke(name: string, input?: unknown, ctx: InvokeContext<AppContext> = {}): Promise<InvokeResult> {
-    return this.#execute(ctx.autonomous === true ? 'autonomous' : 'person', name, input, ctx);
+    return this.#invokePath.invoke('invoke', name, input, ctx);
   }
 
   /**
@@ -306,7 +224,7 @@ export class ToolRegistry<AppContext = unknown> {
     input?: unknown,
     ctx: InvokeContext<AppContext> = {},
   ): Promise<ReadOnlyResult> {
-    return this.#execute('model', name, input, ctx) as Promise<ReadOnlyResult>;
+    return this.#invokePath.invoke('model', name, input, ctx) as Promise<ReadOnlyResult>;
   }
 
   /** @internal The plan runner's way in: the caller kind is fixed by the runner, not by a flag. */
@@ -316,7 +234,7 @@ export class ToolRegistry<AppContext = unknown> {
     input: unknown,
     ctx: InvokeContext<AppContext>,
   ): Promise<InvokeResult> {
-    return this.#execute(caller, name, input, ctx);
+    return this.#invokePath.invoke(caller, name, input, ctx);
   }
 
   /**
@@ -459,341 +377,120 @@ export class ToolRegistry<AppContext = unknown> {
   }
 
   #localeOf(options: { readonly locale?: Locale | undefined } | undefined): Locale {
-    return options?.locale ?? this.#locale;
+    try {
+      return toLocale(options?.locale, this.#locale);
+    } catch {
+      return this.#locale;
+    }
   }
 
   /**
    * The tools for the model under `ctx`: exactly those the model's exit would run — `read` tools whose
    * gates pass — under wire names, in OpenAI's function shape. Never a `write` or `send` tool. Cached
-   * per scope and granted flags until the next `register`.
+   * per scope and granted flags until the next `register`. An unreadable `ctx` lists nothing.
    */
   toFunctionSchemas(ctx: GateContext = {}): FunctionSchema[] {
-    const key = `${ctx.scope ?? ''}\u0000${grantedFlagsOf(ctx.flags).join('\u0000')}`;
-    let cached = this.#modelListCache.get(key);
-    if (cached === undefined) {
-      const schemas: FunctionSchema[] = [];
-      for (const entry of this.#byName.values()) {
-        if (isModelCallable(entry.info, ctx)) schemas.push(this.#modelSchemaOf(entry));
-      }
-      cached = Object.freeze(schemas);
-      if (this.#modelListCache.size >= MAX_CACHED_CONTEXTS) this.#modelListCache.clear();
-      this.#modelListCache.set(key, cached);
-    }
-    return [...cached];
+    return [...this.#tools.modelList(gatesOrNone(ctx))];
   }
 
-  /** For every tool: may a person, a plan and the model reach it under `ctx`, and if not, why. */
+  /**
+   * For every tool: may a person, a plan and the model reach it under `ctx`, and if not, why. An
+   * unreadable `ctx` is reported as the empty context.
+   */
   accessReport(ctx: GateContext & { readonly locale?: Locale } = {}): AccessReport {
-    return buildAccessReport(this.list(), ctx, ctx.locale ?? this.#locale);
+    return buildAccessReport(this.list(), gatesOrNone(ctx), this.#localeOf(ctx));
   }
 
-  #resolve(name: string): Entry<AppContext> | undefined {
-    if (typeof name !== 'string') return undefined;
-    return this.#byAnyName.get(name);
-  }
-
-  #modelSchemaOf(entry: Entry<AppContext>): FunctionSchema {
-    entry.modelSchema ??= Object.freeze({
-      name: entry.info.wireName,
-      description: entry.info.description,
-      parameters: toModelParameters(entry.info.inputSchema),
-    });
-    return entry.modelSchema;
-  }
-
-  #compiled(entry: Entry<AppContext>): CompiledValidator | undefined {
-    if (entry.validate === undefined && entry.schemaError === undefined) {
-      try {
-        this.#validator ??= this.#validatorOption ?? createAjvValidator();
-        entry.validate = this.#validator.compile(entry.info.inputSchema);
-      } catch (error) {
-        entry.schemaError = describeThrown(error);
-      }
-    }
-    return entry.validate;
-  }
-
-  /**
-   * Every call comes here. It never throws, and it is synchronous up to the tool's own work: a tool that
-   * returns a plain value costs no promise of ours, one that returns a promise costs one race. No
-   * timer and no AbortController are made per call unless a tool needs one.
-   */
-  #execute(
-    caller: CallerKind,
-    name: string,
-    rawInput: unknown,
-    ctx: InvokeContext<AppContext>,
-  ): Promise<InvokeResult> {
-    const outcome = this.#attempt(caller, name, rawInput, ctx);
-    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
-  }
-
-  #attempt(
-    caller: CallerKind,
-    name: string,
-    rawInput: unknown,
-    ctx: InvokeContext<AppContext>,
-  ): InvokeResult | Promise<InvokeResult> {
-    const started = this.#onEvent === undefined ? 0 : performance.now();
-    const entry = this.#resolve(name);
-    try {
-      if (entry === undefined) {
-        const requested = typeof name === 'string' ? name.slice(0, 128) : String(name);
-        const call: Call = { caller, tool: requested, shown: '', ctx, started };
-        return this.#fail(call, 'UNKNOWN_TOOL', this.#unknownToolParams(name, caller, ctx));
-      }
-      const refusal = refusalFor(entry.info, ctx, caller);
-      if (refusal !== undefined) return this.#refuse(entry, refusal, caller, name, ctx, started);
-      if (ctx.signal?.aborted) return this.#fail(this.#call(entry, caller, ctx, started), 'ABORTED', {});
-
-      const parsed = readArguments(rawInput, this.#limits);
-      if (parsed instanceof ArgumentsProblem) {
-        return this.#fail(this.#call(entry, caller, ctx, started), 'INVALID_ARGUMENTS', {
-          detail: parsed.detail,
-        });
-      }
-      if (entry.standard !== undefined)
-        return this.#validateStandardThenRun(entry, parsed, caller, ctx, started);
-      const validate = entry.validate ?? this.#compiled(entry);
-      if (validate === undefined) {
-        return this.#fail(this.#call(entry, caller, ctx, started), 'SCHEMA_ERROR', {
-          detail: entry.schemaError ?? '',
-        });
-      }
-      const checked = validate(parsed);
-      if (!checked.valid) return this.#invalidInput(this.#call(entry, caller, ctx, started), checked.issues);
-      return this.#run(entry, parsed, caller, ctx, started);
-    } catch (error) {
-      return this.#unexpected(error, entry, caller, name, ctx, started);
-    }
-  }
-
-  async #validateStandardThenRun(
-    entry: Entry<AppContext>,
-    input: unknown,
-    caller: CallerKind,
-    ctx: InvokeContext<AppContext>,
-    started: number,
-  ): Promise<InvokeResult> {
-    try {
-      const checked = await validateStandard(entry.standard as StandardSchemaV1, input);
-      if (!checked.valid) return this.#invalidInput(this.#call(entry, caller, ctx, started), checked.issues);
-      return await this.#run(entry, checked.value, caller, ctx, started);
-    } catch (error) {
-      return this.#unexpected(error, entry, caller, entry.info.name, ctx, started);
-    }
-  }
-
-  #run(
-    entry: Entry<AppContext>,
-    input: unknown,
-    caller: CallerKind,
-    ctx: InvokeContext<AppContext>,
-    started: number,
-  ): InvokeResult | Promise<InvokeResult> {
-    const { definition, info } = entry;
-    const timeoutMs = info.timeoutMs ?? this.#defaultTimeoutMs;
-    const runContext = new ToolRunContext<AppContext>(
-      timeoutMs,
-      ctx.signal,
-      caller,
-      ctx.scope,
-      ctx.context as AppContext,
-      info.name,
-    );
-    let returned: unknown;
-    try {
-      returned =
-        definition.sideEffect === 'send'
-          ? definition.prepare(input, runContext)
-          : definition.run(input, runContext);
-    } catch (error) {
-      return this.#toResult(entry, input, { kind: 'threw', error }, caller, ctx, started, timeoutMs);
-    }
-    if (!isThenable(returned)) {
-      return this.#toResult(entry, input, { kind: 'ok', value: returned }, caller, ctx, started, timeoutMs);
-    }
-    return runContext.settle(returned, (outcome) =>
-      this.#toResult(entry, input, outcome, caller, ctx, started, timeoutMs),
-    );
-  }
-
-  #toResult(
-    entry: Entry<AppContext>,
-    input: unknown,
-    outcome: GuardedOutcome<unknown>,
-    caller: CallerKind,
-    ctx: InvokeContext<AppContext>,
-    started: number,
-    timeoutMs: number,
-  ): InvokeResult | Promise<InvokeResult> {
-    try {
-      switch (outcome.kind) {
-        case 'timeout':
-          return this.#fail(this.#call(entry, caller, ctx, started), 'TIMEOUT', { ms: timeoutMs });
-        case 'aborted':
-          return this.#fail(this.#call(entry, caller, ctx, started), 'ABORTED', {});
-        case 'threw':
-          return this.#fail(this.#call(entry, caller, ctx, started), 'RUN_FAILED', {
-            detail: this.#safeDescribe(outcome.error, entry.info.name),
-          });
-      }
-      const data = outcome.value === undefined ? null : outcome.value;
-      if (entry.definition.sideEffect === 'send')
-        return this.#storeConfirmation(entry, input, data, caller, ctx, started);
-      if (started !== 0) this.#report(caller, entry.info.name, ctx, started, 'ok');
-      return { ok: true, data };
-    } catch (error) {
-      return this.#unexpected(error, entry, caller, entry.info.name, ctx, started);
-    }
-  }
-
-  /**
-   * A person's send was prepared: store it as a pending confirmation and hand back what to show. Like
-   * a plain tool, it answers without a promise when nothing waits (the memory store).
-   */
-  #storeConfirmation(
-    entry: Entry<AppContext>,
-    input: unknown,
-    payload: unknown,
-    caller: CallerKind,
-    ctx: InvokeContext<AppContext>,
-    started: number,
-  ): InvokeResult | Promise<InvokeResult> {
-    const created = createConfirmation(this.#flow, {
-      tool: entry.info.name,
-      input,
-      payload,
-      actor: ctx.actor,
-      scope: ctx.scope,
-    });
-    if (!(created instanceof Promise)) return this.#answerCreated(created, entry, caller, ctx, started);
-    return created.then(
-      (answer) => this.#answerCreated(answer, entry, caller, ctx, started),
-      (error: unknown) => this.#unexpected(error, entry, caller, entry.info.name, ctx, started),
-    );
-  }
-
-  #answerCreated(
-    created: Created,
-    entry: Entry<AppContext>,
-    caller: CallerKind,
-    ctx: InvokeContext<AppContext>,
-    started: number,
-  ): InvokeResult {
-    try {
-      if (!created.ok)
-        return this.#fail(this.#call(entry, caller, ctx, started), created.code, { detail: created.detail });
-      this.#report(caller, entry.info.name, ctx, started, 'confirm_required');
-      return created;
-    } catch (error) {
-      return this.#unexpected(error, entry, caller, entry.info.name, ctx, started);
-    }
-  }
-
-  /** Defence in depth: nothing a caller or a tool does may turn into an exception for the host. */
-  #unexpected(
-    error: unknown,
-    entry: Entry<AppContext> | undefined,
-    caller: CallerKind,
-    name: unknown,
-    ctx: InvokeContext<AppContext>,
-    started: number,
-  ): ToolFailure {
-    const call: Call = entry
-      ? this.#call(entry, caller, ctx, started)
-      : { caller, tool: String(name).slice(0, 128), shown: safeName(name) ?? '', ctx, started };
-    return this.#fail(call, 'RUN_FAILED', { detail: describeThrown(error) });
-  }
-
-  /** What a failure path needs to know about its call; made only when a call fails. */
-  #call(entry: Entry<AppContext>, caller: CallerKind, ctx: InvokeContext<AppContext>, started: number): Call {
-    // The model knows tools by wire name; people and plans by internal name.
-    const shown = caller === 'model' ? entry.info.wireName : entry.info.name;
-    return { caller, tool: entry.info.name, shown, ctx, started };
-  }
-
-  #refuse(
-    entry: Entry<AppContext>,
-    refusal: Refusal,
-    caller: CallerKind,
-    name: string,
-    ctx: InvokeContext<AppContext>,
-    started: number,
-  ): ToolFailure {
-    if (caller === 'model') {
-      // The model learns nothing about tools it may not call: same code and message as a made-up name.
-      this.#report(caller, entry.info.name, ctx, started, 'refused', refusal);
-      const params = this.#unknownToolParams(name, caller, ctx);
-      return failure('UNKNOWN_TOOL', formatMessage('UNKNOWN_TOOL', params, ctx.locale ?? this.#locale));
-    }
-    const extra = refusal === 'SEND_REQUIRES_CONFIRM' ? { requiresConfirm: true as const } : undefined;
-    return this.#fail(this.#call(entry, caller, ctx, started), refusal, { scope: ctx.scope }, extra);
-  }
-
-  #fail(call: Call, code: ErrorCode, params: MessageParams, extra?: Partial<ToolFailure>): ToolFailure {
-    const outcome = code === 'UNKNOWN_TOOL' || code in REFUSALS ? 'refused' : 'failed';
-    this.#report(call.caller, call.tool, call.ctx, call.started, outcome, code);
-    const message = formatMessage(
-      code,
-      { ...params, ...(call.shown === '' ? {} : { tool: call.shown }) },
-      call.ctx.locale ?? this.#locale,
-    );
-    return failure(code, message, extra);
-  }
-
-  #report(
-    caller: CallerKind,
-    tool: string,
-    ctx: { readonly scope?: string | undefined },
-    started: number,
-    outcome: InvokeOutcome,
-    code?: ErrorCode,
-  ): void {
-    if (this.#onEvent === undefined) return;
-    emitSafely(this.#onEvent, {
-      type: 'invoke',
-      tool,
-      caller,
-      outcome,
-      ms: performance.now() - started,
-      at: performance.timeOrigin + started,
-      ...(code === undefined ? {} : { code }),
-      ...(ctx.scope === undefined ? {} : { scope: ctx.scope }),
-    });
-  }
-
-  #invalidInput(call: Call, issues: readonly ValidationIssue[]): ToolFailure {
-    const detail = issues
-      .map((issue) => `- ${issue.path === '' ? '(root)' : issue.path}: ${issue.message}`)
-      .join('\n');
-    return this.#fail(call, 'INVALID_INPUT', { detail }, { issues });
-  }
-
-  #unknownToolParams(name: unknown, caller: CallerKind, ctx: GateContext): MessageParams {
-    const tool = safeName(name);
-    const base = tool === undefined ? {} : { tool };
-    if (caller !== 'model') return base;
-    const available = this.toFunctionSchemas(ctx).map((schema) => schema.name);
-    const listed =
-      available.length > MAX_LISTED_IN_MESSAGE
-        ? [...available.slice(0, MAX_LISTED_IN_MESSAGE), '…']
-        : available;
-    return { ...base, available: listed };
-  }
-
-  #safeDescribe(error: unknown, tool: string): string {
-    try {
-      return this.#describeError(error, tool).slice(0, 2_000);
-    } catch {
-      return describeThrown(error);
-    }
+  /** The send tool as registered now, for the confirmation path (one unregistered since is refused). */
+  #sendTool(name: string): SendToolHandle | undefined {
+    const tool = this.#tools.resolve(name)?.tool;
+    const deliver = tool?.deliver;
+    if (tool === undefined || tool.info.sideEffect !== 'send' || deliver === undefined) return undefined;
+    return {
+      info: tool.info,
+      deliver: (payload, approval) => deliver.call(tool.receiver, payload, approval),
+    };
   }
 }
 
-const REFUSALS: Readonly<Record<string, true>> = {
-  FLAG_NOT_GRANTED: true,
-  SCOPE_MISMATCH: true,
-  SEND_REQUIRES_CONFIRM: true,
-  NOT_READ_ONLY: true,
-};
+/** A context's gates, or none when reading it throws: an unreadable context is granted nothing. */
+function gatesOrNone(ctx: unknown): GateSnapshot {
+  try {
+    return readGates(ctx);
+  } catch {
+    return EMPTY_GATES;
+  }
+}
+
+function readReplace(options: RegisterOptions | undefined): boolean {
+  try {
+    return options?.replace === true;
+  } catch {
+    return false;
+  }
+}
+
+interface RegistrySettings {
+  readonly onEvent: EventListener | undefined;
+  readonly locale: Locale;
+  readonly validator: JsonSchemaValidator | undefined;
+  readonly defaultTimeoutMs: number;
+  readonly argumentLimits: ArgumentLimits;
+  readonly describeError: (error: unknown, tool: string) => string;
+  readonly confirmations: ConfirmationStore | undefined;
+  readonly confirmationTtlMs: number;
+  readonly requireDigest: boolean;
+  readonly now: () => number;
+}
+
+function optionError(message: string): ToolDefinitionError {
+  return new ToolDefinitionError('INVALID_OPTION', '', message);
+}
+
+function isLimit(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+}
+
+/**
+ * Reads the registry's options once and checks each: a mistake here is the app's, found at startup
+ * with a `ToolDefinitionError` that names the option, never a silently disabled guard.
+ */
+function readRegistryOptions(options: RegistryOptions): RegistrySettings {
+  const o = (options ?? {}) as Record<string, unknown>;
+  const defaultTimeoutMs = o.defaultTimeoutMs ?? 30_000;
+  if (!isTimeoutMs(defaultTimeoutMs)) {
+    throw optionError(
+      `\`defaultTimeoutMs\` must be a positive number of milliseconds (at most ${MAX_TIMEOUT_MS}).`,
+    );
+  }
+  const ttlMs = o.confirmationTtlMs ?? DEFAULT_CONFIRMATION_TTL_MS;
+  if (!(typeof ttlMs === 'number' && ttlMs > 0 && ttlMs <= MAX_CONFIRMATION_TTL_MS)) {
+    throw optionError('`confirmationTtlMs` must be a positive number of milliseconds, at most a year.');
+  }
+  const limits = (o.argumentLimits ?? {}) as Record<string, unknown>;
+  const argumentLimits = {
+    maxLength: limits.maxLength ?? DEFAULT_ARGUMENT_LIMITS.maxLength,
+    maxDepth: limits.maxDepth ?? DEFAULT_ARGUMENT_LIMITS.maxDepth,
+  };
+  if (!isLimit(argumentLimits.maxLength) || !isLimit(argumentLimits.maxDepth)) {
+    throw optionError('`argumentLimits.maxLength` and `.maxDepth` must be positive whole numbers.');
+  }
+  const locale = o.locale ?? 'en';
+  if (toLocale(locale, 'en') !== locale) throw optionError("`locale` must be 'en' or 'zh-CN'.");
+  for (const name of ['onEvent', 'describeError', 'now'] as const) {
+    if (o[name] !== undefined && typeof o[name] !== 'function')
+      throw optionError(`\`${name}\` must be a function.`);
+  }
+  return {
+    onEvent: o.onEvent as EventListener | undefined,
+    locale: locale as Locale,
+    validator: o.validator as JsonSchemaValidator | undefined,
+    defaultTimeoutMs,
+    argumentLimits: argumentLimits as ArgumentLimits,
+    describeError: (o.describeError as RegistrySettings['describeError'] | undefined) ?? describeThrown,
+    confirmations: o.confirmations as ConfirmationStore | undefined,
+    confirmationTtlMs: ttlMs,
+    requireDigest: o.requireDigest === true,
+    now: (o.now as (() => number) | undefined) ?? Date.now,
+  };
+}

@@ -1,25 +1,34 @@
 import type { CallerKind, RunContext } from '../tool.js';
-import { GuardedCall } from './run-guarded.js';
+import type { GuardedCall } from './run-guarded.js';
 
-/** The `ctx` a tool's `run`/`prepare` receives; it is also the guard of that very call. */
-export class ToolRunContext<AppContext> extends GuardedCall implements RunContext<AppContext> {
+/**
+ * The `ctx` a tool's `run`/`prepare` receives: exactly its documented fields. The call's guard (a
+ * node of the shared deadline list, which links to other calls in flight) stays in a private field,
+ * so nothing of another call is reachable from here and the object serialises like plain data.
+ */
+export class ToolRunContext<AppContext> implements RunContext<AppContext> {
   readonly caller: CallerKind;
   readonly scope: string | undefined;
   readonly context: AppContext;
   readonly toolName: string;
+  readonly #guard: GuardedCall;
 
   constructor(
-    timeoutMs: number,
-    parent: AbortSignal | undefined,
+    guard: GuardedCall,
     caller: CallerKind,
     scope: string | undefined,
     context: AppContext,
     toolName: string,
   ) {
-    super(timeoutMs, parent);
+    this.#guard = guard;
     this.caller = caller;
     this.scope = scope;
     this.context = context;
     this.toolName = toolName;
+  }
+
+  /** Aborted when the caller aborts or the tool's timeout passes; made only when read. */
+  get signal(): AbortSignal {
+    return this.#guard.signal;
   }
 }

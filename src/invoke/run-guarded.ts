@@ -40,6 +40,11 @@ export class GuardedCall extends Expiring {
     this.#parent = parent;
   }
 
+  /** True once the call ended: it returned, threw, timed out or was aborted. */
+  get isSettled(): boolean {
+    return this.#settled;
+  }
+
   /** Aborted when the caller aborts or the timeout passes. */
   get signal(): AbortSignal {
     if (this.#controller === undefined) {

@@ -68,11 +68,18 @@ export function refusalFor(tool: GatedTool, ctx: GateContext, caller: CallerKind
   if (caller === 'model' && tool.sideEffect !== 'read') return 'NOT_READ_ONLY';
   if (tool.featureFlag !== undefined && !isFlagGranted(ctx.flags, tool.featureFlag))
     return 'FLAG_NOT_GRANTED';
-  if (tool.scopes !== undefined && (ctx.scope === undefined || !tool.scopes.includes(ctx.scope))) {
-    return 'SCOPE_MISMATCH';
-  }
+  if (!isAvailableIn(tool, ctx.scope)) return 'SCOPE_MISMATCH';
   if (tool.sideEffect === 'send' && isAutonomous(caller)) return 'SEND_REQUIRES_CONFIRM';
   return undefined;
+}
+
+/**
+ * The scope gate alone: a tool without `scopes` is available anywhere, one with `scopes` only in a
+ * scope it lists. A scope that is not a string is no scope. `registry.list({ scope })` asks this too.
+ */
+export function isAvailableIn(tool: Pick<GatedTool, 'scopes'>, scope: unknown): boolean {
+  const scopes = tool.scopes;
+  return scopes === undefined || (typeof scope === 'string' && scopes.includes(scope));
 }
 
 /**

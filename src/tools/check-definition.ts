@@ -1,46 +1,99 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import { isValidToolName, MAX_WIRE_NAME_LENGTH, toWireName } from '../policy/wire-name.js';
-import { type JsonSchema, SIDE_EFFECTS, type ToolDefinition } from '../tool.js';
+import { type JsonSchema, SIDE_EFFECTS, type SideEffect, type ToolDefinition } from '../tool.js';
+import { frozenJsonCopy } from '../util/deep-freeze.js';
+import { describeThrown } from '../util/describe-thrown.js';
+import { isRecord } from '../util/is-record.js';
 import { describeAsJsonSchema, isStandardSchema } from '../validation/standard-schema.js';
+import type { RegisteredTool, ToolFunction } from './registered-tool.js';
 import type { ToolInfo } from './tool-info.js';
 
 const NAME_RULES =
   'A tool name is `<domain>.<capability>`: dot-separated segments that start with a letter and hold letters, digits, `-` and single `_` between other characters (e.g. `kb.search`, `crm.contact_notes.list`).';
 
+/** The longest timeout Node's timers take; a larger one fires at once, every millisecond. */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
 function fail(code: ToolDefinitionError['code'], name: string, message: string): never {
   throw new ToolDefinitionError(code, name, `Tool "${name}": ${message}`);
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** True for a usable timeout: a positive number of milliseconds Node's timers can wait for. */
+export function isTimeoutMs(value: unknown): value is number {
+  return typeof value === 'number' && value > 0 && value <= MAX_TIMEOUT_MS;
 }
 
-function checkInputSchema(definition: ToolDefinition, name: string): JsonSchema {
-  const schema = definition.inputSchema as unknown;
-  if (!isRecord(schema))
-    return fail('INVALID_SCHEMA', name, 'inputSchema must be a JSON Schema object or a Standard Schema.');
-  let json: JsonSchema;
-  if (isStandardSchema(schema)) {
-    const described = describeAsJsonSchema(schema);
-    if (typeof described === 'string')
-      return fail('INVALID_SCHEMA', name, `inputSchema cannot be used: ${described}.`);
-    json = described;
-  } else {
-    json = schema;
-  }
-  if (json.type !== 'object') {
-    return fail(
-      'INVALID_SCHEMA',
+/** Every field of a definition, read once: getters on the app's object run here and never again. */
+interface Fields {
+  readonly name: unknown;
+  readonly domain: unknown;
+  readonly title: unknown;
+  readonly description: unknown;
+  readonly sideEffect: unknown;
+  readonly inputSchema: unknown;
+  readonly scopes: unknown;
+  readonly featureFlag: unknown;
+  readonly timeoutMs: unknown;
+  readonly openWorld: unknown;
+  readonly run: unknown;
+  readonly prepare: unknown;
+  readonly deliver: unknown;
+}
+
+function readFields(definition: ToolDefinition): Fields {
+  const d = definition as unknown as Record<string, unknown>;
+  return {
+    name: d.name,
+    domain: d.domain,
+    title: d.title,
+    description: d.description,
+    sideEffect: d.sideEffect,
+    inputSchema: d.inputSchema,
+    scopes: d.scopes,
+    featureFlag: d.featureFlag,
+    timeoutMs: d.timeoutMs,
+    openWorld: d.openWorld,
+    run: d.run,
+    prepare: d.prepare,
+    deliver: d.deliver,
+  };
+}
+
+function checkName(fields: Fields): { name: string; wireName: string; domain: string } {
+  const name = fields.name;
+  if (typeof name !== 'string' || !isValidToolName(name))
+    return fail('INVALID_NAME', String(name), NAME_RULES);
+  const wireName = toWireName(name);
+  if (wireName.length > MAX_WIRE_NAME_LENGTH) {
+    fail(
+      'WIRE_NAME_TOO_LONG',
       name,
-      `the root of inputSchema must be \`{ type: 'object', … }\` (got type ${JSON.stringify(json.type)}): every provider passes tool arguments as one object. Wrap other values in a property.`,
+      `its wire name "${wireName}" has ${wireName.length} characters; providers accept at most ${MAX_WIRE_NAME_LENGTH}. Shorten the name.`,
     );
   }
-  return json;
+  const domain = name.slice(0, name.indexOf('.'));
+  if (fields.domain !== undefined && fields.domain !== domain) {
+    fail(
+      'DOMAIN_MISMATCH',
+      name,
+      `\`domain\` is "${String(fields.domain)}" but the name's first segment is "${domain}"; omit \`domain\` or make them agree.`,
+    );
+  }
+  return { name, wireName, domain };
 }
 
-function checkFunctions(definition: ToolDefinition, name: string): void {
-  const { run, prepare, deliver } = definition as { run?: unknown; prepare?: unknown; deliver?: unknown };
-  if (definition.sideEffect === 'send') {
+function checkGrade(fields: Fields, name: string): SideEffect {
+  const grade = fields.sideEffect;
+  if (!SIDE_EFFECTS.includes(grade as SideEffect)) {
+    fail('INVALID_GRADE', name, "`sideEffect` must be 'read', 'write' or 'send'.");
+  }
+  return grade as SideEffect;
+}
+
+function checkFunctions(fields: Fields, grade: SideEffect, name: string): void {
+  const { run, prepare, deliver } = fields;
+  if (grade === 'send') {
     if (run !== undefined) {
       fail(
         'SEND_WITH_RUN',
@@ -61,32 +114,35 @@ function checkFunctions(definition: ToolDefinition, name: string): void {
     fail(
       'INVALID_GRADE',
       name,
-      `only send tools have \`prepare\`/\`deliver\`; this one is graded '${definition.sideEffect}'. Did you mean sideEffect: 'send'?`,
+      `only send tools have \`prepare\`/\`deliver\`; this one is graded '${grade}'. Did you mean sideEffect: 'send'?`,
     );
   }
   if (typeof run !== 'function')
-    fail('MISSING_RUN', name, `a ${definition.sideEffect} tool needs a \`run(input, ctx)\` function.`);
+    fail('MISSING_RUN', name, `a ${grade} tool needs a \`run(input, ctx)\` function.`);
 }
 
-function checkOptions(definition: ToolDefinition, name: string): void {
-  if (typeof definition.description !== 'string' || definition.description.trim() === '') {
+function checkScopes(scopes: unknown, name: string): readonly string[] | undefined {
+  if (scopes === undefined) return undefined;
+  const copy = Array.isArray(scopes) ? [...(scopes as unknown[])] : undefined;
+  if (copy === undefined || copy.length === 0 || !copy.every((s) => typeof s === 'string' && s !== '')) {
+    return fail(
+      'INVALID_OPTION',
+      name,
+      '`scopes` must be a non-empty array of non-empty strings; omit it to make the tool available anywhere.',
+    );
+  }
+  return Object.freeze(copy as string[]);
+}
+
+function checkOptions(fields: Fields, name: string): void {
+  if (typeof fields.description !== 'string' || fields.description.trim() === '') {
     fail(
       'INVALID_OPTION',
       name,
       'give a `description` for the model: what the tool does and when to use it.',
     );
   }
-  const { scopes, featureFlag, timeoutMs, title } = definition;
-  if (
-    scopes !== undefined &&
-    (!Array.isArray(scopes) || scopes.length === 0 || !scopes.every((s) => typeof s === 'string' && s !== ''))
-  ) {
-    fail(
-      'INVALID_OPTION',
-      name,
-      '`scopes` must be a non-empty array of non-empty strings; omit it to make the tool available anywhere.',
-    );
-  }
+  const { featureFlag, timeoutMs, title } = fields;
   if (featureFlag !== undefined && (typeof featureFlag !== 'string' || featureFlag === '')) {
     fail(
       'INVALID_OPTION',
@@ -94,14 +150,11 @@ function checkOptions(definition: ToolDefinition, name: string): void {
       '`featureFlag` must be a non-empty string; omit it for a tool that is not gated.',
     );
   }
-  if (
-    timeoutMs !== undefined &&
-    !(typeof timeoutMs === 'number' && timeoutMs > 0 && timeoutMs <= 2_147_483_647)
-  ) {
+  if (timeoutMs !== undefined && !isTimeoutMs(timeoutMs)) {
     fail(
       'INVALID_OPTION',
       name,
-      '`timeoutMs` must be a positive number of milliseconds (at most 2147483647).',
+      `\`timeoutMs\` must be a positive number of milliseconds (at most ${MAX_TIMEOUT_MS}).`,
     );
   }
   if (title !== undefined && typeof title !== 'string')
@@ -109,53 +162,97 @@ function checkOptions(definition: ToolDefinition, name: string): void {
 }
 
 /**
- * Checks a definition before it enters a registry and returns what the registry tells about it.
- * Throws `ToolDefinitionError` with a message that says how to fix the mistake.
+ * The input schema as registered: a deep-frozen JSON copy the app can no longer change, and for a
+ * Standard Schema its `validate` pinned as it was at register.
  */
-export function checkDefinition(definition: ToolDefinition): ToolInfo {
+function checkInputSchema(
+  schema: unknown,
+  name: string,
+): { json: JsonSchema; standard: StandardSchemaV1 | undefined } {
+  if (!isRecord(schema))
+    return fail('INVALID_SCHEMA', name, 'inputSchema must be a JSON Schema object or a Standard Schema.');
+  let described: unknown = schema;
+  let standard: StandardSchemaV1 | undefined;
+  if (isStandardSchema(schema as JsonSchema)) {
+    const props = (schema as unknown as StandardSchemaV1)['~standard'];
+    const validate = props.validate;
+    if (typeof validate !== 'function')
+      return fail('INVALID_SCHEMA', name, 'inputSchema is a Standard Schema without a `validate` function.');
+    standard = Object.freeze({
+      '~standard': Object.freeze({
+        version: 1 as const,
+        vendor: String(props.vendor),
+        validate: (value: unknown) => validate.call(props, value),
+      }),
+    });
+    described = describeAsJsonSchema(schema as never);
+    if (typeof described === 'string')
+      return fail('INVALID_SCHEMA', name, `inputSchema cannot be used: ${described}.`);
+  }
+  let json: JsonSchema;
+  try {
+    json = frozenJsonCopy(described as JsonSchema);
+  } catch (error) {
+    return fail('INVALID_SCHEMA', name, `inputSchema must be plain JSON (${describeThrown(error)}).`);
+  }
+  if (json.type !== 'object') {
+    return fail(
+      'INVALID_SCHEMA',
+      name,
+      `the root of inputSchema must be \`{ type: 'object', … }\` (got type ${JSON.stringify(json.type)}): every provider passes tool arguments as one object. Wrap other values in a property.`,
+    );
+  }
+  return { json, standard };
+}
+
+/**
+ * Checks a definition and takes the snapshot the registry keeps: grade, gates, functions and a
+ * deep-frozen copy of the schema, each read once. Nothing the app does to its object afterwards
+ * changes what runs or who may run it. Throws `ToolDefinitionError` saying how to fix a mistake.
+ */
+export function checkDefinition(definition: ToolDefinition): RegisteredTool {
   if (!isRecord(definition))
     throw new ToolDefinitionError(
       'INVALID_OPTION',
       String(definition),
       'A tool definition must be an object.',
     );
-  const name = definition.name;
-  if (typeof name !== 'string' || !isValidToolName(name)) {
-    return fail('INVALID_NAME', String(name), NAME_RULES);
-  }
-  const wireName = toWireName(name);
-  if (wireName.length > MAX_WIRE_NAME_LENGTH) {
-    fail(
-      'WIRE_NAME_TOO_LONG',
-      name,
-      `its wire name "${wireName}" has ${wireName.length} characters; providers accept at most ${MAX_WIRE_NAME_LENGTH}. Shorten the name.`,
+  let fields: Fields;
+  try {
+    fields = readFields(definition);
+  } catch (error) {
+    throw new ToolDefinitionError(
+      'INVALID_OPTION',
+      '',
+      `A tool definition could not be read: ${describeThrown(error)}`,
     );
   }
-  const domain = name.slice(0, name.indexOf('.'));
-  if (definition.domain !== undefined && definition.domain !== domain) {
-    fail(
-      'DOMAIN_MISMATCH',
-      name,
-      `\`domain\` is "${definition.domain}" but the name's first segment is "${domain}"; omit \`domain\` or make them agree.`,
-    );
-  }
-  if (!SIDE_EFFECTS.includes(definition.sideEffect)) {
-    fail('INVALID_GRADE', name, "`sideEffect` must be 'read', 'write' or 'send'.");
-  }
-  checkFunctions(definition, name);
-  checkOptions(definition, name);
-  const inputSchema = checkInputSchema(definition, name);
-  return {
+  const { name, wireName, domain } = checkName(fields);
+  const grade = checkGrade(fields, name);
+  checkFunctions(fields, grade, name);
+  checkOptions(fields, name);
+  const scopes = checkScopes(fields.scopes, name);
+  const { json, standard } = checkInputSchema(fields.inputSchema, name);
+  const info: ToolInfo = Object.freeze({
     name,
     wireName,
     domain,
-    title: definition.title ?? name,
-    description: definition.description,
-    sideEffect: definition.sideEffect,
-    scopes: definition.scopes === undefined ? undefined : Object.freeze([...definition.scopes]),
-    featureFlag: definition.featureFlag,
-    timeoutMs: definition.timeoutMs,
-    openWorld: definition.openWorld === true,
-    inputSchema,
-  };
+    title: (fields.title as string | undefined) ?? name,
+    description: fields.description as string,
+    sideEffect: grade,
+    scopes,
+    featureFlag: fields.featureFlag as string | undefined,
+    timeoutMs: fields.timeoutMs as number | undefined,
+    openWorld: fields.openWorld === true,
+    inputSchema: json,
+  });
+  // Called as methods on the app's object, as before: a tool written as a class keeps its `this`.
+  return Object.freeze({
+    info,
+    receiver: definition,
+    run: fields.run as ToolFunction | undefined,
+    prepare: fields.prepare as ToolFunction | undefined,
+    deliver: fields.deliver as ToolFunction | undefined,
+    standard,
+  });
 }

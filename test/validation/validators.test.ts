@@ -17,6 +17,10 @@ describe('JSON Schema validation', () => {
     expect(compiled).toHaveLength(0);
     for (let i = 0; i < 5; i += 1) await registry.invoke('kb.t7', { query: 'x' });
     await registry.invoke('kb.t8', { query: 3 });
+    // kb.t7 and kb.t8 have identical schemas: one compile serves both.
+    expect(compiled).toHaveLength(1);
+    registry.register({ ...readTool('kb.other').tool, inputSchema: { type: 'object', properties: {} } });
+    await registry.invoke('kb.other', {});
     expect(compiled).toHaveLength(2);
   });
 

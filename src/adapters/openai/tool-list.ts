@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
-import type { FunctionSchema } from '../../function-schema.js';
 import type { InvokeContext, ToolRegistry } from '../../registry.js';
 import type { JsonSchema } from '../../tool.js';
+import type { FunctionSchema } from '../../tools/function-schema.js';
 import { type AdapterOptions, resolveAdapterOptions } from '../shared/options.js';
 import { internalName, modelTools, refuseRootKeywords } from '../shared/tool-list.js';
 import { toOpenAIStrictSchema } from './strict-schema.js';

@@ -1,7 +1,7 @@
 import { ToolDefinitionError } from '../../errors/tool-definition-error.js';
-import type { FunctionSchema } from '../../function-schema.js';
 import type { GateContext } from '../../policy/gates.js';
 import type { ToolRegistry } from '../../registry.js';
+import type { FunctionSchema } from '../../tools/function-schema.js';
 
 /** The internal name behind a wire name, for error messages a developer reads. */
 export function internalName<C>(registry: ToolRegistry<C>, wireName: string): string {

@@ -1,4 +1,5 @@
-import type { JsonSchema } from './tool.js';
+import type { JsonSchema } from '../tool.js';
+import { deepFreeze } from '../util/deep-freeze.js';
 
 /** A tool as the model sees it, in OpenAI's function shape; the adapters start from this. */
 export interface FunctionSchema {
@@ -7,14 +8,6 @@ export interface FunctionSchema {
   readonly description: string;
   /** The input JSON Schema, without a `$schema` marker. Frozen: copy before changing it. */
   readonly parameters: JsonSchema;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 /** A frozen copy of a tool's JSON Schema for the model: the app's own schema object stays untouched. */

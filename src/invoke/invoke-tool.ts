@@ -1,0 +1,282 @@
+import type { Created, NewConfirmation } from '../confirm/create-confirmation.js';
+import { type EventListener, emitSafely, type InvokeOutcome } from '../events.js';
+import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
+import { type CallContext, readCallContext } from '../policy/call-context.js';
+import { type Refusal, refusalFor } from '../policy/gates.js';
+import { echoableName, shownName, toldCode } from '../policy/told.js';
+import {
+  type ErrorCode,
+  failure,
+  type InvokeResult,
+  type ToolFailure,
+  type ValidationIssue,
+} from '../result.js';
+import type { CallerKind } from '../tool.js';
+import type { ToolEntry, ToolTable } from '../tools/tool-table.js';
+import { describeThrown } from '../util/describe-thrown.js';
+import { validateStandard } from '../validation/standard-schema.js';
+import { type ArgumentLimits, ArgumentsProblem, readArguments } from './arguments.js';
+import { ToolRunContext } from './run-context.js';
+import { GuardedCall, type GuardedOutcome } from './run-guarded.js';
+
+/** What the one invoke path needs from its registry. */
+export interface InvokeSettings {
+  readonly table: ToolTable;
+  readonly locale: Locale;
+  readonly defaultTimeoutMs: number;
+  readonly limits: ArgumentLimits;
+  readonly onEvent: EventListener | undefined;
+  readonly describeError: (error: unknown, tool: string) => string;
+  /** Stores a person's prepared send as a pending confirmation (the confirmation flow's first step). */
+  readonly ask: (request: NewConfirmation) => Created | Promise<Created>;
+}
+
+/** One call in flight: the caller's context as read once, the tool, and when it started. */
+interface Call {
+  readonly ctx: CallContext;
+  readonly entry: ToolEntry;
+  readonly started: number;
+}
+
+/** A Standard Schema refused the input inside the guard; the run never started. */
+class Refused {
+  readonly issues: readonly ValidationIssue[];
+  constructor(issues: readonly ValidationIssue[]) {
+    this.issues = issues;
+  }
+}
+
+const MAX_LISTED_IN_MESSAGE = 20;
+
+const REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'UNKNOWN_TOOL',
+  'FLAG_NOT_GRANTED',
+  'SCOPE_MISMATCH',
+  'SEND_REQUIRES_CONFIRM',
+  'NOT_READ_ONLY',
+]);
+
+/**
+ * The one call path, for every caller: resolve → gates → arguments → validate → run → answer. It
+ * never throws, and it is synchronous up to the tool's own work: a tool that returns a plain value
+ * costs no promise of ours, one that returns a promise costs one race. `invoke` is the only place
+ * where sync and async meet.
+ */
+export class InvokePath {
+  readonly #settings: InvokeSettings;
+
+  constructor(settings: InvokeSettings) {
+    this.#settings = settings;
+  }
+
+  /** Calls `name` as `asked` (`'invoke'`: a person, or autonomous when the context says so). */
+  invoke(
+    asked: 'invoke' | CallerKind,
+    name: unknown,
+    input: unknown,
+    rawCtx: unknown,
+  ): Promise<InvokeResult> {
+    const outcome = this.#attempt(asked, name, input, rawCtx);
+    return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
+  }
+
+  #attempt(
+    asked: 'invoke' | CallerKind,
+    name: unknown,
+    rawInput: unknown,
+    rawCtx: unknown,
+  ): InvokeResult | Promise<InvokeResult> {
+    const started = this.#settings.onEvent === undefined ? 0 : performance.now();
+    const ctx = readCallContext(rawCtx, asked, this.#settings.locale);
+    if (!('caller' in ctx)) {
+      return failure('INVALID_OPTION', formatMessage('INVALID_OPTION', { detail: ctx.detail }, ctx.locale));
+    }
+    let call: Call | undefined;
+    try {
+      const entry = this.#settings.table.resolve(name);
+      if (entry === undefined) return this.#unknownTool(ctx, name, started);
+      call = { ctx, entry, started };
+      const refusal = refusalFor(entry.tool.info, ctx, ctx.caller);
+      if (refusal !== undefined) return this.#refuse(call, refusal, name);
+      if (ctx.signal?.aborted) return this.#fail(call, 'ABORTED', {});
+
+      const parsed = readArguments(rawInput, this.#settings.limits);
+      if (parsed instanceof ArgumentsProblem)
+        return this.#fail(call, 'INVALID_ARGUMENTS', { detail: parsed.detail });
+      if (entry.tool.standard !== undefined) return this.#run(call, parsed, true);
+      const validate = this.#settings.table.validatorOf(entry);
+      if (typeof validate === 'string') return this.#fail(call, 'SCHEMA_ERROR', { detail: validate });
+      const checked = validate(parsed);
+      if (!checked.valid) return this.#invalidInput(call, checked.issues);
+      return this.#run(call, parsed, false);
+    } catch (error) {
+      return this.#unexpected(call, ctx, name, error);
+    }
+  }
+
+  /**
+   * Runs `run` (or a send tool's `prepare`) under one guard: the timeout and the caller's signal
+   * cover a Standard Schema's validation too, so one whose check never settles still ends the call.
+   */
+  #run(call: Call, input: unknown, validateFirst: boolean): InvokeResult | Promise<InvokeResult> {
+    const { tool } = call.entry;
+    const timeoutMs = tool.info.timeoutMs ?? this.#settings.defaultTimeoutMs;
+    const guard = new GuardedCall(timeoutMs, call.ctx.signal);
+    const runContext = new ToolRunContext(
+      guard,
+      call.ctx.caller,
+      call.ctx.scope,
+      call.ctx.context,
+      tool.info.name,
+    );
+    const work = tool.info.sideEffect === 'send' ? tool.prepare : tool.run;
+    // A send tool's confirmation records the input as validated (a Standard Schema may transform it).
+    let validated = input;
+    const answer = (outcome: GuardedOutcome<unknown>) => this.#answer(call, validated, outcome, timeoutMs);
+    if (!validateFirst) return guard.run(() => work?.call(tool.receiver, input, runContext), answer);
+    return guard.run(async () => {
+      const checked = await validateStandard(tool.standard as NonNullable<typeof tool.standard>, input);
+      if (!checked.valid) return new Refused(checked.issues);
+      // The guard may have ended while the check ran: then nothing runs.
+      if (guard.isSettled) return undefined;
+      validated = checked.value;
+      return work?.call(tool.receiver, validated, runContext);
+    }, answer);
+  }
+
+  #answer(
+    call: Call,
+    input: unknown,
+    outcome: GuardedOutcome<unknown>,
+    timeoutMs: number,
+  ): InvokeResult | Promise<InvokeResult> {
+    try {
+      switch (outcome.kind) {
+        case 'timeout':
+          return this.#fail(call, 'TIMEOUT', { ms: timeoutMs });
+        case 'aborted':
+          return this.#fail(call, 'ABORTED', {});
+        case 'threw':
+          return this.#fail(call, 'RUN_FAILED', {
+            detail: this.#describe(outcome.error, call.entry.tool.info.name),
+          });
+      }
+      if (outcome.value instanceof Refused) return this.#invalidInput(call, outcome.value.issues);
+      const data = outcome.value === undefined ? null : outcome.value;
+      if (call.entry.tool.info.sideEffect === 'send') return this.#askForConfirmation(call, input, data);
+      this.#report(call.ctx, call.entry.tool.info.name, call.started, 'ok');
+      return { ok: true, data };
+    } catch (error) {
+      return this.#unexpected(call, call.ctx, call.entry.tool.info.name, error);
+    }
+  }
+
+  /** A person's send was prepared: store it as a pending confirmation and hand back what to show. */
+  #askForConfirmation(call: Call, input: unknown, payload: unknown): InvokeResult | Promise<InvokeResult> {
+    const created = this.#settings.ask({
+      tool: call.entry.tool.info.name,
+      input,
+      payload,
+      actor: call.ctx.actor,
+      scope: call.ctx.scope,
+    });
+    const answer = (result: Created): InvokeResult => {
+      if (!result.ok) return this.#fail(call, result.code, { detail: result.detail });
+      this.#report(call.ctx, call.entry.tool.info.name, call.started, 'confirm_required');
+      return result;
+    };
+    if (!(created instanceof Promise)) return answer(created);
+    return created.then(answer, (error: unknown) =>
+      this.#unexpected(call, call.ctx, call.entry.tool.info.name, error),
+    );
+  }
+
+  #refuse(call: Call, refusal: Refusal, asked: unknown): ToolFailure {
+    const { ctx } = call;
+    const told = toldCode(ctx.caller, refusal);
+    if (told === 'UNKNOWN_TOOL') {
+      // The model learns nothing about tools it may not call: same code and message as a made-up name.
+      this.#report(ctx, call.entry.tool.info.name, call.started, 'refused', refusal);
+      return failure(
+        'UNKNOWN_TOOL',
+        formatMessage('UNKNOWN_TOOL', this.#unknownToolParams(ctx, asked), ctx.locale),
+      );
+    }
+    const extra = refusal === 'SEND_REQUIRES_CONFIRM' ? { requiresConfirm: true as const } : undefined;
+    return this.#fail(call, refusal, { scope: ctx.scope }, extra);
+  }
+
+  #unknownTool(ctx: CallContext, name: unknown, started: number): ToolFailure {
+    const asked = typeof name === 'string' ? name.slice(0, 128) : String(typeof name);
+    this.#report(ctx, asked, started, 'refused', 'UNKNOWN_TOOL');
+    return failure(
+      'UNKNOWN_TOOL',
+      formatMessage('UNKNOWN_TOOL', this.#unknownToolParams(ctx, name), ctx.locale),
+    );
+  }
+
+  #unknownToolParams(ctx: CallContext, name: unknown): MessageParams {
+    const tool = echoableName(name);
+    const base = tool === undefined ? {} : { tool };
+    if (ctx.caller !== 'model') return base;
+    const available = this.#settings.table.modelList(ctx).map((schema) => schema.name);
+    const listed =
+      available.length > MAX_LISTED_IN_MESSAGE
+        ? [...available.slice(0, MAX_LISTED_IN_MESSAGE), '…']
+        : available;
+    return { ...base, available: listed };
+  }
+
+  #invalidInput(call: Call, issues: readonly ValidationIssue[]): ToolFailure {
+    const detail = issues
+      .map((issue) => `- ${issue.path === '' ? '(root)' : issue.path}: ${issue.message}`)
+      .join('\n');
+    return this.#fail(call, 'INVALID_INPUT', { detail }, { issues });
+  }
+
+  /** Defence in depth: nothing a caller or a tool does may turn into an exception for the host. */
+  #unexpected(call: Call | undefined, ctx: CallContext, name: unknown, error: unknown): ToolFailure {
+    const detail = describeThrown(error);
+    if (call !== undefined) return this.#fail(call, 'RUN_FAILED', { detail });
+    this.#report(ctx, String(name).slice(0, 128), 0, 'failed', 'RUN_FAILED');
+    const tool = echoableName(name);
+    return failure(
+      'RUN_FAILED',
+      formatMessage('RUN_FAILED', { detail, ...(tool ? { tool } : {}) }, ctx.locale),
+    );
+  }
+
+  #fail(call: Call, code: ErrorCode, params: MessageParams, extra?: Partial<ToolFailure>): ToolFailure {
+    const { ctx, entry } = call;
+    this.#report(ctx, entry.tool.info.name, call.started, REFUSALS.has(code) ? 'refused' : 'failed', code);
+    const message = formatMessage(
+      code,
+      { ...params, tool: shownName(entry.tool.info, ctx.caller) },
+      ctx.locale,
+    );
+    return failure(code, message, extra);
+  }
+
+  #report(ctx: CallContext, tool: string, started: number, outcome: InvokeOutcome, code?: ErrorCode): void {
+    const onEvent = this.#settings.onEvent;
+    if (onEvent === undefined) return;
+    emitSafely(onEvent, {
+      type: 'invoke',
+      tool,
+      caller: ctx.caller,
+      outcome,
+      ms: started === 0 ? 0 : performance.now() - started,
+      at: performance.timeOrigin + started,
+      ...(code === undefined ? {} : { code }),
+      ...(ctx.scope === undefined ? {} : { scope: ctx.scope }),
+    });
+  }
+
+  #describe(error: unknown, tool: string): string {
+    try {
+      return String(this.#settings.describeError(error, tool)).slice(0, 2_000);
+    } catch {
+      return describeThrown(error);
+    }
+  }
+}

@@ -1,0 +1,96 @@
+import { type Locale, toLocale } from '../messages/index.js';
+import type { CallerKind } from '../tool.js';
+import { describeThrown } from '../util/describe-thrown.js';
+import type { GateContext } from './gates.js';
+
+/**
+ * What the gates see of one call, read once: a scope that is a string or none, and the granted
+ * flags as a frozen null-prototype record. A getter or proxy that answers differently on each read
+ * cannot make two steps of one call disagree.
+ */
+export interface GateSnapshot extends GateContext {
+  readonly scope: string | undefined;
+  readonly flags: Readonly<Record<string, true>>;
+  /** The granted flags, sorted: with `scope`, the unambiguous key of the model's list. */
+  readonly granted: readonly string[];
+}
+
+/** A caller's context, read once at the start of a call; every later step reads only this. */
+export interface CallContext extends GateSnapshot {
+  readonly caller: CallerKind;
+  readonly signal: AbortSignal | undefined;
+  readonly context: unknown;
+  readonly actor: string | undefined;
+  readonly locale: Locale;
+}
+
+/** A context that could not be read: the call is refused with `INVALID_OPTION`. */
+export interface UnreadableContext {
+  readonly detail: string;
+  readonly locale: Locale;
+}
+
+const NO_FLAGS: Readonly<Record<string, true>> = Object.freeze(Object.create(null));
+export const EMPTY_GATES: GateSnapshot = Object.freeze({ scope: undefined, flags: NO_FLAGS, granted: [] });
+
+/** Granted flags by the gates' rule: own keys whose value is exactly `true`. */
+function readFlags(flags: unknown): { flags: Readonly<Record<string, true>>; granted: string[] } {
+  if (typeof flags !== 'object' || flags === null) return { flags: NO_FLAGS, granted: [] };
+  const granted: string[] = [];
+  for (const key of Object.keys(flags)) {
+    if ((flags as Record<string, unknown>)[key] === true) granted.push(key);
+  }
+  if (granted.length === 0) return { flags: NO_FLAGS, granted };
+  granted.sort();
+  const record: Record<string, true> = Object.create(null);
+  for (const key of granted) record[key] = true;
+  return { flags: Object.freeze(record), granted: Object.freeze(granted) as string[] };
+}
+
+/**
+ * The gate part of a caller-given context. A scope that is not a string is no scope (scope `1` is
+ * not `'1'`, `['desk']` is not `'desk'`). Throws what a hostile getter throws; callers catch.
+ */
+export function readGates(raw: unknown): GateSnapshot {
+  if (raw === undefined || raw === null) return EMPTY_GATES;
+  const ctx = raw as GateContext;
+  const scope = ctx.scope;
+  const { flags, granted } = readFlags(ctx.flags);
+  return { scope: typeof scope === 'string' ? scope : undefined, flags, granted };
+}
+
+/**
+ * Reads an invoke context once. `null` and `undefined` are an empty context. `autonomous` that is
+ * not exactly `false` or absent counts as autonomous: a `'true'` or `1` fails closed, never as a
+ * person. A value that is not an object, a `signal` that is not an `AbortSignal`, a non-string
+ * `actor`, or a getter that throws makes the context unreadable.
+ */
+export function readCallContext(
+  raw: unknown,
+  asked: 'invoke' | CallerKind,
+  fallbackLocale: Locale,
+): CallContext | UnreadableContext {
+  if (raw !== undefined && raw !== null && typeof raw !== 'object') {
+    return { detail: `the context must be an object (got ${typeof raw})`, locale: fallbackLocale };
+  }
+  let locale = fallbackLocale;
+  try {
+    const ctx = (raw ?? {}) as Record<string, unknown>;
+    locale = toLocale(ctx.locale, fallbackLocale);
+    const gates = readGates(ctx);
+    const autonomous = ctx.autonomous;
+    const signal = ctx.signal;
+    const actor = ctx.actor;
+    if (signal !== undefined && !(signal instanceof AbortSignal)) {
+      return { detail: '`signal` must be an AbortSignal', locale };
+    }
+    if (actor !== undefined && typeof actor !== 'string') {
+      return { detail: '`actor` must be a string', locale };
+    }
+    const caller: CallerKind =
+      asked !== 'invoke' ? asked : autonomous === undefined || autonomous === false ? 'person' : 'autonomous';
+    return { ...gates, caller, signal, context: ctx.context, actor, locale };
+  } catch (error) {
+    return { detail: `the context could not be read: ${describeThrown(error).slice(0, 200)}`, locale };
+  }
+}

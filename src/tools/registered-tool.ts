@@ -1,0 +1,22 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { ToolInfo } from './tool-info.js';
+
+/** A tool's `run`, `prepare` or `deliver` as taken at register. */
+// biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every input and output type
+export type ToolFunction = (this: unknown, input: any, second: any) => unknown;
+
+/**
+ * A tool as registered: the snapshot `register` took. Every call dispatches on this, never on the
+ * app's definition object, which the app may keep changing.
+ */
+export interface RegisteredTool {
+  /** Frozen, with a deep-frozen copy of the schema; what `get` and `list` hand out. */
+  readonly info: ToolInfo;
+  /** The app's definition object, only as `this` for its functions. */
+  readonly receiver: object;
+  readonly run: ToolFunction | undefined;
+  readonly prepare: ToolFunction | undefined;
+  readonly deliver: ToolFunction | undefined;
+  /** A Standard Schema's `validate` as it was at register; undefined for JSON Schema. */
+  readonly standard: StandardSchemaV1 | undefined;
+}

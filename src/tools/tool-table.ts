@@ -1,0 +1,140 @@
+import { ToolDefinitionError } from '../errors/tool-definition-error.js';
+import type { GateSnapshot } from '../policy/call-context.js';
+import { isModelCallable } from '../policy/gates.js';
+import { describeThrown } from '../util/describe-thrown.js';
+import { createAjvValidator } from '../validation/ajv-validator.js';
+import type { CompiledValidator, JsonSchemaValidator } from '../validation/validator.js';
+import { type FunctionSchema, toModelParameters } from './function-schema.js';
+import { ModelListCache } from './model-list.js';
+import type { RegisteredTool } from './registered-tool.js';
+
+/** A schema's validator, shared by every tool registered with an identical schema. */
+interface SharedValidator {
+  /** The compiled validator, or why the schema cannot be compiled; compiled on first use. */
+  compiled: CompiledValidator | string | undefined;
+  users: number;
+}
+
+/** One registered tool with what the table keeps for it. */
+export interface ToolEntry {
+  readonly tool: RegisteredTool;
+  /** The schema as JSON: the key of its shared validator. */
+  readonly schemaKey: string;
+  readonly validator: SharedValidator;
+  modelSchema: FunctionSchema | undefined;
+}
+
+/**
+ * The registered tools: snapshots by internal and wire name (which never collide — only internal
+ * names hold a dot), their validators compiled on first use and shared between identical schemas,
+ * and the model's list per context.
+ */
+export class ToolTable {
+  readonly #byName = new Map<string, ToolEntry>();
+  readonly #byAnyName = new Map<string, ToolEntry>();
+  readonly #validators = new Map<string, SharedValidator>();
+  readonly #modelLists = new ModelListCache();
+  readonly #validatorOption: JsonSchemaValidator | undefined;
+  #validator: JsonSchemaValidator | undefined;
+
+  constructor(validator: JsonSchemaValidator | undefined) {
+    this.#validatorOption = validator;
+  }
+
+  get size(): number {
+    return this.#byName.size;
+  }
+
+  /** Adds a snapshot; throws `ToolDefinitionError` for a duplicate (unless `replace`) or a wire-name collision. */
+  add(tool: RegisteredTool, replace: boolean): void {
+    const { name, wireName } = tool.info;
+    if (this.#byName.has(name) && !replace) {
+      throw new ToolDefinitionError(
+        'DUPLICATE_NAME',
+        name,
+        `Tool "${name}" is already registered. Pick another name, or pass { replace: true } to replace it.`,
+      );
+    }
+    const wireOwner = this.#byAnyName.get(wireName);
+    if (wireOwner !== undefined && wireOwner.tool.info.name !== name) {
+      throw new ToolDefinitionError(
+        'WIRE_NAME_COLLISION',
+        name,
+        `Tool "${name}" has the wire name "${wireName}", which "${wireOwner.tool.info.name}" already uses. Rename one of them.`,
+      );
+    }
+    this.remove(name);
+    const schemaKey = JSON.stringify(tool.info.inputSchema);
+    const validator = this.#validators.get(schemaKey) ?? { compiled: undefined, users: 0 };
+    validator.users += 1;
+    this.#validators.set(schemaKey, validator);
+    const entry: ToolEntry = { tool, schemaKey, validator, modelSchema: undefined };
+    this.#byName.set(name, entry);
+    this.#byAnyName.set(name, entry);
+    this.#byAnyName.set(wireName, entry);
+    this.#modelLists.clear();
+  }
+
+  /** Removes a tool by internal or wire name, releasing its validator; true when one was removed. */
+  remove(name: string): boolean {
+    const entry = this.resolve(name);
+    if (entry === undefined) return false;
+    this.#byName.delete(entry.tool.info.name);
+    this.#byAnyName.delete(entry.tool.info.name);
+    this.#byAnyName.delete(entry.tool.info.wireName);
+    entry.validator.users -= 1;
+    if (entry.validator.users === 0) this.#validators.delete(entry.schemaKey);
+    this.#modelLists.clear();
+    return true;
+  }
+
+  /** A tool by internal (`kb.search`) or wire (`kb__search`) name. */
+  resolve(name: unknown): ToolEntry | undefined {
+    return typeof name === 'string' ? this.#byAnyName.get(name) : undefined;
+  }
+
+  /** Every tool, in registration order. */
+  *tools(): IterableIterator<RegisteredTool> {
+    for (const entry of this.#byName.values()) yield entry.tool;
+  }
+
+  /**
+   * The entry's compiled JSON Schema validator, or why its schema cannot be compiled. Compiled on
+   * first use (registering 10,000 tools compiles nothing), once for identical schemas, and released
+   * with the last tool that uses it.
+   */
+  validatorOf(entry: ToolEntry): CompiledValidator | string {
+    entry.validator.compiled ??= this.#compile(entry.tool);
+    return entry.validator.compiled;
+  }
+
+  /** The tools the model may see under `gates`, in OpenAI's function shape, cached per context. */
+  modelList(gates: GateSnapshot): readonly FunctionSchema[] {
+    return this.#modelLists.get(gates, () => {
+      const list: FunctionSchema[] = [];
+      for (const entry of this.#byName.values()) {
+        if (isModelCallable(entry.tool.info, gates)) list.push(this.#modelSchemaOf(entry));
+      }
+      return list;
+    });
+  }
+
+  #modelSchemaOf(entry: ToolEntry): FunctionSchema {
+    const { info } = entry.tool;
+    entry.modelSchema ??= Object.freeze({
+      name: info.wireName,
+      description: info.description,
+      parameters: toModelParameters(info.inputSchema),
+    });
+    return entry.modelSchema;
+  }
+
+  #compile(tool: RegisteredTool): CompiledValidator | string {
+    try {
+      this.#validator ??= this.#validatorOption ?? createAjvValidator();
+      return this.#validator.compile(tool.info.inputSchema);
+    } catch (error) {
+      return describeThrown(error);
+    }
+  }
+}
