@@ -397,7 +397,7 @@ export class ToolRegistry<AppContext = unknown> {
    * For every tool: may a person, a plan and the model reach it under `ctx`, and if not, why. An
    * unreadable `ctx` is reported as the empty context.
    */
-  accessReport(ctx: GateContext & { readonly locale?: Locale } = {}): AccessReport {
+  accessReport(ctx: GateContext & { readonly locale?: Locale | undefined } = {}): AccessReport {
     return buildAccessReport(this.list(), gatesOrNone(ctx), this.#localeOf(ctx));
   }
 
@@ -475,15 +475,15 @@ function readRegistryOptions(options: RegistryOptions): RegistrySettings {
   if (!isLimit(argumentLimits.maxLength) || !isLimit(argumentLimits.maxDepth)) {
     throw optionError('`argumentLimits.maxLength` and `.maxDepth` must be positive whole numbers.');
   }
-  const locale = o.locale ?? 'en';
-  if (toLocale(locale, 'en') !== locale) throw optionError("`locale` must be 'en' or 'zh-CN'.");
+  // Like a call's locale: one we have no catalog for speaks English.
+  const locale = toLocale(o.locale, 'en');
   for (const name of ['onEvent', 'describeError', 'now'] as const) {
     if (o[name] !== undefined && typeof o[name] !== 'function')
       throw optionError(`\`${name}\` must be a function.`);
   }
   return {
     onEvent: o.onEvent as EventListener | undefined,
-    locale: locale as Locale,
+    locale,
     validator: o.validator as JsonSchemaValidator | undefined,
     defaultTimeoutMs,
     argumentLimits: argumentLimits as ArgumentLimits,

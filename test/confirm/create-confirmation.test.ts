@@ -1,4 +1,4 @@
-import { createMemoryStore, payloadDigest, ToolRegistry } from 'graded-tools';
+import { createMemoryStore, payloadDigest, ToolDefinitionError, ToolRegistry } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
 import { desk, recordingSendTool, registryWith, T0 } from './setup.js';
 
@@ -44,7 +44,7 @@ describe("a person's invoke of a send tool", () => {
     const { ask } = desk({ confirmationTtlMs: 60_000 });
     expect((await ask()).expiresAt).toBe(new Date(T0 + 60_000).toISOString());
     for (const confirmationTtlMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 400 * 86_400_000]) {
-      expect(() => new ToolRegistry({ confirmationTtlMs })).toThrow(RangeError);
+      expect(() => new ToolRegistry({ confirmationTtlMs })).toThrow(ToolDefinitionError);
     }
   });
 
