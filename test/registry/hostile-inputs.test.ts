@@ -20,13 +20,16 @@ function throwingProxy(): InvokeContext {
 const PROTOTYPE_MEMBERS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'];
 
 describe('ToolRegistry: a locale naming an Object.prototype member (hole 1)', () => {
-  it.each(PROTOTYPE_MEMBERS)('the model exit answers UNKNOWN_TOOL in English for locale %j', async (locale) => {
-    const registry = new ToolRegistry().register(readTool().tool);
-    const english = await registry.invokeReadOnly('x__y', {}, { locale: 'en' });
-    const result = await attempt(() => registry.invokeReadOnly('x__y', {}, { locale: locale as never }));
-    expect(result).toEqual(english);
-    expect(result).toMatchObject({ ok: false, code: 'UNKNOWN_TOOL' });
-  });
+  it.each(PROTOTYPE_MEMBERS)(
+    'the model exit answers UNKNOWN_TOOL in English for locale %j',
+    async (locale) => {
+      const registry = new ToolRegistry().register(readTool().tool);
+      const english = await registry.invokeReadOnly('x__y', {}, { locale: 'en' });
+      const result = await attempt(() => registry.invokeReadOnly('x__y', {}, { locale: locale as never }));
+      expect(result).toEqual(english);
+      expect(result).toMatchObject({ ok: false, code: 'UNKNOWN_TOOL' });
+    },
+  );
 
   it.each(PROTOTYPE_MEMBERS)('a person is refused in English for locale %j', async (locale) => {
     const { tool, calls } = readTool('kb.search', { featureFlag: 'kb' });
@@ -108,7 +111,11 @@ describe('ToolRegistry: null and hostile contexts (hole 7)', () => {
   it('a scope getter that throws, with onEvent set, gives INVALID_OPTION and runs nothing', async () => {
     const events: unknown[] = [];
     const { tool, calls } = readTool();
-    const registry = new ToolRegistry({ onEvent: (event) => events.push(event) }).register(tool);
+    const registry = new ToolRegistry({
+      onEvent: (event) => {
+        events.push(event);
+      },
+    }).register(tool);
     const ctx = () =>
       ({
         get scope(): string {
@@ -146,7 +153,7 @@ describe('ToolRegistry: null and hostile contexts (hole 7)', () => {
     const listed = await attempt(() => registry.toFunctionSchemas(throwingProxy()));
     expect(listed.map((f) => f.name)).not.toContain('admin__users');
     expect(listed.map((f) => f.name)).not.toContain('desk__tickets');
-    const report = await attempt(() => registry.accessReport(throwingProxy()));
+    const report = await attempt(() => registry.accessReport(throwingProxy() as never));
     for (const row of report.tools.filter((t) => t.name !== 'kb.search')) {
       expect(row.model.allowed).toBe(false);
       expect(row.person.allowed).toBe(false);

@@ -180,11 +180,17 @@ describe('ToolRegistry: calls dispatch on the registered snapshot, not the live 
     delete live.prepare;
     delete live.deliver;
     const result = await registry.invoke('message.send', { text: 'hi' });
-    expect(result).toMatchObject({ ok: true, requiresConfirm: true, confirmPayload: { draft: { text: 'hi' } } });
+    expect(result).toMatchObject({
+      ok: true,
+      requiresConfirm: true,
+      confirmPayload: { draft: { text: 'hi' } },
+    });
     expect(ran).toEqual([]);
     expect(prepared).toEqual([{ text: 'hi' }]);
     expect(delivered).toEqual([]);
-    await expect(registry.invoke('message.send', { text: 'hi' }, { autonomous: true })).resolves.toMatchObject({
+    await expect(
+      registry.invoke('message.send', { text: 'hi' }, { autonomous: true }),
+    ).resolves.toMatchObject({
       ok: false,
       code: 'SEND_REQUIRES_CONFIRM',
     });
@@ -224,7 +230,11 @@ describe('ToolRegistry: calls dispatch on the registered snapshot, not the live 
       return 'stolen';
     };
     const asked = await registry.invoke('message.send', { text: 'hi' });
-    expect(asked).toMatchObject({ ok: true, requiresConfirm: true, confirmPayload: { draft: { text: 'hi' } } });
+    expect(asked).toMatchObject({
+      ok: true,
+      requiresConfirm: true,
+      confirmPayload: { draft: { text: 'hi' } },
+    });
     if (!(asked.ok && asked.requiresConfirm)) throw new Error('expected a pending confirmation');
     const sent = await registry.confirm(asked.confirmationId, { approvedBy: 'alice', digest: asked.digest });
     expect(sent).toMatchObject({ ok: true, data: 'sent' });
@@ -257,7 +267,9 @@ describe('ToolRegistry: calls dispatch on the registered snapshot, not the live 
     mutable(tool).featureFlag = undefined;
     mutable(tool).scopes = undefined;
     mutable(tool).timeoutMs = 1;
-    await expect(registry.invoke('ticket.submit', {}, { scope: 'web', flags: { desk: true } })).resolves.toMatchObject({
+    await expect(
+      registry.invoke('ticket.submit', {}, { scope: 'web', flags: { desk: true } }),
+    ).resolves.toMatchObject({
       code: 'SCOPE_MISMATCH',
     });
     await expect(registry.invoke('ticket.submit', {}, { scope: 'desk' })).resolves.toMatchObject({
