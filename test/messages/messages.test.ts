@@ -38,3 +38,16 @@ describe('messages', () => {
     expect(formatMessage('ABORTED', {}, 'fr' as never)).toBe(formatMessage('ABORTED', {}, 'en'));
   });
 });
+
+describe('messages: a locale naming an Object.prototype member (issue 7, hole 1)', () => {
+  // The catalog lookup must be an own-key lookup: `catalogs['constructor']` is `Object`, not a catalog.
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'gives the English message for locale %j instead of throwing',
+    (locale) => {
+      for (const code of ['UNKNOWN_TOOL', 'ABORTED', 'INVALID_OPTION'] as const) {
+        expect(() => formatMessage(code, {}, locale as never)).not.toThrow();
+        expect(formatMessage(code, {}, locale as never)).toBe(formatMessage(code, {}, 'en'));
+      }
+    },
+  );
+});
