@@ -89,7 +89,16 @@ export function readCallContext(
     }
     const caller: CallerKind =
       asked !== 'invoke' ? asked : autonomous === undefined || autonomous === false ? 'person' : 'autonomous';
-    return { ...gates, caller, signal, context: ctx.context, actor, locale };
+    return {
+      scope: gates.scope,
+      flags: gates.flags,
+      granted: gates.granted,
+      caller,
+      signal: signal as AbortSignal | undefined,
+      context: ctx.context,
+      actor: actor as string | undefined,
+      locale,
+    };
   } catch (error) {
     return { detail: `the context could not be read: ${describeThrown(error).slice(0, 200)}`, locale };
   }
