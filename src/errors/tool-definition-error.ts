@@ -17,10 +17,11 @@ export type DefinitionErrorCode =
   | 'TOO_MANY_TOOLS';
 
 /**
- * A programmer's mistake in a tool definition, thrown by `register` with a message that says how to
- * fix it — and by a provider adapter when it lists tools that provider cannot take (a schema keyword
- * it refuses, too many tools) or is given an invalid option. The only error this library throws;
- * everything a model or user can cause is a result.
+ * A programmer's mistake found at setup, with a message that says how to fix it: thrown by `register`
+ * for a tool definition, by the `ToolRegistry` constructor and the stores' constructors for an
+ * option that makes no sense, and by a provider adapter when it lists tools that provider cannot
+ * take (a schema keyword it refuses, too many tools). The only error this library throws; everything
+ * a model or user can cause is a result.
  *
  * @example
  * ```ts
