@@ -122,13 +122,7 @@ export class InvokePath {
     const { tool } = call.entry;
     const timeoutMs = tool.info.timeoutMs ?? this.#settings.defaultTimeoutMs;
     const guard = new GuardedCall(timeoutMs, call.ctx.signal);
-    const runContext = new ToolRunContext(
-      guard,
-      call.ctx.caller,
-      call.ctx.scope,
-      call.ctx.context,
-      tool.info.name,
-    );
+    const runContext = new ToolRunContext(guard, call.ctx, tool.info.name);
     const work = tool.info.sideEffect === 'send' ? tool.prepare : tool.run;
     // A send tool's confirmation records the input as validated (a Standard Schema may transform it).
     let validated = input;

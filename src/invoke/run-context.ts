@@ -15,15 +15,13 @@ export class ToolRunContext<AppContext> implements RunContext<AppContext> {
 
   constructor(
     guard: GuardedCall,
-    caller: CallerKind,
-    scope: string | undefined,
-    context: AppContext,
+    call: { readonly caller: CallerKind; readonly scope: string | undefined; readonly context: unknown },
     toolName: string,
   ) {
     this.#guard = guard;
-    this.caller = caller;
-    this.scope = scope;
-    this.context = context;
+    this.caller = call.caller;
+    this.scope = call.scope;
+    this.context = call.context as AppContext;
     this.toolName = toolName;
   }
 
