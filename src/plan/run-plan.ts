@@ -20,6 +20,22 @@ export interface PlanRunContext<AppContext = unknown> extends GateContext {
   readonly locale?: Locale | undefined;
 }
 
+/**
+ * The caller's plan context, read once: a getter cannot answer differently for each step. `null` is
+ * an empty context; one that cannot be read refuses every step with `INVALID_OPTION`.
+ */
+function readPlanContext<AppContext>(
+  raw: PlanRunContext<AppContext> | null | undefined,
+): PlanRunContext<AppContext> | { readonly unreadable: string } {
+  if (raw === null || raw === undefined) return {};
+  try {
+    const { registry, signal, onStep, context, actor, locale, scope, flags } = raw;
+    return { registry, signal, onStep, context, actor, locale, scope, flags };
+  } catch (error) {
+    return { unreadable: `the plan's context could not be read: ${describeThrown(error).slice(0, 200)}` };
+  }
+}
+
 function stepFailure(error: unknown, tool: string, what: string, locale: Locale | undefined): InvokeResult {
   return failure(
     'RUN_FAILED',
@@ -43,13 +59,24 @@ function stepFailure(error: unknown, tool: string, what: string, locale: Locale 
 export async function runPlan<Seed, AppContext = unknown>(
   plan: Plan<Seed, AppContext>,
   seed: Seed,
-  ctx: PlanRunContext<AppContext> = {},
+  rawCtx: PlanRunContext<AppContext> = {},
 ): Promise<PlanResult> {
+  const read = readPlanContext(rawCtx);
+  const ctx: PlanRunContext<AppContext> = 'unreadable' in read ? {} : read;
   const registry = ctx.registry ?? (getDefaultRegistry() as unknown as ToolRegistry<AppContext>);
   const byTool: Record<string, InvokeResult> = {};
   const bySeq: (InvokeResult | undefined)[] = [];
   const steps: StepRecord[] = [];
   const state: PlanState<Seed, AppContext> = { seed, byTool, bySeq, context: ctx.context };
+  // One context for every step: each step's gates see the same scope and flags.
+  const invokeContext = Object.freeze({
+    scope: ctx.scope,
+    flags: ctx.flags,
+    signal: ctx.signal,
+    context: ctx.context,
+    actor: ctx.actor,
+    locale: ctx.locale,
+  });
   let ok = true;
   let stoppedAt: number | undefined;
   let aborted = false;
@@ -87,14 +114,10 @@ export async function runPlan<Seed, AppContext = unknown>(
       record({ seq, tool: toolName, status: 'skipped' });
       continue;
     }
-    const result = await registry[INVOKE_AS]('plan', step.tool, input, {
-      scope: ctx.scope,
-      flags: ctx.flags,
-      signal: ctx.signal,
-      context: ctx.context,
-      actor: ctx.actor,
-      locale: ctx.locale,
-    });
+    const result =
+      'unreadable' in read
+        ? failure('INVALID_OPTION', formatMessage('INVALID_OPTION', { detail: read.unreadable }, undefined))
+        : await registry[INVOKE_AS]('plan', step.tool, input, invokeContext);
     byTool[toolName] = result;
     let stop = false;
     let outcome: StepRecord = { seq, tool: toolName, status: result.ok ? 'ok' : 'failed', result };

@@ -217,3 +217,66 @@ describe('runPlan', () => {
     getDefaultRegistry().unregister('global.read');
   });
 });
+
+describe('runPlan with a hostile context', () => {
+  const plan = definePlan({
+    name: 'two-reads',
+    steps: [
+      { tool: 'kb.search', input: { query: 'a' } },
+      { tool: 'kb.search', input: { query: 'b' } },
+    ],
+  });
+
+  it('treats a null context as an empty one and never throws', async () => {
+    const { tool, calls } = readTool('kb.search');
+    const registry = new ToolRegistry().register(tool);
+    const hostile = null as unknown as Parameters<typeof runPlan>[2];
+    // null has no registry: the default registry is used, which lacks the tool. It must resolve.
+    const result = await runPlan(plan, {}, hostile);
+    expect(result.ok).toBe(false);
+    expect(result.steps.map((s) => s.result?.ok === false && s.result.code)).toEqual([
+      'UNKNOWN_TOOL',
+      'UNKNOWN_TOOL',
+    ]);
+    expect(calls).toHaveLength(0);
+    expect((await runPlan(plan, {}, { registry })).ok).toBe(true);
+  });
+
+  it('refuses every step with INVALID_OPTION when the context cannot be read, running nothing', async () => {
+    const { tool, calls } = readTool('kb.search', { scopes: ['desk'] });
+    const registry = new ToolRegistry().register(tool);
+    const ctx = {
+      registry,
+      get scope(): string {
+        throw new Error('boom');
+      },
+    };
+    const result = await runPlan(plan, {}, ctx);
+    expect(result.ok).toBe(false);
+    expect(result.steps.map((s) => s.result?.ok === false && s.result.code)).toEqual([
+      'INVALID_OPTION',
+      'INVALID_OPTION',
+    ]);
+    expect(calls).toHaveLength(0);
+  });
+
+  it('reads the context once: a scope getter cannot answer differently for each step', async () => {
+    const { tool, calls } = readTool('kb.search', { scopes: ['desk'] });
+    const registry = new ToolRegistry().register(tool);
+    let reads = 0;
+    const ctx = {
+      registry,
+      get scope(): string {
+        reads += 1;
+        return reads === 1 ? 'elsewhere' : 'desk';
+      },
+    };
+    const result = await runPlan(plan, {}, ctx);
+    expect(result.steps.map((s) => s.result?.ok === false && s.result.code)).toEqual([
+      'SCOPE_MISMATCH',
+      'SCOPE_MISMATCH',
+    ]);
+    expect(calls).toHaveLength(0);
+    expect(reads).toBe(1);
+  });
+});
