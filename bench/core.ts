@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { tool as agentsTool, RunContext } from '@openai/agents-core';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ToolRegistry } from 'graded-tools';
@@ -125,7 +127,72 @@ export async function benchCore(): Promise<string[]> {
   lines.push(
     `  toFunctionSchemas, repeated for the same ctx: ${repeatedMs.toFixed(3)} ms (${(firstMs / repeatedMs).toFixed(0)}x faster than the first)`,
   );
+  lines.push(...(await benchContexts()));
+  lines.push(...(await benchRegisterCycles()));
   return lines;
+}
+
+/** The model's list when an app serves many tenants: 300 contexts asked in random order. */
+async function benchContexts(): Promise<string[]> {
+  const registry = new ToolRegistry();
+  for (let i = 0; i < 200; i += 1) {
+    registry.register({
+      name: `tenant.tool${i}`,
+      description: `Tool ${i}.`,
+      sideEffect: 'read',
+      scopes: [`t${i % 300}`, `t${(i * 7) % 300}`],
+      inputSchema: schema,
+      run,
+    });
+  }
+  const contexts = Array.from({ length: 300 }, (_, i) => ({ scope: `t${i}`, flags: { beta: true } }));
+  let seed = 7;
+  const order = Array.from({ length: 3_000 }, () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return contexts[seed % contexts.length] as (typeof contexts)[number];
+  });
+  const one = contexts[0] as (typeof contexts)[number];
+  const oneMs = await timeOnce(() => {
+    for (let i = 0; i < order.length; i += 1) registry.toFunctionSchemas(one);
+  }, 5);
+  const manyMs = await timeOnce(() => {
+    for (const ctx of order) registry.toFunctionSchemas(ctx);
+  }, 5);
+  return [
+    '## The model list across tenants (200 tools, 300 contexts, 256 kept, least recently used dropped)',
+    `  one context, 3,000 lists: ${((oneMs / order.length) * 1000).toFixed(2)} µs a list`,
+    `  300 contexts in random order, 3,000 lists: ${((manyMs / order.length) * 1000).toFixed(2)} µs a list (${(manyMs / oneMs).toFixed(1)}x the single context)`,
+  ];
+}
+
+/** Memory kept after register/call/unregister cycles: compiled validators must go with their tools. */
+async function benchRegisterCycles(): Promise<string[]> {
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const registry = new ToolRegistry();
+  const cycles = async (from: number, count: number) => {
+    for (let i = from; i < from + count; i += 1) {
+      registry.register({
+        name: `cycle.tool${i}`,
+        description: 'Cycled.',
+        sideEffect: 'read',
+        inputSchema: { ...schema, properties: { ...schema.properties, [`p${i}`]: { type: 'string' } } },
+        run,
+      });
+      await registry.invoke(`cycle.tool${i}`, { query: 'x', limit: 1, locale: 'en' });
+      registry.unregister(`cycle.tool${i}`);
+    }
+  };
+  await cycles(0, 500);
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  await cycles(500, 10_000);
+  gc();
+  const grown = process.memoryUsage().heapUsed - before;
+  return [
+    '## Register, call and unregister 10,000 tools, each with its own schema',
+    `  heap kept afterwards: ${(grown / 1024 / 1024).toFixed(1)} MB (${(grown / 10_000).toFixed(0)} bytes a cycle)`,
+  ];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -2,7 +2,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import { isValidToolName, MAX_WIRE_NAME_LENGTH, toWireName } from '../policy/wire-name.js';
 import { type JsonSchema, SIDE_EFFECTS, type SideEffect, type ToolDefinition } from '../tool.js';
-import { frozenJsonCopy } from '../util/deep-freeze.js';
+import { deepFreeze } from '../util/deep-freeze.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { isRecord } from '../util/is-record.js';
 import { describeAsJsonSchema, isStandardSchema } from '../validation/standard-schema.js';
@@ -168,7 +168,7 @@ function checkOptions(fields: Fields, name: string): void {
 function checkInputSchema(
   schema: unknown,
   name: string,
-): { json: JsonSchema; standard: StandardSchemaV1 | undefined } {
+): { json: JsonSchema; text: string; standard: StandardSchemaV1 | undefined } {
   if (!isRecord(schema))
     return fail('INVALID_SCHEMA', name, 'inputSchema must be a JSON Schema object or a Standard Schema.');
   let described: unknown = schema;
@@ -190,8 +190,10 @@ function checkInputSchema(
       return fail('INVALID_SCHEMA', name, `inputSchema cannot be used: ${described}.`);
   }
   let json: JsonSchema;
+  let text: string;
   try {
-    json = frozenJsonCopy(described as JsonSchema);
+    text = JSON.stringify(described);
+    json = deepFreeze(JSON.parse(text) as JsonSchema);
   } catch (error) {
     return fail('INVALID_SCHEMA', name, `inputSchema must be plain JSON (${describeThrown(error)}).`);
   }
@@ -202,7 +204,7 @@ function checkInputSchema(
       `the root of inputSchema must be \`{ type: 'object', … }\` (got type ${JSON.stringify(json.type)}): every provider passes tool arguments as one object. Wrap other values in a property.`,
     );
   }
-  return { json, standard };
+  return { json, text, standard };
 }
 
 /**
@@ -232,7 +234,7 @@ export function checkDefinition(definition: ToolDefinition): RegisteredTool {
   checkFunctions(fields, grade, name);
   checkOptions(fields, name);
   const scopes = checkScopes(fields.scopes, name);
-  const { json, standard } = checkInputSchema(fields.inputSchema, name);
+  const { json, text, standard } = checkInputSchema(fields.inputSchema, name);
   const info: ToolInfo = Object.freeze({
     name,
     wireName,
@@ -253,6 +255,7 @@ export function checkDefinition(definition: ToolDefinition): RegisteredTool {
     run: fields.run as ToolFunction | undefined,
     prepare: fields.prepare as ToolFunction | undefined,
     deliver: fields.deliver as ToolFunction | undefined,
+    schemaJson: text,
     standard,
   });
 }

@@ -17,6 +17,8 @@ export interface RegisteredTool {
   readonly run: ToolFunction | undefined;
   readonly prepare: ToolFunction | undefined;
   readonly deliver: ToolFunction | undefined;
+  /** The schema as JSON text: identical schemas share one compiled validator by it. */
+  readonly schemaJson: string;
   /** A Standard Schema's `validate` as it was at register; undefined for JSON Schema. */
   readonly standard: StandardSchemaV1 | undefined;
 }

@@ -64,7 +64,7 @@ export class ToolTable {
       );
     }
     this.remove(name);
-    const schemaKey = JSON.stringify(tool.info.inputSchema);
+    const schemaKey = tool.schemaJson;
     const validator = this.#validators.get(schemaKey) ?? { compiled: undefined, users: 0 };
     validator.users += 1;
     this.#validators.set(schemaKey, validator);

@@ -12,12 +12,3 @@ export function deepFreeze<T>(value: T): T {
   }
   return value;
 }
-
-/**
- * A deep-frozen copy of plain JSON data that nobody else holds: the app's object can change
- * afterwards without changing the copy. Throws for what JSON cannot hold (a cycle, a BigInt, depth
- * past the engine's stack).
- */
-export function frozenJsonCopy<T>(value: T): T {
-  return deepFreeze(JSON.parse(JSON.stringify(value)) as T);
-}

@@ -18,6 +18,8 @@ function toIssue(error: ErrorObject): ValidationIssue {
   return { path: error.instancePath, message };
 }
 
+const COMPILES_PER_INSTANCE = 64;
+
 /** One shared success: a validation on the hot path allocates nothing when the input is fine. */
 const VALID = Object.freeze({ valid: true as const });
 
@@ -40,14 +42,21 @@ function withoutDraftMarker(schema: JsonSchema): JsonSchema {
  */
 export function createAjvValidator(options: Options = {}): JsonSchemaValidator {
   let ajv: Ajv2020 | undefined;
+  let compiles = 0;
   return {
     compile(schema) {
-      ajv ??= (() => {
-        const instance = new Ajv2020({ allErrors: true, strict: false, logger: false, ...options });
-        addFormats(instance);
-        return instance;
-      })();
-      const validate = ajv.compile(withoutDraftMarker(schema));
+      // Every validator an Ajv instance compiles keeps the whole instance (all its schemas and code)
+      // alive; a fresh instance every few dozen compiles lets validators of removed tools go.
+      if (ajv === undefined || compiles >= COMPILES_PER_INSTANCE) {
+        ajv = new Ajv2020({ allErrors: true, strict: false, logger: false, ...options });
+        addFormats(ajv);
+        compiles = 0;
+      }
+      compiles += 1;
+      const source = withoutDraftMarker(schema);
+      const validate = ajv.compile(source);
+      // Two tools may share an `$id`: the instance must not keep the first one's schema under it.
+      ajv.removeSchema(source);
       return (input) =>
         validate(input) ? VALID : { valid: false, issues: (validate.errors ?? []).map(toIssue) };
     },

@@ -81,3 +81,40 @@ describe('JSON Schema validation', () => {
     await expect(registry.invoke('kb.count', { n: '3' })).resolves.toMatchObject({ code: 'INVALID_INPUT' });
   });
 });
+
+describe('the default validator over a registry’s lifetime', () => {
+  it('validates two tools whose different schemas share one $id, each by its own schema', async () => {
+    const registry = new ToolRegistry();
+    const withId = (property: string) => ({
+      ...readTool(`kb.${property}`).tool,
+      inputSchema: {
+        $id: 'https://example.com/args',
+        type: 'object',
+        properties: { [property]: { type: 'string' } },
+        required: [property],
+      },
+    });
+    registry.register(withId('first')).register(withId('second'));
+    expect((await registry.invoke('kb.first', { first: 'x' })).ok).toBe(true);
+    const second = await registry.invoke('kb.second', { second: 'x' });
+    expect(second.ok).toBe(true);
+    const missing = await registry.invoke('kb.second', { first: 'x' });
+    expect(missing.ok === false && missing.code).toBe('INVALID_INPUT');
+  });
+
+  it('keeps validating correctly across many register/unregister cycles', async () => {
+    const registry = new ToolRegistry();
+    for (let i = 0; i < 150; i += 1) {
+      registry.register({
+        ...readTool(`kb.cycle${i}`).tool,
+        inputSchema: { type: 'object', properties: { [`p${i}`]: { type: 'integer' } }, required: [`p${i}`] },
+      });
+      const good = await registry.invoke(`kb.cycle${i}`, { [`p${i}`]: i });
+      const bad = await registry.invoke(`kb.cycle${i}`, { [`p${i}`]: 'no' });
+      expect([good.ok, bad.ok === false && bad.code]).toEqual([true, 'INVALID_INPUT']);
+      if (i % 2 === 0) registry.unregister(`kb.cycle${i}`);
+    }
+    const kept = await registry.invoke('kb.cycle1', { p1: 'no' });
+    expect(kept.ok === false && kept.code).toBe('INVALID_INPUT');
+  });
+});
