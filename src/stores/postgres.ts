@@ -93,6 +93,7 @@ function postgresDialect(pool: Pool, table: string, tableName: string, relax: bo
     types: { text: 'text', integer: 'integer', time: 'timestamptz' },
     extraColumns: ',\n      seq bigint GENERATED ALWAYS AS IDENTITY',
     insertionOrder: 'seq',
+    indexedInsertionOrder: ', seq',
     time: (ms) => new Date(ms).toISOString(),
     isoOf,
     // `history` is a JSON array kept as text (exactly as written; jsonb would reject a \u0000 escape and

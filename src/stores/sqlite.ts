@@ -78,6 +78,7 @@ function sqliteDialect(db: Database, table: string, tableName: string, syncDecis
     types: { text: 'TEXT', integer: 'INTEGER', time: 'INTEGER' },
     extraColumns: '',
     insertionOrder: 'rowid',
+    indexedInsertionOrder: '',
     time: (ms) => ms,
     isoOf: (stored) => new Date(Number(stored)).toISOString(),
     // `history` is a JSON array kept as text; appending in SQL keeps every change a single statement.

@@ -155,7 +155,7 @@ await describePostgres('PostgreSQL store', (url) => {
       [name],
     );
     const defs = rows.map((r) => r.indexdef);
-    expect(defs.some((d) => /\(tool, created_at\)/.test(d))).toBe(true);
+    expect(defs.some((d) => /\(tool, created_at, seq\)/.test(d))).toBe(true);
     expect(defs.some((d) => /\(status, updated_at\)/.test(d))).toBe(true);
     await store.close();
     await pool.end();

@@ -25,6 +25,8 @@ export interface SqlDialect {
   readonly extraColumns: string;
   /** What breaks ties between rows created in the same millisecond, newest first. */
   readonly insertionOrder: string;
+  /** `insertionOrder` as trailing index columns (empty where every index holds it already). */
+  readonly indexedInsertionOrder: string;
   /** A time (epoch ms) as it is bound and stored. */
   time(ms: number): unknown;
   /** A stored time, as the driver hands it back, as an ISO 8601 string. */

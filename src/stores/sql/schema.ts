@@ -34,7 +34,7 @@ export function schemaStatements(dialect: SqlDialect): string[] {
     // `list()`, newest first.
     index('created', 'created_at'),
     // `list({ tool })`, newest first: without it, a scan of the whole table.
-    index('tool_created', 'tool, created_at'),
+    index('tool_created', `tool, created_at${dialect.indexedInsertionOrder}`),
     // `prune` (finished, changed before) and `recoverStale` (delivering, changed before) walk ranges.
     index('status_updated', 'status, updated_at'),
   ];
