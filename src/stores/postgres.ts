@@ -1,9 +1,8 @@
 import { createRequire } from 'node:module';
 import type { Pool, PoolConfig } from 'pg';
 import type { ConfirmationStore } from '../confirm/store.js';
-import type { SqlDialect } from './sql/dialect.js';
+import { postgresDialect } from './sql/postgres-dialect.js';
 import { schemaStatements } from './sql/schema.js';
-import type { ConfirmationRow } from './sql/sql-row.js';
 import { createSqlStore } from './sql/sql-store.js';
 import { DEFAULT_TABLE, quoteTableName } from './sql/table-name.js';
 
@@ -22,11 +21,12 @@ export interface PostgresStoreOptions {
   readonly table?: string;
   /**
    * Which commits wait for the WAL flush:
-   * - `'decisions'` (default): a claim, a reject and a markDelivered — the commits that decide whether
-   *   something is sent — wait for the flush, which also makes every earlier commit durable (the WAL is
-   *   sequential). Creating a confirmation and recording how a delivery ended commit without waiting: a
-   *   server crash can lose them, which leaves a confirmation missing (ask again) or `delivering`
-   *   (`recoverStale` makes it `unknown` for a person to settle) — never sent twice.
+   * - `'decisions'` (default): a claim (or a retry's reclaim), a reject and a markDelivered — the
+   *   commits that decide whether something is sent, `DECISIONS` — wait for the flush, which also makes
+   *   every earlier commit durable (the WAL is sequential). Every other write commits without waiting
+   *   (creating, recording how a delivery ended, expire, recoverStale, prune): a server crash can lose
+   *   them, which leaves a confirmation missing (ask again), `delivering` (`recoverStale` makes it
+   *   `unknown` for a person to settle) or still to sweep — never sent twice.
    * - `'full'`: every commit waits for the server's `synchronous_commit` setting as configured.
    */
   readonly synchronous?: 'decisions' | 'full';
@@ -65,61 +65,10 @@ function createPool(connectionString: string, config: Omit<PoolConfig, 'connecti
 }
 
 /**
- * Inside a statement, `set_config(…, true)` is `SET LOCAL` for that statement's own transaction, so its
- * commit does not wait for the WAL flush. Appended to a text value as an empty string.
- */
-const WITHOUT_FLUSH_WAIT = "left(set_config('synchronous_commit', 'off', true), 0)";
-
-const isoOf = (stored: unknown): string =>
-  stored instanceof Date ? stored.toISOString() : new Date(String(stored)).toISOString();
-
-/** The driver's error for a missing table, turned into what to do about it. */
-function explained(error: unknown, table: string): unknown {
-  if ((error as { code?: unknown }).code !== '42P01') return error;
-  return new Error(`the table ${table} does not exist: call store.migrate() once before using the store`, {
-    cause: error,
-  });
-}
-
-/**
- * PostgreSQL for the SQL engine: `timestamptz` times, an identity column for insertion order, and a
- * commit that waits for the WAL flush unless the statement says otherwise — so under `'decisions'`
- * every write outside `DECISIONS` carries `WITHOUT_FLUSH_WAIT`.
- */
-function postgresDialect(pool: Pool, table: string, tableName: string, relax: boolean): SqlDialect {
-  return {
-    table,
-    tableName,
-    types: { text: 'text', integer: 'integer', time: 'timestamptz' },
-    extraColumns: ',\n      seq bigint GENERATED ALWAYS AS IDENTITY',
-    insertionOrder: 'seq',
-    indexedInsertionOrder: ', seq',
-    time: (ms) => new Date(ms).toISOString(),
-    isoOf,
-    // `history` is a JSON array kept as text (exactly as written; jsonb would reject a \u0000 escape and
-    // reorder keys); appending in SQL keeps every change a single statement.
-    appendHistory: (entry) =>
-      `left(history, -1) || CASE WHEN history = '[]' THEN '' ELSE ',' END || ${entry} || ']'`,
-    relaxed: (text) => (relax ? `${text} || ${WITHOUT_FLUSH_WAIT}` : text),
-    prepare(sql) {
-      // A decision needs nothing here: a commit waits for the flush unless relaxed.
-      return async (values) => {
-        try {
-          const result = await pool.query<ConfirmationRow>(sql, values as unknown[]);
-          return { rows: result.rows, changed: result.rowCount ?? 0 };
-        } catch (error) {
-          throw explained(error, table);
-        }
-      };
-    },
-  };
-}
-
-/**
  * A confirmation store on PostgreSQL (`pg@8`, an optional peer dependency), shared by every instance
- * of the app. Each status change is one conditional `UPDATE … WHERE id = $1 AND status = … RETURNING *`:
- * row locking makes exactly one of any number of concurrent confirms — on any host — win the claim.
- * Create the schema with `migrate()` first.
+ * of the app. Each status change is one conditional `UPDATE … WHERE id = $1 AND status IN (…)`: row
+ * locking makes exactly one of any number of concurrent confirms — on any host — win the claim.
+ * `prune` deletes in batches, counting in the database. Create the schema with `migrate()` first.
  *
  * @example
  * ```ts
@@ -147,7 +96,7 @@ export function createPostgresStore(
     throw new TypeError('createPostgresStore: pass { pool } (a pg Pool) or { connectionString }.');
   }
   const pool = options.pool ?? createPool(options.connectionString as string, options.poolConfig);
-  const dialect = postgresDialect(pool, table, tableName, synchronous === 'decisions');
+  const dialect = postgresDialect({ pool, table, tableName, relax: synchronous === 'decisions' });
   const store: ConfirmationStore = createSqlStore(dialect);
 
   return {

@@ -1,10 +1,9 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ConfirmationStore } from '../confirm/store.js';
-import type { SqlDialect, SqlResult } from './sql/dialect.js';
 import { schemaStatements } from './sql/schema.js';
-import type { ConfirmationRow } from './sql/sql-row.js';
 import { createSqlStore } from './sql/sql-store.js';
+import { sqliteDialect } from './sql/sqlite-dialect.js';
 import { DEFAULT_TABLE, quoteTableName } from './sql/table-name.js';
 
 /** Where the SQLite store keeps its data: a file it opens, or a `better-sqlite3` database you own. */
@@ -24,7 +23,7 @@ export interface SqliteStoreOptions {
   /**
    * When commits reach the disk (only set on a database the store opens):
    * - `'decisions'` (default): every commit that could let a send go out twice or a refusal be undone —
-   *   a claim, a reject, a markDelivered — is synced before it returns, and every earlier commit with it
+   *   a claim (or a retry's reclaim), a reject, a markDelivered: `DECISIONS` — is synced before it returns, and every earlier commit with it
    *   (WAL is one file). Creating a confirmation and recording how a delivery ended ride on the next
    *   sync: a power cut can lose them, which leaves a confirmation missing (ask again) or `delivering`
    *   (`recoverStale` makes it `unknown` for a person to settle) — never sent twice.
@@ -58,61 +57,12 @@ function openDatabase(path: string): Database {
   return new Driver(path);
 }
 
-/** `$1, $2, …` are named parameters to SQLite: bound from an object keyed 1, 2, …. */
-function named(values: readonly unknown[]): Record<number, unknown> {
-  const bound: Record<number, unknown> = {};
-  for (let i = 0; i < values.length; i++) bound[i + 1] = values[i];
-  return bound;
-}
-
-/**
- * SQLite for the SQL engine: integer epoch-ms times, `rowid` for insertion order, and decisions made
- * durable by syncing their one commit (WAL is one file, so every earlier commit is synced with it).
- */
-function sqliteDialect(db: Database, table: string, tableName: string, syncDecisions: boolean): SqlDialect {
-  const syncFull = syncDecisions ? db.prepare('PRAGMA synchronous = FULL') : undefined;
-  const syncNormal = syncDecisions ? db.prepare('PRAGMA synchronous = NORMAL') : undefined;
-  return {
-    table,
-    tableName,
-    types: { text: 'TEXT', integer: 'INTEGER', time: 'INTEGER' },
-    extraColumns: '',
-    insertionOrder: 'rowid',
-    indexedInsertionOrder: '',
-    time: (ms) => ms,
-    isoOf: (stored) => new Date(Number(stored)).toISOString(),
-    // `history` is a JSON array kept as text; appending in SQL keeps every change a single statement.
-    appendHistory: (entry) =>
-      `substr(history, 1, length(history) - 1) || CASE WHEN history = '[]' THEN '' ELSE ',' END || ${entry} || ']'`,
-    relaxed: (text) => text,
-    prepare(sql, decision) {
-      const statement = db.prepare(sql);
-      const run = (values: readonly unknown[]): SqlResult => {
-        if (statement.reader) {
-          const rows = statement.all(named(values)) as ConfirmationRow[];
-          return { rows, changed: rows.length };
-        }
-        return { rows: [], changed: statement.run(named(values)).changes };
-      };
-      if (!decision || syncFull === undefined || syncNormal === undefined)
-        return async (values) => run(values);
-      return async (values) => {
-        syncFull.run();
-        try {
-          return run(values);
-        } finally {
-          syncNormal.run();
-        }
-      };
-    },
-  };
-}
-
 /**
  * A confirmation store in one SQLite file (`better-sqlite3@12`, an optional peer dependency). WAL
  * mode, so readers never block the writer; every status change is one conditional
- * `UPDATE … WHERE id = ? AND status = … RETURNING *`, so of any number of processes confirming the
- * same id, exactly one claims it. Survives restarts. For several hosts, use `graded-tools/postgres`.
+ * `UPDATE … WHERE id = $1 AND status IN (…)`, so of any number of processes confirming the same id,
+ * exactly one claims it. `prune` deletes in batches of a few hundred rows, letting other work (and
+ * other processes' writes) in between. Survives restarts. For several hosts, use `graded-tools/postgres`.
  *
  * @example
  * ```ts
@@ -148,7 +98,12 @@ export function createSqliteStore(options: SqliteStoreSource & SqliteStoreOption
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   }
-  const dialect = sqliteDialect(db, table, tableName, owned && synchronous === 'decisions');
+  const dialect = sqliteDialect({
+    db,
+    table,
+    tableName,
+    syncDecisions: owned && synchronous === 'decisions',
+  });
   db.exec(schemaStatements(dialect).join(';\n'));
   const store: ConfirmationStore = createSqlStore(dialect);
   return {
