@@ -20,7 +20,7 @@ storeContract('SQL engine on SQLite, rows not remembered', async () => {
   db.pragma('journal_mode = WAL');
   const dialect = sqliteDialect({ db, table: '"plain"', tableName: 'plain', syncDecisions: false });
   db.exec(schemaStatements(dialect).join(';\n'));
-  return { store: createSqlStore(dialect, { rememberRows: false }), cleanup: () => db.close() };
+  return { store: createSqlStore(dialect, { rememberRows: false }), cleanup: () => void db.close() };
 });
 
 await describePostgres('SQL engine on PostgreSQL, rows not remembered', (url) => {
