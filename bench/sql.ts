@@ -343,9 +343,108 @@ async function measure(contenders: Contenders, lanes: number, perLane: number, r
   };
 }
 
+/** The longest the event loop went without a turn while `work` ran (a 1 ms interval's worst lag). */
+async function longestStall(work: () => Promise<unknown>): Promise<{ stallMs: number; totalMs: number }> {
+  let last = performance.now();
+  let worst = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }, 1);
+  const started = performance.now();
+  await work();
+  const totalMs = performance.now() - started;
+  clearInterval(timer);
+  worst = Math.max(worst, performance.now() - last);
+  return { stallMs: worst, totalMs };
+}
+
+/** Rows written straight in by the database itself: `count` finished, one in 100 still pending. */
+const seedSql = (table: string, count: number, time: (ms: number) => string) =>
+  `INSERT INTO ${table} (id, tool, status, input, payload, digest, created_at, expires_at, updated_at, history)
+   SELECT 'seed' || g, 'tool.' || (g % 100), CASE WHEN g % 100 = 0 THEN 'pending' ELSE 'delivered' END,
+          '{}', '{"to":"ana@example.com"}', 'd', ${time(T0)}, ${time(T0)}, ${time(T0)}, '[]'
+   FROM generate_series(1, ${count}) AS g`;
+
+/** `prune` of a big backlog and `list({ tool })` on it, per store. */
+async function pruneAndList(dir: string, count: number): Promise<string[][]> {
+  const rows: string[][] = [];
+  const sqlitePath = join(dir, 'prune.db');
+  const sqlite = createSqliteStore({ path: sqlitePath });
+  const db = new Database(sqlitePath);
+  // SQLite has no generate_series by default: a recursive CTE counts instead.
+  db.exec(
+    seedSql('graded_tools_confirmations', count, (ms) => String(ms)).replace(
+      'FROM generate_series(1, ' + count + ') AS g',
+      `FROM (WITH RECURSIVE c(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM c WHERE g < ${count}) SELECT g FROM c)`,
+    ),
+  );
+  // Fold the seed's WAL into the file now, or the store's first commit would pay that checkpoint.
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  const list = await longestStall(() => sqlite.list({ tool: 'tool.7' }));
+  const pruned = { n: 0 };
+  const prune = await longestStall(async () => {
+    pruned.n = await sqlite.prune({ before: T0 + 1 });
+  });
+  sqlite.close();
+  rows.push([
+    'sqlite',
+    fmt(count),
+    fmt(pruned.n),
+    fmt(prune.totalMs),
+    prune.stallMs.toFixed(1),
+    '—',
+    list.totalMs.toFixed(1),
+  ]);
+
+  const probe = await probePostgres();
+  if (probe.url !== undefined) {
+    const table = uniqueTable('gt_bench_prune');
+    const store = createPostgresStore({ connectionString: probe.url, table });
+    await store.migrate();
+    const admin = new pg.Pool({ connectionString: probe.url, max: 1 });
+    await admin.query(seedSql(`"${table}"`, count, (ms) => `'${new Date(ms).toISOString()}'::timestamptz`));
+    await admin.query(`ANALYZE "${table}"`);
+    const listed = await longestStall(() => store.list({ tool: 'tool.7' }));
+    global.gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    let heapPeak = heapBefore;
+    const sampler = setInterval(() => {
+      heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+    }, 5);
+    const prune = await longestStall(async () => {
+      pruned.n = await store.prune({ before: T0 + 1 });
+    });
+    clearInterval(sampler);
+    rows.push([
+      'postgres',
+      fmt(count),
+      fmt(pruned.n),
+      fmt(prune.totalMs),
+      prune.stallMs.toFixed(1),
+      `+${((heapPeak - heapBefore) / 1e6).toFixed(1)} MB`,
+      listed.totalMs.toFixed(1),
+    ]);
+    await admin.query(`DROP TABLE IF EXISTS "${table}"`);
+    await admin.end();
+    await store.close();
+  }
+  return rows;
+}
+
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 
-/** Runs the SQL store benchmark and prints its table. */
+function printTable(headers: string[], rows: string[][]): void {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  console.log(line(headers));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const row of rows) console.log(line(row));
+}
+
+/** Runs the SQL store benchmark and prints its tables. */
 export async function benchSql(options: { readonly quick?: boolean } = {}): Promise<void> {
   const quick = options.quick === true;
   const dir = tempDir('graded-tools-bench-sql-');
@@ -412,11 +511,16 @@ export async function benchSql(options: { readonly quick?: boolean } = {}): Prom
       `vs same (≥ ${TARGET_SAME})`,
       `vs three writes (≥ ${TARGET_THREE})`,
     ];
-    const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-    const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-    console.log(line(headers));
-    console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-    for (const row of rows) console.log(line(row));
+    printTable(headers, rows);
+
+    const backlog = quick ? 50_000 : 200_000;
+    console.log(
+      `\nprune of ${fmt(backlog)} rows (99% finished) and list({ tool }) over them: the event loop's longest wait.\n`,
+    );
+    printTable(
+      ['store', 'rows', 'pruned', 'prune ms', 'longest stall ms', 'heap peak', 'list({ tool }) ms'],
+      await pruneAndList(dir.path, backlog),
+    );
   } finally {
     dir.remove();
   }
