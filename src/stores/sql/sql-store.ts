@@ -29,7 +29,7 @@ import {
 } from './sql-row.js';
 
 /** Rows `prune` deletes per statement: small enough that one never holds the database for long. */
-export const PRUNE_BATCH = 500;
+export const PRUNE_BATCH = 200;
 /** How many rows the engine remembers from its own reads and writes (see `known` below). */
 const KNOWN_ROWS = 256;
 
