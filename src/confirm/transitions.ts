@@ -58,3 +58,17 @@ export function clampLimit(limit: number | undefined): number {
   if (limit === undefined || !Number.isFinite(limit)) return DEFAULT_LIST_LIMIT;
   return Math.min(MAX_LIST_LIMIT, Math.max(1, Math.floor(limit)));
 }
+
+/**
+ * The store writes that are *decisions*: each decides whether something is sent, or undoes a refusal,
+ * so a durable store must have it on disk before it returns (losing a claim after `deliver` ran lets
+ * the same send go out again). Any other write may be lost to a power cut without harm: a lost create
+ * means asking again, a lost finish leaves `delivering` for `recoverStale` to hand to a person, and a
+ * lost expire, recoverStale or prune is simply done again by the next sweep.
+ */
+export const DECISIONS: ReadonlySet<keyof import('./store.js').ConfirmationStore> = new Set([
+  'claim',
+  'reclaim',
+  'reject',
+  'markDelivered',
+] as const);

@@ -368,4 +368,87 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
       expect((await store.get(recentRejected.id))?.status).toBe('rejected');
     });
   });
+
+  // The SQL engine's cases (issue 7): prune in batches, list by tool.
+  describe(`ConfirmationStore contract, prune and list at volume: ${name}`, () => {
+    let subject: StoreUnderTest;
+    let store: ConfirmationStore;
+    beforeAll(async () => {
+      subject = await open();
+      store = subject.store;
+    });
+    afterAll(async () => {
+      await subject?.cleanup?.();
+    });
+
+    /** Runs `work` for 0 … count-1, a few at a time (a pool serves them side by side). */
+    const each = async (count: number, work: (i: number) => Promise<unknown>) => {
+      for (let i = 0; i < count; i += 16) {
+        await Promise.all(Array.from({ length: Math.min(16, count - i) }, (_, j) => work(i + j)));
+      }
+    };
+
+    const created = async (tool: string, at: number) => {
+      const confirmation = pendingConfirmation({ tool }, at);
+      await store.create(confirmation);
+      return confirmation;
+    };
+
+    it('prunes more finished confirmations than one batch holds, and keeps every open one', async () => {
+      const tool = `prune.bulk${randomBytes(4).toString('hex')}`;
+      const at = T0 - 100 * HOUR;
+      // More than any sensible batch, so a store that deletes in batches must loop.
+      const rejected: string[] = [];
+      await each(1_100, async () => {
+        const c = pendingConfirmation({ tool }, at);
+        await store.create(c);
+        await store.reject(c.id, { now: at + 1, by: 'x' });
+        rejected.push(c.id);
+      });
+      const delivered = pendingConfirmation({ tool }, at);
+      await store.create(delivered);
+      await store.claim(delivered.id, { now: at + 1 });
+      await store.finish(delivered.id, { now: at + 2, attempt: 1, status: 'delivered' });
+      const expired = pendingConfirmation({ tool }, at - 2 * HOUR);
+      await store.create(expired);
+      await store.expire({ now: at, id: expired.id });
+      const open: Confirmation[] = [];
+      for (const status of ['pending', 'delivering', 'failed', 'unknown'] as const) {
+        const c = pendingConfirmation({ tool }, at);
+        await store.create(c);
+        if (status !== 'pending') await store.claim(c.id, { now: at + 1 });
+        if (status === 'failed' || status === 'unknown')
+          await store.finish(c.id, { now: at + 2, attempt: 1, status, error: 'x' });
+        open.push(c);
+      }
+
+      expect(await store.prune({ before: T0 - 50 * HOUR })).toBeGreaterThanOrEqual(1_102);
+      const left = await store.list({ tool });
+      expect(left.map((c) => c.status).sort()).toEqual(['delivering', 'failed', 'pending', 'unknown']);
+      expect(left.map((c) => c.id).sort()).toEqual(open.map((c) => c.id).sort());
+      expect(await store.get(rejected[0] as string)).toBeUndefined();
+      expect(await store.get(rejected.at(-1) as string)).toBeUndefined();
+      expect(await store.get(delivered.id)).toBeUndefined();
+      expect(await store.get(expired.id)).toBeUndefined();
+      expect(await store.prune({ before: T0 - 50 * HOUR })).toBe(0);
+    });
+
+    it('lists one tool among many, newest first, whatever the others hold', async () => {
+      const tool = `list.many${randomBytes(4).toString('hex')}`;
+      await each(300, (i) => store.create(pendingConfirmation({ tool: `${tool}.other${i % 7}` }, T0 + i)));
+      const mine = [
+        await created(tool, T0 + 5),
+        await created(tool, T0 + 150),
+        await created(tool, T0 + 299),
+      ];
+      const listed = await store.list({ tool });
+      expect(listed.map((c) => c.id)).toEqual(mine.map((c) => c.id).reverse());
+      expect((await store.list({ tool, status: 'pending', limit: 2 })).map((c) => c.id)).toEqual(
+        mine
+          .map((c) => c.id)
+          .reverse()
+          .slice(0, 2),
+      );
+    });
+  });
 }

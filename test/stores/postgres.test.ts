@@ -100,4 +100,92 @@ await describePostgres('PostgreSQL store', (url) => {
       expect(() => createPostgresStore({ connectionString: url, table: name })).toThrow(TypeError);
     },
   );
+
+  it('prunes in bounded batches that send no ids back to Node', async () => {
+    const statements: string[] = [];
+    const pool = new pg.Pool({ connectionString: url, max: 4 });
+    const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+    const rowsBack: number[] = [];
+    Object.assign(pool, {
+      query: async (text: string, values?: unknown[]) => {
+        statements.push(text);
+        const result = await query(text, values);
+        if (text.startsWith('DELETE')) rowsBack.push(result.rows.length);
+        return result;
+      },
+    });
+    const name = uniqueTable('gt_prune');
+    dropped.push(name);
+    const store = createPostgresStore({ pool, table: name });
+    await store.migrate();
+    const T = Date.parse('2030-01-01T00:00:00.000Z');
+    // Finished rows written straight in: the test is about the delete, not how they got there.
+    await pool.query(
+      `INSERT INTO ${name} (id, tool, status, input, payload, digest, created_at, expires_at, updated_at, history)
+       SELECT 'p' || g, 't', 'delivered', '{}', '{}', 'd', $1, $1, $1, '[]' FROM generate_series(1, 2500) g`,
+      [new Date(T).toISOString()],
+    );
+    statements.length = 0;
+    expect(await store.prune({ before: T + 1 })).toBe(2_500);
+    const deletes = statements.filter((text) => text.startsWith('DELETE'));
+    expect(deletes.length).toBeGreaterThan(1);
+    for (const text of deletes) {
+      expect(text).toMatch(/LIMIT \$2/);
+      expect(text).not.toMatch(/RETURNING/);
+    }
+    expect(rowsBack.every((n) => n === 0)).toBe(true);
+    await store.close();
+    await pool.end();
+  });
+
+  it('migrate() adds the tool and prune indexes to a table an older version made', async () => {
+    const name = uniqueTable('gt_old');
+    dropped.push(name);
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    await pool.query(`CREATE TABLE ${name} (
+      id text PRIMARY KEY, tool text NOT NULL, status text NOT NULL, input text NOT NULL,
+      payload text NOT NULL, digest text NOT NULL, actor text, scope text, created_at timestamptz NOT NULL,
+      expires_at timestamptz NOT NULL, updated_at timestamptz NOT NULL, attempt integer NOT NULL DEFAULT 0,
+      result text, error text, history text NOT NULL, seq bigint GENERATED ALWAYS AS IDENTITY)`);
+    await pool.query(`CREATE INDEX ${name}_status_created ON ${name} (status, created_at)`);
+    const store = createPostgresStore({ pool, table: name });
+    await store.migrate();
+    const { rows } = await pool.query<{ indexdef: string }>(
+      'SELECT indexdef FROM pg_indexes WHERE tablename = $1',
+      [name],
+    );
+    const defs = rows.map((r) => r.indexdef);
+    expect(defs.some((d) => /\(tool, created_at, seq\)/.test(d))).toBe(true);
+    expect(defs.some((d) => /\(status, updated_at\)/.test(d))).toBe(true);
+    await store.close();
+    await pool.end();
+  });
+
+  it('sees what another instance changed before writing, and hands back the row as it now is', async () => {
+    const here = createPostgresStore({ connectionString: url, table });
+    const there = createPostgresStore({ connectionString: url, table });
+    const T = Date.parse('2030-01-01T00:00:00.000Z');
+    const original = pendingConfirmation({}, T);
+    await here.create(original);
+    await there.claim(original.id, { now: T + 1, by: 'lead-2' });
+    await there.finish(original.id, { now: T + 2, attempt: 1, status: 'failed', error: 'SMTP 550' });
+    await expect(here.claim(original.id, { now: T + 3 })).resolves.toMatchObject({
+      ok: false,
+      confirmation: { status: 'failed' },
+    });
+    const retried = await here.reclaim(original.id, { now: T + 4, by: 'lead-3' });
+    expect(retried.ok && retried.confirmation.history.map((h) => h.status)).toEqual([
+      'pending',
+      'delivering',
+      'failed',
+      'delivering',
+    ]);
+    await expect(
+      there.finish(original.id, { now: T + 5, attempt: 1, status: 'delivered' }),
+    ).resolves.toMatchObject({ ok: false, reason: 'wrong-status' });
+    const done = await here.finish(original.id, { now: T + 6, attempt: 2, status: 'delivered' });
+    expect(done.ok && done.confirmation).toEqual(await there.get(original.id));
+    await here.close();
+    await there.close();
+  });
 });

@@ -79,4 +79,84 @@ describe('createSqliteStore', () => {
     store.close();
     await expect(store.get('abcdefghijkl')).rejects.toBeDefined();
   });
+
+  it('prunes a big backlog in batches, letting other work run between them', async () => {
+    const store = createSqliteStore({ path: join(dir.path, 'prune-batches.db'), synchronous: 'normal' });
+    const T = Date.parse('2030-01-01T00:00:00.000Z');
+    for (let i = 0; i < 3_000; i++) {
+      const c = pendingConfirmation({}, T);
+      await store.create(c);
+      await store.reject(c.id, { now: T + 1, by: 'x' });
+    }
+    const order: string[] = [];
+    // Scheduled before the prune starts: one unbroken DELETE would finish first.
+    setTimeout(() => order.push('timer'), 0);
+    const pruned = await store.prune({ before: T + 60_000 });
+    order.push('pruned');
+    expect(pruned).toBe(3_000);
+    expect(order).toEqual(['timer', 'pruned']);
+    store.close();
+  });
+
+  it('lists by tool through an index, added to a table an older version made', () => {
+    const path = join(dir.path, 'old-schema.db');
+    const old = new Database(path);
+    // The table and indexes as graded-tools 0.1.0 created them.
+    old.exec(`
+      CREATE TABLE graded_tools_confirmations (
+        id TEXT PRIMARY KEY NOT NULL, tool TEXT NOT NULL, status TEXT NOT NULL, input TEXT NOT NULL,
+        payload TEXT NOT NULL, digest TEXT NOT NULL, actor TEXT, scope TEXT, created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, attempt INTEGER NOT NULL DEFAULT 0,
+        result TEXT, error TEXT, history TEXT NOT NULL);
+      CREATE INDEX graded_tools_confirmations_status_created ON graded_tools_confirmations (status, created_at);
+      CREATE INDEX graded_tools_confirmations_created ON graded_tools_confirmations (created_at);`);
+    old.close();
+    createSqliteStore({ path }).close();
+    const db = new Database(path, { readonly: true });
+    const plan = (sql: string) =>
+      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((r) => r.detail).join('; ');
+    const byTool = plan(
+      "SELECT * FROM graded_tools_confirmations WHERE tool = 'a.b' ORDER BY created_at DESC, rowid DESC LIMIT 100",
+    );
+    expect(byTool).toMatch(/USING INDEX \S*tool/);
+    expect(byTool).not.toMatch(/TEMP B-TREE/);
+    const pruning = plan(
+      "SELECT id FROM graded_tools_confirmations WHERE status = 'delivered' AND updated_at < 5 LIMIT 500",
+    );
+    expect(pruning).toMatch(/USING (COVERING )?INDEX \S*status_updated/);
+    db.close();
+  });
+
+  it('sees what another process changed before writing, and hands back the row as it now is', async () => {
+    const path = join(dir.path, 'two-instances.db');
+    const here = createSqliteStore({ path });
+    const there = createSqliteStore({ path });
+    const T = Date.parse('2030-01-01T00:00:00.000Z');
+    const original = pendingConfirmation({}, T);
+    await here.create(original);
+    expect((await here.get(original.id))?.status).toBe('pending');
+    // The other instance claims and fails it: what `here` read is now two changes behind.
+    await there.claim(original.id, { now: T + 1, by: 'lead-2' });
+    await there.finish(original.id, { now: T + 2, attempt: 1, status: 'failed', error: 'SMTP 550' });
+    await expect(here.claim(original.id, { now: T + 3 })).resolves.toMatchObject({
+      ok: false,
+      confirmation: { status: 'failed' },
+    });
+    const retried = await here.reclaim(original.id, { now: T + 4, by: 'lead-3' });
+    expect(retried.ok && retried.confirmation).toMatchObject({ status: 'delivering', attempt: 2 });
+    expect(retried.ok && retried.confirmation.history.map((h) => h.status)).toEqual([
+      'pending',
+      'delivering',
+      'failed',
+      'delivering',
+    ]);
+    // `there` remembers it as failed at attempt 1; its finish of attempt 1 must not land.
+    await expect(
+      there.finish(original.id, { now: T + 5, attempt: 1, status: 'delivered' }),
+    ).resolves.toMatchObject({ ok: false, reason: 'wrong-status' });
+    const done = await here.finish(original.id, { now: T + 6, attempt: 2, status: 'delivered' });
+    expect(done.ok && done.confirmation).toEqual(await there.get(original.id));
+    here.close();
+    there.close();
+  });
 });

@@ -3,7 +3,7 @@ import {
   type Confirmation,
   type ConfirmationHistoryEntry,
   type ConfirmationStatus,
-} from '../confirm/types.js';
+} from '../../confirm/types.js';
 
 /** A confirmation as the SQL stores keep it: JSON as text, times as the driver returns them. */
 export interface ConfirmationRow {
@@ -24,7 +24,7 @@ export interface ConfirmationRow {
   readonly history: string;
 }
 
-/** The columns in insert order, shared by both SQL stores. */
+/** The columns in insert order. */
 export const COLUMNS = [
   'id',
   'tool',
@@ -64,25 +64,35 @@ export function rowToConfirmation(row: ConfirmationRow, toIso: (time: unknown) =
   };
 }
 
-/** A record's values in `COLUMNS` order; `fromIso` turns an ISO string into what the driver stores. */
-export function confirmationValues(confirmation: Confirmation, fromIso: (iso: string) => unknown): unknown[] {
-  return [
-    confirmation.id,
-    confirmation.tool,
-    confirmation.status,
-    JSON.stringify(confirmation.input ?? null),
-    JSON.stringify(confirmation.payload ?? null),
-    confirmation.digest,
-    confirmation.actor ?? null,
-    confirmation.scope ?? null,
-    fromIso(confirmation.createdAt),
-    fromIso(confirmation.expiresAt),
-    fromIso(confirmation.updatedAt),
-    confirmation.attempt,
-    confirmation.result === undefined ? null : JSON.stringify(confirmation.result),
-    confirmation.error ?? null,
-    JSON.stringify(confirmation.history),
-  ];
+/** A record as the row the engine writes; `time` turns epoch ms into what the driver stores. */
+export function confirmationRow(confirmation: Confirmation, time: (ms: number) => unknown): ConfirmationRow {
+  return {
+    id: confirmation.id,
+    tool: confirmation.tool,
+    status: confirmation.status,
+    input: JSON.stringify(confirmation.input ?? null),
+    payload: JSON.stringify(confirmation.payload ?? null),
+    digest: confirmation.digest,
+    actor: confirmation.actor ?? null,
+    scope: confirmation.scope ?? null,
+    created_at: time(Date.parse(confirmation.createdAt)),
+    expires_at: time(Date.parse(confirmation.expiresAt)),
+    updated_at: time(Date.parse(confirmation.updatedAt)),
+    attempt: confirmation.attempt,
+    result: confirmation.result === undefined ? null : JSON.stringify(confirmation.result),
+    error: confirmation.error ?? null,
+    history: JSON.stringify(confirmation.history),
+  };
+}
+
+/** A row's values in `COLUMNS` order, for the insert. */
+export function rowValues(row: ConfirmationRow): unknown[] {
+  return COLUMNS.map((column) => row[column]);
+}
+
+/** The JSON text `history` with one entry's JSON text appended: what the SQL append computes. */
+export function appendedHistory(history: string, entry: string): string {
+  return `${history.slice(0, -1)}${history === '[]' ? '' : ','}${entry}]`;
 }
 
 /**

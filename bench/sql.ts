@@ -1,0 +1,543 @@
+// The SQL stores against bare-driver copies of their work, at 1 and 8 concurrent confirmers.
+// Run alone: `npx tsx --tsconfig bench/tsconfig.json bench/sql.ts [--quick]` after `npm run build`.
+import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Database from 'better-sqlite3';
+import {
+  type Confirmation,
+  type ConfirmationStore,
+  type ConfirmRequired,
+  defineTool,
+  ToolRegistry,
+} from 'graded-tools';
+import { createPostgresStore } from 'graded-tools/postgres';
+import { createSqliteStore } from 'graded-tools/sqlite';
+import pg from 'pg';
+import { probePostgres, uniqueTable } from '../test/helpers/postgres.js';
+import { tempDir } from '../test/helpers/temp-dir.js';
+import { median, timeOnce, verdict } from './measure.js';
+
+/** The issue's targets: round trips against the bare driver doing the same, and only the three writes. */
+const TARGET_SAME = 0.95;
+const TARGET_THREE = 0.8;
+const CONCURRENCY = [1, 8] as const;
+
+const DIGEST = 'a'.repeat(64);
+const T0 = Date.parse('2030-01-01T00:00:00.000Z');
+let serial = 0;
+
+/** One round trip's work, `n` identifying it. */
+type Trip = (n: number) => Promise<void>;
+
+/** What each database supplies: the four contenders' single round trip. */
+interface Contenders {
+  readonly registry: Trip;
+  readonly store: Trip;
+  readonly bareSame: Trip;
+  readonly bareThree: Trip;
+}
+
+function confirmationFor(n: number): Confirmation {
+  const id = `bench-${process.pid}-${serial++}-${n}`;
+  const at = new Date(T0).toISOString();
+  return {
+    id,
+    tool: 'bench.send',
+    input: { n },
+    payload: { n, to: 'ana@example.com', text: 'Your refund is on its way.' },
+    digest: DIGEST,
+    actor: 'agent',
+    createdAt: at,
+    expiresAt: new Date(T0 + 3_600_000).toISOString(),
+    updatedAt: at,
+    status: 'pending',
+    attempt: 0,
+    history: [{ at, status: 'pending', by: 'agent' }],
+  };
+}
+
+function registryOn(store: ConfirmationStore): Trip {
+  const registry = new ToolRegistry({ confirmations: store }).register(
+    defineTool({
+      name: 'bench.send',
+      description: 'A send tool whose delivery is free, so the bench measures the confirmation path.',
+      sideEffect: 'send',
+      inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+      prepare: (input: { n: number }) => ({
+        n: input.n,
+        to: 'ana@example.com',
+        text: 'Your refund is on its way.',
+      }),
+      deliver: (_payload, approval) => ({ accepted: approval.confirmationId }),
+    }),
+  );
+  return async (n) => {
+    const asked = (await registry.invoke('bench.send', { n }, { actor: 'agent' })) as ConfirmRequired;
+    if (!asked.requiresConfirm) throw new Error(`invoke failed: ${JSON.stringify(asked)}`);
+    const sent = await registry.confirm(asked.confirmationId, { approvedBy: 'lead', digest: asked.digest });
+    if (!sent.ok) throw new Error(`confirm failed: ${sent.error}`);
+  };
+}
+
+/** The store calls a registry round trip makes: create, the read before the claim, claim, finish. */
+function storeTrip(store: ConfirmationStore): Trip {
+  return async (n) => {
+    const c = confirmationFor(n);
+    await store.create(c);
+    if ((await store.get(c.id))?.status !== 'pending') throw new Error('not pending');
+    const claimed = await store.claim(c.id, { now: T0 + 1, by: 'lead' });
+    if (!claimed.ok) throw new Error('claim lost');
+    const done = await store.finish(c.id, {
+      now: T0 + 2,
+      attempt: claimed.confirmation.attempt,
+      status: 'delivered',
+      resultJson: JSON.stringify({ accepted: c.id }),
+    });
+    if (!done.ok) throw new Error('finish lost');
+  };
+}
+
+/** An app's own row for `c`, as a bare driver would write it (values in the store's column order). */
+function bareValues(c: Confirmation, time: (ms: number) => unknown): unknown[] {
+  return [
+    c.id,
+    c.tool,
+    c.status,
+    JSON.stringify(c.input),
+    JSON.stringify(c.payload),
+    c.digest,
+    c.actor ?? null,
+    c.scope ?? null,
+    time(Date.parse(c.createdAt)),
+    time(Date.parse(c.expiresAt)),
+    time(Date.parse(c.updatedAt)),
+    c.attempt,
+    null,
+    null,
+    JSON.stringify(c.history),
+  ];
+}
+const entry = (now: number, status: string) =>
+  JSON.stringify({ at: new Date(now).toISOString(), status, by: 'lead' });
+const COLUMNS =
+  'id, tool, status, input, payload, digest, actor, scope, created_at, expires_at, updated_at, attempt, result, error, history';
+
+/** SQLite: the store on one file, the bare copies on another, each with the store's durability. */
+function sqliteContenders(
+  dir: string,
+  synchronous: 'decisions' | 'normal',
+): { contenders: Contenders; close(): void } {
+  const store = createSqliteStore({ path: join(dir, `store-${synchronous}.db`), synchronous });
+  const registryStore = createSqliteStore({ path: join(dir, `registry-${synchronous}.db`), synchronous });
+  // The same table, made by the store itself; then the store's own pragmas on a plain connection.
+  createSqliteStore({ path: join(dir, `bare-${synchronous}.db`) }).close();
+  const db = new Database(join(dir, `bare-${synchronous}.db`));
+  db.pragma('busy_timeout = 5000');
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  const full = db.prepare('PRAGMA synchronous = FULL');
+  const normal = db.prepare('PRAGMA synchronous = NORMAL');
+  const synced = <T>(write: () => T): T => {
+    if (synchronous === 'normal') return write();
+    full.run();
+    try {
+      return write();
+    } finally {
+      normal.run();
+    }
+  };
+  const t = 'graded_tools_confirmations';
+  const append = (p: string) =>
+    `history = substr(history, 1, length(history) - 1) || CASE WHEN history = '[]' THEN '' ELSE ',' END || ${p} || ']'`;
+  const named = (values: unknown[]) => Object.fromEntries(values.map((v, i) => [i + 1, v]));
+
+  // A copy of the store's own statements, as it issues them.
+  const sameInsert = db.prepare(
+    `INSERT INTO ${t} (${COLUMNS}) VALUES (${COLUMNS.split(', ')
+      .map((_, i) => `$${i + 1}`)
+      .join(', ')})`,
+  );
+  const sameSelect = db.prepare(`SELECT * FROM ${t} WHERE id = $1`);
+  const sameClaim = db.prepare(
+    `UPDATE ${t} SET status = 'delivering', updated_at = $2, ${append('$3')}, attempt = attempt + 1 WHERE id = $1 AND status IN ('pending') AND expires_at > $2 AND status = $4 AND attempt = $5`,
+  );
+  const sameFinish = db.prepare(
+    `UPDATE ${t} SET status = 'delivered', updated_at = $2, result = $4, error = $5, ${append('$6')} WHERE id = $1 AND attempt = $3 AND status IN ('delivering', 'unknown') AND status = $7`,
+  );
+  // Only the three writes, as an app would write them by hand.
+  const insert = db.prepare(
+    `INSERT INTO ${t} (${COLUMNS}) VALUES (${COLUMNS.split(', ')
+      .map(() => '?')
+      .join(', ')})`,
+  );
+  const claim = db.prepare(
+    `UPDATE ${t} SET status = 'delivering', updated_at = ?, ${append('?')}, attempt = attempt + 1 WHERE id = ? AND status = 'pending' AND expires_at > ?`,
+  );
+  const finish = db.prepare(
+    `UPDATE ${t} SET status = 'delivered', updated_at = ?, result = ?, ${append('?')} WHERE id = ? AND attempt = 1 AND status = 'delivering'`,
+  );
+
+  const contenders: Contenders = {
+    registry: registryOn(registryStore),
+    store: storeTrip(store),
+    bareSame: async (n) => {
+      const c = confirmationFor(n);
+      sameInsert.run(named(bareValues(c, (ms) => ms)));
+      const row = sameSelect.get(named([c.id])) as { status: string; attempt: number } | undefined;
+      if (row?.status !== 'pending') throw new Error('not pending');
+      const claimed = synced(() =>
+        sameClaim.run(named([c.id, T0 + 1, entry(T0 + 1, 'delivering'), 'pending', 0])),
+      );
+      if (claimed.changes !== 1) throw new Error('claim lost');
+      const result = JSON.stringify({ accepted: c.id });
+      sameFinish.run(named([c.id, T0 + 2, 1, result, null, entry(T0 + 2, 'delivered'), 'delivering']));
+    },
+    bareThree: async (n) => {
+      const c = confirmationFor(n);
+      insert.run(...bareValues(c, (ms) => ms));
+      const claimed = synced(() => claim.run(T0 + 1, entry(T0 + 1, 'delivering'), c.id, T0 + 1));
+      if (claimed.changes !== 1) throw new Error('claim lost');
+      finish.run(T0 + 2, JSON.stringify({ accepted: c.id }), entry(T0 + 2, 'delivered'), c.id);
+    },
+  };
+  return {
+    contenders,
+    close() {
+      store.close();
+      registryStore.close();
+      db.close();
+    },
+  };
+}
+
+/** PostgreSQL: the store and the bare copies on tables of the same schema, one pool each. */
+async function postgresContenders(url: string): Promise<{ contenders: Contenders; close(): Promise<void> }> {
+  const tables = [uniqueTable('gt_bench_sql'), uniqueTable('gt_bench_sql_reg'), uniqueTable('gt_bench_bare')];
+  const [storeTable, registryTable, bareTable] = tables as [string, string, string];
+  const poolConfig = { max: 10 };
+  const store = createPostgresStore({ connectionString: url, table: storeTable, poolConfig });
+  const registryStore = createPostgresStore({ connectionString: url, table: registryTable, poolConfig });
+  const maker = createPostgresStore({ connectionString: url, table: bareTable });
+  await Promise.all([store.migrate(), registryStore.migrate(), maker.migrate()]);
+  await maker.close();
+  const pool = new pg.Pool({ connectionString: url, ...poolConfig });
+  const t = `"${bareTable}"`;
+  const relaxed = " || left(set_config('synchronous_commit', 'off', true), 0)";
+  const append = (p: string) =>
+    `history = left(history, -1) || CASE WHEN history = '[]' THEN '' ELSE ',' END || ${p} || ']'`;
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  const sameInsert = `INSERT INTO ${t} (${COLUMNS}) VALUES (${COLUMNS.split(', ')
+    .map((c, i) => `$${i + 1}${c === 'history' ? relaxed : ''}`)
+    .join(', ')})`;
+  const sameSelect = `SELECT * FROM ${t} WHERE id = $1`;
+  const sameClaim = `UPDATE ${t} SET status = 'delivering', updated_at = $2, ${append('$3')}, attempt = attempt + 1 WHERE id = $1 AND status IN ('pending') AND expires_at > $2 AND status = $4 AND attempt = $5`;
+  const sameFinish = `UPDATE ${t} SET status = 'delivered', updated_at = $2, result = $4, error = $5, ${append('$6')}${relaxed} WHERE id = $1 AND attempt = $3 AND status IN ('delivering', 'unknown') AND status = $7`;
+  const claim = `UPDATE ${t} SET status = 'delivering', updated_at = $2, ${append('$3')}, attempt = attempt + 1 WHERE id = $1 AND status = 'pending' AND expires_at > $2`;
+  const finish = `UPDATE ${t} SET status = 'delivered', updated_at = $2, result = $3, ${append('$4')}${relaxed} WHERE id = $1 AND attempt = 1 AND status = 'delivering'`;
+
+  const contenders: Contenders = {
+    registry: registryOn(registryStore),
+    store: storeTrip(store),
+    bareSame: async (n) => {
+      const c = confirmationFor(n);
+      await pool.query(sameInsert, bareValues(c, iso));
+      const { rows } = await pool.query(sameSelect, [c.id]);
+      if (rows[0]?.status !== 'pending') throw new Error('not pending');
+      const claimed = await pool.query(sameClaim, [
+        c.id,
+        iso(T0 + 1),
+        entry(T0 + 1, 'delivering'),
+        'pending',
+        0,
+      ]);
+      if (claimed.rowCount !== 1) throw new Error('claim lost');
+      const result = JSON.stringify({ accepted: c.id });
+      await pool.query(sameFinish, [
+        c.id,
+        iso(T0 + 2),
+        1,
+        result,
+        null,
+        entry(T0 + 2, 'delivered'),
+        'delivering',
+      ]);
+    },
+    bareThree: async (n) => {
+      const c = confirmationFor(n);
+      await pool.query(sameInsert, bareValues(c, iso));
+      const claimed = await pool.query(claim, [c.id, iso(T0 + 1), entry(T0 + 1, 'delivering')]);
+      if (claimed.rowCount !== 1) throw new Error('claim lost');
+      await pool.query(finish, [
+        c.id,
+        iso(T0 + 2),
+        JSON.stringify({ accepted: c.id }),
+        entry(T0 + 2, 'delivered'),
+      ]);
+    },
+  };
+  return {
+    contenders,
+    async close() {
+      await store.close();
+      await registryStore.close();
+      for (const table of tables) await pool.query(`DROP TABLE IF EXISTS "${table}"`);
+      await pool.end();
+    },
+  };
+}
+
+/** fdatasync()s per second of a 4 KiB write in `dir`: no durable commit there can beat it. */
+function fsyncFloor(dir: string, ms = 1_000): number {
+  const fd = openSync(join(dir, 'fsync-probe'), 'w');
+  const block = Buffer.alloc(4_096, 1);
+  let count = 0;
+  const started = performance.now();
+  while (performance.now() - started < ms) {
+    writeSync(fd, block, 0, block.length, 0);
+    fdatasyncSync(fd);
+    count++;
+  }
+  closeSync(fd);
+  return (count / (performance.now() - started)) * 1_000;
+}
+
+type Rates = Record<keyof Contenders, number>;
+
+/**
+ * Round trips per second of each contender at `lanes` concurrent confirmers, and each ratio taken
+ * within one round (the four run back to back, in turn-about order) before the median: on a shared
+ * machine whose disk speed drifts, a paired ratio is steadier than a ratio of two medians.
+ */
+async function measure(contenders: Contenders, lanes: number, perLane: number, rounds: number) {
+  const names = Object.keys(contenders) as (keyof Contenders)[];
+  const batch = async (trip: Trip) => {
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: lanes }, async (_, lane) => {
+        for (let i = 0; i < perLane; i++) await trip(lane * perLane + i);
+      }),
+    );
+    return ((lanes * perLane) / (performance.now() - started)) * 1_000;
+  };
+  for (const name of names) await batch(contenders[name]);
+  const samples: Rates[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const sample = {} as Rates;
+    for (const name of round % 2 === 0 ? names : [...names].reverse())
+      sample[name] = await batch(contenders[name]);
+    samples.push(sample);
+  }
+  const rate = (name: keyof Contenders) => median(samples.map((s) => s[name]));
+  const paired = (name: keyof Contenders, base: keyof Contenders) =>
+    median(samples.map((s) => s[name] / s[base]));
+  return {
+    rates: {
+      registry: rate('registry'),
+      store: rate('store'),
+      bareSame: rate('bareSame'),
+      bareThree: rate('bareThree'),
+    },
+    ratio: (who: 'store' | 'registry', base: 'bareSame' | 'bareThree') => paired(who, base),
+  };
+}
+
+/** The longest the event loop went without a turn while `work` ran (a 1 ms interval's worst lag). */
+async function longestStall(work: () => Promise<unknown>): Promise<{ stallMs: number; totalMs: number }> {
+  let last = performance.now();
+  let worst = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }, 1);
+  const started = performance.now();
+  await work();
+  const totalMs = performance.now() - started;
+  clearInterval(timer);
+  worst = Math.max(worst, performance.now() - last);
+  return { stallMs: worst, totalMs };
+}
+
+/** Rows written straight in by the database itself: `count` finished, one in 100 still pending. */
+const seedSql = (table: string, count: number, time: (ms: number) => string) =>
+  `INSERT INTO ${table} (id, tool, status, input, payload, digest, created_at, expires_at, updated_at, history)
+   SELECT 'seed' || g, 'tool.' || (g % 100), CASE WHEN g % 100 = 0 THEN 'pending' ELSE 'delivered' END,
+          '{}', '{"to":"ana@example.com"}', 'd', ${time(T0)}, ${time(T0)}, ${time(T0)}, '[]'
+   FROM generate_series(1, ${count}) AS g`;
+
+/** `prune` of a big backlog and `list({ tool })` on it, per store. */
+async function pruneAndList(dir: string, count: number): Promise<string[][]> {
+  const rows: string[][] = [];
+  const sqlitePath = join(dir, 'prune.db');
+  const sqlite = createSqliteStore({ path: sqlitePath });
+  const db = new Database(sqlitePath);
+  // SQLite has no generate_series by default: a recursive CTE counts instead.
+  db.exec(
+    seedSql('graded_tools_confirmations', count, (ms) => String(ms)).replace(
+      'FROM generate_series(1, ' + count + ') AS g',
+      `FROM (WITH RECURSIVE c(g) AS (SELECT 1 UNION ALL SELECT g + 1 FROM c WHERE g < ${count}) SELECT g FROM c)`,
+    ),
+  );
+  // Fold the seed's WAL into the file now, or the store's first commit would pay that checkpoint.
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  const listMs = await timeOnce(() => sqlite.list({ tool: 'tool.7' }), 7);
+  const pruned = { n: 0 };
+  const prune = await longestStall(async () => {
+    pruned.n = await sqlite.prune({ before: T0 + 1 });
+  });
+  sqlite.close();
+  rows.push([
+    'sqlite',
+    fmt(count),
+    fmt(pruned.n),
+    fmt(prune.totalMs),
+    prune.stallMs.toFixed(1),
+    '—',
+    listMs.toFixed(1),
+  ]);
+
+  const probe = await probePostgres();
+  if (probe.url !== undefined) {
+    const table = uniqueTable('gt_bench_prune');
+    const store = createPostgresStore({ connectionString: probe.url, table });
+    await store.migrate();
+    const admin = new pg.Pool({ connectionString: probe.url, max: 1 });
+    await admin.query(seedSql(`"${table}"`, count, (ms) => `'${new Date(ms).toISOString()}'::timestamptz`));
+    await admin.query(`ANALYZE "${table}"`);
+    const listedMs = await timeOnce(() => store.list({ tool: 'tool.7' }), 7);
+    global.gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    let heapPeak = heapBefore;
+    const sampler = setInterval(() => {
+      heapPeak = Math.max(heapPeak, process.memoryUsage().heapUsed);
+    }, 5);
+    const prune = await longestStall(async () => {
+      pruned.n = await store.prune({ before: T0 + 1 });
+    });
+    clearInterval(sampler);
+    rows.push([
+      'postgres',
+      fmt(count),
+      fmt(pruned.n),
+      fmt(prune.totalMs),
+      prune.stallMs.toFixed(1),
+      `+${((heapPeak - heapBefore) / 1e6).toFixed(1)} MB`,
+      listedMs.toFixed(1),
+    ]);
+    await admin.query(`DROP TABLE IF EXISTS "${table}"`);
+    await admin.end();
+    await store.close();
+  }
+  // The same watch over an idle second: on a shared machine the process is descheduled now and then,
+  // and that lag is in every stall above too.
+  const idle = await longestStall(() => new Promise((resolve) => setTimeout(resolve, 1_000)));
+  rows.push(['idle (control)', '—', '—', fmt(idle.totalMs), idle.stallMs.toFixed(1), '—', '—']);
+  return rows;
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+function printTable(headers: string[], rows: string[][]): void {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  console.log(line(headers));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const row of rows) console.log(line(row));
+}
+
+/** Runs the SQL store benchmark and prints its tables. */
+export async function benchSql(options: { readonly quick?: boolean } = {}): Promise<void> {
+  const quick = options.quick === true;
+  const dir = tempDir('graded-tools-bench-sql-');
+  const rows: string[][] = [];
+  try {
+    const floor = fsyncFloor(dir.path, quick ? 300 : 1_000);
+    console.log(`\n## SQL stores against the bare driver${quick ? ' (quick)' : ''}\n`);
+    console.log(
+      "Default durability ('decisions': the claim waits for the disk). store = create → get → claim → finish through the store;",
+    );
+    console.log(
+      'registry = invoke → confirm (digest) → delivered. bare same = a bare-driver copy of the statements the store issues;',
+    );
+    console.log('bare three = only create, claim, finish. Round trips/s, medians of interleaved rounds.\n');
+    console.log(`fsync floor in the temp dir: ${fmt(floor)} fdatasync/s\n`);
+
+    const run = async (label: string, contenders: Contenders) => {
+      for (const lanes of CONCURRENCY) {
+        const perLane = Math.max(1, Math.round((quick ? 100 : 300) / lanes));
+        const { rates, ratio } = await measure(contenders, lanes, perLane, quick ? 3 : 9);
+        for (const who of ['store', 'registry'] as const) {
+          const same = ratio(who, 'bareSame');
+          const three = ratio(who, 'bareThree');
+          rows.push([
+            label,
+            String(lanes),
+            who,
+            fmt(rates[who]),
+            fmt(rates.bareSame),
+            fmt(rates.bareThree),
+            `${same.toFixed(2)}× (${verdict(same >= TARGET_SAME)})`,
+            `${three.toFixed(2)}× (${verdict(three >= TARGET_THREE)})`,
+          ]);
+        }
+      }
+    };
+
+    for (const synchronous of ['decisions', 'normal'] as const) {
+      const sqlite = sqliteContenders(dir.path, synchronous);
+      try {
+        await run(synchronous === 'decisions' ? 'sqlite' : 'sqlite (normal: no fsync)', sqlite.contenders);
+      } finally {
+        sqlite.close();
+      }
+    }
+    const probe = await probePostgres();
+    if (probe.url === undefined) {
+      console.log(`postgres skipped: ${probe.reason}`);
+    } else {
+      const postgres = await postgresContenders(probe.url);
+      try {
+        await run('postgres', postgres.contenders);
+      } finally {
+        await postgres.close();
+      }
+    }
+    const headers = [
+      'store',
+      'confirmers',
+      'round trip',
+      'round trips/s',
+      'bare same/s',
+      'bare three/s',
+      `vs same (≥ ${TARGET_SAME})`,
+      `vs three writes (≥ ${TARGET_THREE})`,
+    ];
+    printTable(headers, rows);
+
+    const backlog = quick ? 50_000 : 200_000;
+    console.log(
+      `\nprune of ${fmt(backlog)} rows (99% finished) and list({ tool }) over them: the event loop's longest wait.\n`,
+    );
+    printTable(
+      [
+        'store',
+        'rows',
+        'pruned',
+        'prune ms',
+        'longest stall ms',
+        'heap peak',
+        'list({ tool }) ms (median of 7)',
+      ],
+      await pruneAndList(dir.path, backlog),
+    );
+  } finally {
+    dir.remove();
+  }
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
+  await benchSql({ quick: process.argv.includes('--quick') });
+}

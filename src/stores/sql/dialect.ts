@@ -1,0 +1,47 @@
+import type { ConfirmationRow } from './sql-row.js';
+
+/** What one statement gave back: its rows (a `SELECT` or `RETURNING`) and how many rows it changed. */
+export interface SqlResult {
+  readonly rows: readonly ConfirmationRow[];
+  readonly changed: number;
+}
+
+/** A statement ready to run with its `$1, $2, …` values. */
+export type SqlStatement = (values: readonly unknown[]) => Promise<SqlResult>;
+
+/**
+ * What a SQL database supplies to the one engine (`createSqlStore`): the engine writes every statement
+ * once, with `$n` parameters, and a dialect only knows its driver, its types and how it makes a commit
+ * wait for the disk.
+ */
+export interface SqlDialect {
+  /** The table, quoted (and schema-qualified where allowed). */
+  readonly table: string;
+  /** The table's own unquoted name, for naming its indexes. */
+  readonly tableName: string;
+  /** Column types for the DDL. */
+  readonly types: { readonly text: string; readonly integer: string; readonly time: string };
+  /** Extra columns the dialect needs (PostgreSQL: an insertion sequence), each with a leading comma. */
+  readonly extraColumns: string;
+  /** What breaks ties between rows created in the same millisecond, newest first. */
+  readonly insertionOrder: string;
+  /** `insertionOrder` as trailing index columns (empty where every index holds it already). */
+  readonly indexedInsertionOrder: string;
+  /** A time (epoch ms) as it is bound and stored. */
+  time(ms: number): unknown;
+  /** A stored time, as the driver hands it back, as an ISO 8601 string. */
+  isoOf(stored: unknown): string;
+  /** SQL for the JSON text `history` with the entry `entry` (a parameter) appended. */
+  appendHistory(entry: string): string;
+  /**
+   * A text expression rewritten so that evaluating it lets its statement commit without waiting for the
+   * disk; the engine applies it to every write that is not in `DECISIONS`. Identity where the dialect
+   * makes decisions durable some other way.
+   */
+  relaxed(text: string): string;
+  /**
+   * Prepares `sql` (which uses `$1, $2, …`). `decision`: its commit must be on disk before it resolves
+   * (the writes in `DECISIONS`).
+   */
+  prepare(sql: string, decision: boolean): SqlStatement;
+}

@@ -1,0 +1,65 @@
+import type { Pool } from 'pg';
+import type { SqlDialect } from './dialect.js';
+import type { ConfirmationRow } from './sql-row.js';
+
+/**
+ * Inside a statement, `set_config(…, true)` is `SET LOCAL` for that statement's own transaction, so its
+ * commit does not wait for the WAL flush. Appended to a text value as an empty string.
+ */
+const WITHOUT_FLUSH_WAIT = "left(set_config('synchronous_commit', 'off', true), 0)";
+
+const isoOf = (stored: unknown): string =>
+  stored instanceof Date ? stored.toISOString() : new Date(String(stored)).toISOString();
+
+/** The driver's error for a missing table, turned into what to do about it. */
+function explained(error: unknown, table: string): unknown {
+  if ((error as { code?: unknown }).code !== '42P01') return error;
+  return new Error(`the table ${table} does not exist: call store.migrate() once before using the store`, {
+    cause: error,
+  });
+}
+
+/**
+ * PostgreSQL for the SQL engine: `timestamptz` times, an identity column for insertion order, and a
+ * commit that waits for the WAL flush unless the statement says otherwise — so under `'decisions'`
+ * every write outside `DECISIONS` carries `WITHOUT_FLUSH_WAIT`.
+ */
+export function postgresDialect({
+  pool,
+  table,
+  tableName,
+  relax,
+}: {
+  readonly pool: Pool;
+  readonly table: string;
+  readonly tableName: string;
+  /** Let writes outside `DECISIONS` skip the flush wait (`synchronous: 'decisions'`). */
+  readonly relax: boolean;
+}): SqlDialect {
+  return {
+    table,
+    tableName,
+    types: { text: 'text', integer: 'integer', time: 'timestamptz' },
+    extraColumns: ',\n      seq bigint GENERATED ALWAYS AS IDENTITY',
+    insertionOrder: 'seq',
+    indexedInsertionOrder: ', seq',
+    time: (ms) => new Date(ms).toISOString(),
+    isoOf,
+    // `history` is a JSON array kept as text (exactly as written; jsonb would reject a \u0000 escape and
+    // reorder keys); appending in SQL keeps every change a single statement.
+    appendHistory: (entry) =>
+      `left(history, -1) || CASE WHEN history = '[]' THEN '' ELSE ',' END || ${entry} || ']'`,
+    relaxed: (text) => (relax ? `${text} || ${WITHOUT_FLUSH_WAIT}` : text),
+    prepare(sql) {
+      // A decision needs nothing here: a commit waits for the flush unless relaxed.
+      return async (values) => {
+        try {
+          const result = await pool.query<ConfirmationRow>(sql, values as unknown[]);
+          return { rows: result.rows, changed: result.rowCount ?? 0 };
+        } catch (error) {
+          throw explained(error, table);
+        }
+      };
+    },
+  };
+}

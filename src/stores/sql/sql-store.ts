@@ -1,0 +1,289 @@
+import type {
+  ConfirmationQuery,
+  ConfirmationStore,
+  FinishChange,
+  StoreChange,
+  TransitionOutcome,
+} from '../../confirm/store.js';
+import { FINISHED_STATUSES } from '../../confirm/store.js';
+import {
+  clampLimit,
+  DECISIONS,
+  finishFrom,
+  historyEntry,
+  staleNote,
+  TRANSITIONS,
+  type Transition,
+} from '../../confirm/transitions.js';
+import type { Confirmation, ConfirmationStatus } from '../../confirm/types.js';
+import type { SqlDialect, SqlStatement } from './dialect.js';
+import {
+  appendedHistory,
+  COLUMNS,
+  type ConfirmationRow,
+  confirmationRow,
+  rowToConfirmation,
+  rowValues,
+  statusList,
+  statusLiteral,
+} from './sql-row.js';
+
+/** Rows `prune` deletes per statement: small enough that one never holds the database for long. */
+export const PRUNE_BATCH = 200;
+/** How many rows the engine remembers from its own reads and writes (see `known` below). */
+const KNOWN_ROWS = 256;
+
+/** Internal switches of the engine; the public stores take none of them. */
+export interface SqlStoreOptions {
+  /** Remember rows so a write can skip `RETURNING *` (default true; off for the differential test). */
+  readonly rememberRows?: boolean;
+}
+
+type Write = keyof ConfirmationStore;
+type Move = 'claim' | 'reclaim' | 'reject' | 'markDelivered';
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * Every `ConfirmationStore` method, written once over a `SqlDialect`. Each status change is one
+ * conditional `UPDATE … WHERE id = $1 AND status IN (…)`, so of any number of concurrent callers, in
+ * any number of processes, exactly one changes the row; which commits must reach the disk is
+ * `DECISIONS`, told to the dialect with each statement.
+ */
+export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {}): ConfirmationStore {
+  const { table } = dialect;
+  const write = (name: Write, sql: string): SqlStatement => dialect.prepare(sql, DECISIONS.has(name));
+  const history = (name: Write, entry: string): string =>
+    DECISIONS.has(name) ? dialect.appendHistory(entry) : dialect.relaxed(dialect.appendHistory(entry));
+  const fromRow = (row: ConfirmationRow): Confirmation => rowToConfirmation(row, dialect.isoOf);
+
+  // The row as this store last read or wrote it. A write whose `WHERE` also pins the remembered
+  // `status` and `attempt` changes exactly that row or nothing — each status is left for good or
+  // re-entered only with a new attempt, so the pair names one version — and the row after it is
+  // computed here instead of sent back (`RETURNING *`). A miss falls back to the plain statement.
+  const known = new Map<string, ConfirmationRow>();
+  const remembering = options.rememberRows !== false;
+  const remember = (row: ConfirmationRow): void => {
+    if (!remembering) return;
+    known.delete(row.id);
+    known.set(row.id, row);
+    if (known.size > KNOWN_ROWS) known.delete(known.keys().next().value as string);
+  };
+  const knownIn = (id: string, from: readonly ConfirmationStatus[]): ConfirmationRow | undefined => {
+    const row = known.get(id);
+    return row !== undefined && from.includes(row.status as ConfirmationStatus) ? row : undefined;
+  };
+
+  const insert = write(
+    'create',
+    `INSERT INTO ${table} (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((column, i) =>
+      column === 'history' && !DECISIONS.has('create') ? dialect.relaxed(`$${i + 1}`) : `$${i + 1}`,
+    ).join(', ')})`,
+  );
+  const selectOne = dialect.prepare(`SELECT * FROM ${table} WHERE id = $1`, false);
+
+  /** Why a conditional update matched nothing: the read-back after a lost claim (for the message). */
+  const refusal = async (
+    id: string,
+    transition: Transition | undefined,
+    now: number,
+  ): Promise<TransitionOutcome> => {
+    const [row] = (await selectOne([id])).rows;
+    if (row === undefined) {
+      known.delete(id);
+      return { ok: false, reason: 'not-found' };
+    }
+    remember(row);
+    const current = fromRow(row);
+    const expired =
+      transition?.refusedWhenExpired === true &&
+      transition.from.includes(current.status) &&
+      Date.parse(current.expiresAt) <= now;
+    return { ok: false, reason: expired ? 'expired' : 'wrong-status', confirmation: current };
+  };
+
+  const moveStatements = (name: Move) => {
+    const transition: Transition = TRANSITIONS[name];
+    const set =
+      `status = ${statusLiteral(transition.to)}, updated_at = $2, history = ${history(name, '$3')}` +
+      (transition.startsAttempt ? ', attempt = attempt + 1' : '');
+    const where =
+      `id = $1 AND status IN (${statusList(transition.from)})` +
+      (transition.refusedWhenExpired ? ' AND expires_at > $2' : '');
+    return {
+      transition,
+      full: write(name, `UPDATE ${table} SET ${set} WHERE ${where} RETURNING *`),
+      lean: write(name, `UPDATE ${table} SET ${set} WHERE ${where} AND status = $4 AND attempt = $5`),
+    };
+  };
+  const moves = {
+    claim: moveStatements('claim'),
+    reclaim: moveStatements('reclaim'),
+    reject: moveStatements('reject'),
+    markDelivered: moveStatements('markDelivered'),
+  };
+  const move = async (name: Move, id: string, change: StoreChange): Promise<TransitionOutcome> => {
+    const { transition, full, lean } = moves[name];
+    const entry = JSON.stringify(historyEntry(change, transition.to));
+    const now = dialect.time(change.now);
+    const before = knownIn(id, transition.from);
+    if (before !== undefined) {
+      const attempt = Number(before.attempt);
+      if ((await lean([id, now, entry, before.status, attempt])).changed === 1) {
+        const after: ConfirmationRow = {
+          ...before,
+          status: transition.to,
+          updated_at: now,
+          attempt: transition.startsAttempt ? attempt + 1 : attempt,
+          history: appendedHistory(before.history, entry),
+        };
+        remember(after);
+        return { ok: true, confirmation: fromRow(after) };
+      }
+    }
+    const [after] = (await full([id, now, entry])).rows;
+    if (after === undefined) return refusal(id, transition, change.now);
+    remember(after);
+    return { ok: true, confirmation: fromRow(after) };
+  };
+
+  const finishStatements = (status: FinishChange['status']) => {
+    const set = `status = ${statusLiteral(status)}, updated_at = $2, result = $4, error = $5, history = ${history('finish', '$6')}`;
+    const where = `id = $1 AND attempt = $3 AND status IN (${statusList(finishFrom(status))})`;
+    return {
+      full: write('finish', `UPDATE ${table} SET ${set} WHERE ${where} RETURNING *`),
+      lean: write('finish', `UPDATE ${table} SET ${set} WHERE ${where} AND status = $7`),
+    };
+  };
+  const finishes = {
+    delivered: finishStatements('delivered'),
+    failed: finishStatements('failed'),
+    unknown: finishStatements('unknown'),
+  };
+
+  const expireSql = `UPDATE ${table} SET status = 'expired', updated_at = $1, history = ${history('expire', '$2')} WHERE status = 'pending' AND expires_at <= $1`;
+  const expireAll = write('expire', `${expireSql} RETURNING *`);
+  const expireOne = write('expire', `${expireSql} AND id = $3 RETURNING *`);
+  const recover = write(
+    'recoverStale',
+    `UPDATE ${table} SET status = 'unknown', updated_at = $1, error = $3, history = ${history('recoverStale', '$4')}` +
+      " WHERE status = 'delivering' AND updated_at < $2 RETURNING *",
+  );
+  // One status at a time, so each batch is one range of the (status, updated_at) index.
+  const pruneBatches = FINISHED_STATUSES.map((status) =>
+    write(
+      'prune',
+      `DELETE FROM ${table} WHERE id IN (SELECT ${DECISIONS.has('prune') ? 'id' : dialect.relaxed('id')} FROM ${table}` +
+        ` WHERE status = ${statusLiteral(status)} AND updated_at < $1 LIMIT $2)`,
+    ),
+  );
+  const lists = new Map<string, SqlStatement>();
+
+  return {
+    async create(confirmation) {
+      const row = confirmationRow(confirmation, dialect.time);
+      await insert(rowValues(row));
+      remember(row);
+    },
+
+    async get(id) {
+      const [row] = (await selectOne([id])).rows;
+      if (row === undefined) return undefined;
+      remember(row);
+      return fromRow(row);
+    },
+
+    async list(query: ConfirmationQuery = {}) {
+      const where: string[] = [];
+      const values: unknown[] = [];
+      if (query.status !== undefined) {
+        values.push(query.status);
+        where.push(`status = $${values.length}`);
+      }
+      if (query.tool !== undefined) {
+        values.push(query.tool);
+        where.push(`tool = $${values.length}`);
+      }
+      if (query.expiresAfter !== undefined) {
+        values.push(dialect.time(query.expiresAfter));
+        where.push(`expires_at > $${values.length}`);
+      }
+      values.push(clampLimit(query.limit));
+      const key = where.join(' AND ');
+      let statement = lists.get(key);
+      if (statement === undefined) {
+        statement = dialect.prepare(
+          `SELECT * FROM ${table}${key === '' ? '' : ` WHERE ${key}`} ORDER BY created_at DESC, ${dialect.insertionOrder} DESC LIMIT $${values.length}`,
+          false,
+        );
+        lists.set(key, statement);
+      }
+      return (await statement(values)).rows.map(fromRow);
+    },
+
+    claim: (id, change) => move('claim', id, change),
+    reclaim: (id, change) => move('reclaim', id, change),
+    reject: (id, change) => move('reject', id, change),
+    markDelivered: (id, change) => move('markDelivered', id, change),
+
+    async finish(id, change) {
+      const from = finishFrom(change.status);
+      const { full, lean } = finishes[change.status];
+      const entry = JSON.stringify(
+        historyEntry({ now: change.now, by: change.by, note: change.note ?? change.error }, change.status),
+      );
+      const now = dialect.time(change.now);
+      const result = change.resultJson ?? null;
+      const error = change.error ?? null;
+      const values = [id, now, change.attempt, result, error, entry];
+      const before = knownIn(id, from);
+      if (before !== undefined && Number(before.attempt) === change.attempt) {
+        if ((await lean([...values, before.status])).changed === 1) {
+          const after: ConfirmationRow = {
+            ...before,
+            status: change.status,
+            updated_at: now,
+            result,
+            error,
+            history: appendedHistory(before.history, entry),
+          };
+          remember(after);
+          return { ok: true, confirmation: fromRow(after) };
+        }
+      }
+      const [after] = (await full(values)).rows;
+      if (after === undefined) return refusal(id, undefined, change.now);
+      remember(after);
+      return { ok: true, confirmation: fromRow(after) };
+    },
+
+    async expire({ now, id }) {
+      const entry = JSON.stringify(historyEntry({ now }, 'expired'));
+      const time = dialect.time(now);
+      const { rows } = id === undefined ? await expireAll([time, entry]) : await expireOne([time, entry, id]);
+      return rows.map(fromRow);
+    },
+
+    async recoverStale({ now, olderThanMs }) {
+      const note = staleNote(olderThanMs);
+      const entry = JSON.stringify(historyEntry({ now, note }, 'unknown'));
+      const { rows } = await recover([dialect.time(now), dialect.time(now - olderThanMs), note, entry]);
+      return rows.map(fromRow);
+    },
+
+    async prune({ before }) {
+      const cutoff = dialect.time(before);
+      let pruned = 0;
+      for (const batch of pruneBatches) {
+        for (;;) {
+          const { changed } = await batch([cutoff, PRUNE_BATCH]);
+          pruned += changed;
+          // Another caller's confirm gets its turn between batches (SQLite's driver never yields).
+          await nextTurn();
+          if (changed < PRUNE_BATCH) break;
+        }
+      }
+      return pruned;
+    },
+  };
+}

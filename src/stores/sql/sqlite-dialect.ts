@@ -1,0 +1,64 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import type { SqlDialect, SqlResult } from './dialect.js';
+import type { ConfirmationRow } from './sql-row.js';
+
+/** `$1, $2, …` are named parameters to SQLite: bound from an object keyed 1, 2, …. */
+function named(values: readonly unknown[]): Record<number, unknown> {
+  const bound: Record<number, unknown> = {};
+  for (let i = 0; i < values.length; i++) bound[i + 1] = values[i];
+  return bound;
+}
+
+/**
+ * SQLite for the SQL engine: integer epoch-ms times, `rowid` for insertion order, and decisions made
+ * durable by syncing their one commit (WAL is one file, so every earlier commit is synced with it).
+ */
+export function sqliteDialect({
+  db,
+  table,
+  tableName,
+  syncDecisions,
+}: {
+  readonly db: BetterSqlite3.Database;
+  readonly table: string;
+  readonly tableName: string;
+  /** Sync each decision's commit (the store opened the database, under `synchronous: 'decisions'`). */
+  readonly syncDecisions: boolean;
+}): SqlDialect {
+  const syncFull = syncDecisions ? db.prepare('PRAGMA synchronous = FULL') : undefined;
+  const syncNormal = syncDecisions ? db.prepare('PRAGMA synchronous = NORMAL') : undefined;
+  return {
+    table,
+    tableName,
+    types: { text: 'TEXT', integer: 'INTEGER', time: 'INTEGER' },
+    extraColumns: '',
+    insertionOrder: 'rowid',
+    indexedInsertionOrder: '',
+    time: (ms) => ms,
+    isoOf: (stored) => new Date(Number(stored)).toISOString(),
+    // `history` is a JSON array kept as text; appending in SQL keeps every change a single statement.
+    appendHistory: (entry) =>
+      `substr(history, 1, length(history) - 1) || CASE WHEN history = '[]' THEN '' ELSE ',' END || ${entry} || ']'`,
+    relaxed: (text) => text,
+    prepare(sql, decision) {
+      const statement = db.prepare(sql);
+      const run = (values: readonly unknown[]): SqlResult => {
+        if (statement.reader) {
+          const rows = statement.all(named(values)) as ConfirmationRow[];
+          return { rows, changed: rows.length };
+        }
+        return { rows: [], changed: statement.run(named(values)).changes };
+      };
+      if (!decision || syncFull === undefined || syncNormal === undefined)
+        return async (values) => run(values);
+      return async (values) => {
+        syncFull.run();
+        try {
+          return run(values);
+        } finally {
+          syncNormal.run();
+        }
+      };
+    },
+  };
+}
