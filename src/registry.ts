@@ -1,21 +1,18 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { type AccessReport, buildAccessReport, grantedFlagsOf } from './access-report.js';
 import { checkDefinition } from './check-definition.js';
-import { createConfirmationsView } from './confirm/confirmations-view.js';
-import { type Created, createConfirmation } from './confirm/create-confirmation.js';
-import { decideConfirmation } from './confirm/decide-confirmation.js';
-import { deliverConfirmation } from './confirm/deliver-confirmation.js';
-import type { ConfirmFlow, SendToolHandle } from './confirm/flow.js';
+import { ConfirmationFlow, type Created, type SendToolHandle } from './confirm/confirmation-flow.js';
 import { createMemoryStore } from './confirm/memory-store.js';
 import type { ConfirmationStore } from './confirm/store.js';
-import { expireDueConfirmations, recoverStaleConfirmations } from './confirm/sweep-confirmations.js';
 import type {
+  ConfirmationPruneResult,
   ConfirmationResult,
   ConfirmationSweepResult,
   ConfirmationsView,
   ConfirmOptions,
   ConfirmResult,
   MarkDeliveredOptions,
+  PruneOptions,
   RecoverStaleOptions,
   RejectOptions,
 } from './confirm/types.js';
@@ -161,7 +158,7 @@ export class ToolRegistry<AppContext = unknown> {
   readonly #defaultTimeoutMs: number;
   readonly #limits: ArgumentLimits;
   readonly #describeError: (error: unknown, tool: string) => string;
-  readonly #flow: ConfirmFlow;
+  readonly #flow: ConfirmationFlow;
   readonly #confirmationsView: ConfirmationsView;
 
   constructor(options: RegistryOptions = {}) {
@@ -176,7 +173,7 @@ export class ToolRegistry<AppContext = unknown> {
       throw new RangeError('`confirmationTtlMs` must be a positive number of milliseconds, at most a year.');
     }
     // The confirmation path lives in src/confirm; the registry only lends it its tools and settings.
-    this.#flow = {
+    this.#flow = new ConfirmationFlow({
       store: options.confirmations ?? createMemoryStore(),
       now: options.now ?? Date.now,
       ttlMs,
@@ -197,8 +194,8 @@ export class ToolRegistry<AppContext = unknown> {
         return entry.sendHandle;
       },
       describeError: (error, tool) => this.#describeError(error, tool),
-    };
-    this.#confirmationsView = createConfirmationsView(this.#flow);
+    });
+    this.#confirmationsView = this.#flow.view;
   }
 
   /**
@@ -346,7 +343,7 @@ export class ToolRegistry<AppContext = unknown> {
    * ```
    */
   confirm<T = unknown>(id: string, options: ConfirmOptions): Promise<ConfirmResult<T>> {
-    return deliverConfirmation(this.#flow, id, options, 'confirm') as Promise<ConfirmResult<T>>;
+    return this.#flow.confirm(id, options) as Promise<ConfirmResult<T>>;
   }
 
   /**
@@ -363,7 +360,7 @@ export class ToolRegistry<AppContext = unknown> {
    * ```
    */
   retry<T = unknown>(id: string, options: ConfirmOptions): Promise<ConfirmResult<T>> {
-    return deliverConfirmation(this.#flow, id, options, 'retry') as Promise<ConfirmResult<T>>;
+    return this.#flow.retry(id, options) as Promise<ConfirmResult<T>>;
   }
 
   /**
@@ -378,14 +375,7 @@ export class ToolRegistry<AppContext = unknown> {
    * ```
    */
   reject(id: string, options: RejectOptions): Promise<ConfirmationResult> {
-    return decideConfirmation(
-      this.#flow,
-      id,
-      'reject',
-      options?.rejectedBy,
-      options?.reason,
-      this.#localeOf(options),
-    );
+    return this.#flow.reject(id, options);
   }
 
   /**
@@ -400,14 +390,7 @@ export class ToolRegistry<AppContext = unknown> {
    * ```
    */
   markDelivered(id: string, options: MarkDeliveredOptions): Promise<ConfirmationResult> {
-    return decideConfirmation(
-      this.#flow,
-      id,
-      'markDelivered',
-      options?.by,
-      options?.note,
-      this.#localeOf(options),
-    );
+    return this.#flow.markDelivered(id, options);
   }
 
   /**
@@ -424,7 +407,7 @@ export class ToolRegistry<AppContext = unknown> {
    * ```
    */
   recoverStale(options: RecoverStaleOptions): Promise<ConfirmationSweepResult> {
-    return recoverStaleConfirmations(this.#flow, options?.olderThanMs, this.#localeOf(options));
+    return this.#flow.recoverStale(options);
   }
 
   /**
@@ -439,7 +422,23 @@ export class ToolRegistry<AppContext = unknown> {
    * ```
    */
   expireDue(options: { readonly locale?: Locale } = {}): Promise<ConfirmationSweepResult> {
-    return expireDueConfirmations(this.#flow, this.#localeOf(options));
+    return this.#flow.expireDue(options);
+  }
+
+  /**
+   * Deletes finished confirmations (`delivered`, `rejected`, `expired`) last changed more than
+   * `olderThanMs` ago, and says how many. Never deletes one that is open or whose outcome a person
+   * must still decide (`failed`, `unknown`). Run it now and then to keep the store small.
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * const pruned = await new ToolRegistry().prune({ olderThanMs: 30 * 24 * 60 * 60_000 });
+   * if (pruned.ok) console.log(`${pruned.deleted} deleted`);
+   * ```
+   */
+  prune(options: PruneOptions): Promise<ConfirmationPruneResult> {
+    return this.#flow.prune(options);
   }
 
   /**
@@ -455,10 +454,6 @@ export class ToolRegistry<AppContext = unknown> {
    */
   get confirmations(): ConfirmationsView {
     return this.#confirmationsView;
-  }
-
-  #localeOf(options: { readonly locale?: Locale | undefined } | undefined): Locale {
-    return options?.locale ?? this.#locale;
   }
 
   /**
@@ -658,15 +653,14 @@ export class ToolRegistry<AppContext = unknown> {
     caller: CallerKind,
     ctx: InvokeContext<AppContext>,
     started: number,
-  ): InvokeResult | Promise<InvokeResult> {
-    const created = createConfirmation(this.#flow, {
+  ): Promise<InvokeResult> {
+    const created = this.#flow.ask({
       tool: entry.info.name,
       input,
       payload,
       actor: ctx.actor,
       scope: ctx.scope,
     });
-    if (!(created instanceof Promise)) return this.#answerCreated(created, entry, caller, ctx, started);
     return created.then(
       (answer) => this.#answerCreated(answer, entry, caller, ctx, started),
       (error: unknown) => this.#unexpected(error, entry, caller, entry.info.name, ctx, started),

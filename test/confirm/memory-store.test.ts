@@ -147,7 +147,10 @@ describe('the memory store behind a registry', () => {
     const store = createMemoryStore();
     const { registry } = registryWith(recordingSendTool('message.send').tool, {}, store);
     const planted = pendingConfirmation({ payload: { to: 'mallory@example.com', text: 'hi' } });
-    await store.create({ ...planted, digest: payloadDigest({ to: 'ana@example.com', text: 'hi' }) });
+    await store.create({
+      ...planted,
+      digest: payloadDigest('message.send', { to: 'ana@example.com', text: 'hi' }),
+    });
     await expect(registry.confirm(planted.id, { approvedBy: 'lead-2' })).resolves.toMatchObject({
       code: 'PAYLOAD_CHANGED',
     });

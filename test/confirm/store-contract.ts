@@ -20,7 +20,7 @@ export function pendingConfirmation(overrides: Partial<Confirmation> = {}, at = 
     tool: 'message.send',
     input: { conversationId: 'c-1001', text: 'Your refund is on its way.' },
     payload,
-    digest: payloadDigest(payload),
+    digest: payloadDigest(overrides.tool ?? 'message.send', payload),
     actor: 'agent-7',
     scope: 'desk',
     createdAt: iso(at),
@@ -61,18 +61,22 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
         text: 'Quotes \' " and \\ backslashes, a NUL \u0000, emoji 🎉, 中文, and a line\nbreak.',
         nested: { list: [1, 2.5, -0.125, true, null, { deep: ['x'] }], empty: {}, none: [] },
       };
-      const original = await created({ payload, digest: payloadDigest(payload), input: { raw: 'ß' } });
+      const original = await created({
+        payload,
+        digest: payloadDigest('message.send', payload),
+        input: { raw: 'ß' },
+      });
       const read = await store.get(original.id);
       expect(read).toEqual(original);
-      expect(payloadDigest(read?.payload)).toBe(original.digest);
+      expect(payloadDigest('message.send', read?.payload)).toBe(original.digest);
     });
 
     it('keeps an own "__proto__" key in a payload as data', async () => {
       const payload = JSON.parse('{"__proto__":{"admin":true},"text":"hi"}') as unknown;
-      const original = await created({ payload, digest: payloadDigest(payload) });
+      const original = await created({ payload, digest: payloadDigest('message.send', payload) });
       const read = (await store.get(original.id))?.payload as { admin?: boolean };
       expect(Object.hasOwn(read, '__proto__')).toBe(true);
-      expect(payloadDigest(read)).toBe(original.digest);
+      expect(payloadDigest('message.send', read)).toBe(original.digest);
       expect(read.admin).toBeUndefined();
     });
 
