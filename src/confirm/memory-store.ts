@@ -1,3 +1,4 @@
+import { setOwn } from './own-property.js';
 import type { ConfirmationQuery, ConfirmationStore, StoreChange, TransitionOutcome } from './store.js';
 import { FINISHED_STATUSES } from './store.js';
 import {
@@ -19,7 +20,7 @@ export interface MemoryStoreOptions {
   readonly maxRecords?: number;
 }
 
-/** One record and what the sweeps compare, parsed once. `alive` is false once it is dropped. */
+/** One record (its private shell), its expiry parsed once, and whether it is still held. */
 interface Slot {
   record: Confirmation;
   readonly expiresMs: number;
@@ -30,17 +31,28 @@ interface Slot {
 function frozenCopy<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  // Built key by key, not spread: freezing a spread object is many times slower.
   const copy: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
-    // Defined, not assigned: an own "__proto__" key stays data.
-    Object.defineProperty(copy, key, {
-      value: frozenCopy(child),
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
+  for (const key of Object.keys(value))
+    setOwn(copy, key, frozenCopy((value as Record<string, unknown>)[key]));
   return Object.freeze(copy) as T;
+}
+
+/** A record's own shell, kept private; everything below it deep-frozen and shared between versions. */
+/**
+ * What a record is handed out as: a fresh shell over the frozen parts, so nothing a caller does to it
+ * reaches the store. (Freezing the shell instead would cost more than the rest of a change.)
+ */
+const out = (record: Confirmation): Confirmation => ({ ...record });
+
+function ownShell(confirmation: Confirmation): Draft {
+  const shell: Draft = { ...confirmation };
+  for (const key of Object.keys(shell) as (keyof Draft)[]) {
+    const value = shell[key];
+    if (typeof value === 'object' && value !== null)
+      (shell as Record<string, unknown>)[key] = frozenCopy(value);
+  }
+  return shell;
 }
 
 /**
@@ -62,45 +74,48 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     throw new RangeError('createMemoryStore: `maxRecords` must be a positive integer.');
   }
   const slots = new Map<string, Slot>();
-  // By `createdAt`, then creation order: `list` reads it from the end and stops at its limit. Dropped
-  // slots are skipped, and compacted away once they are half of it.
+  // Creation order. While that is also `createdAt` order (a clock that moves forward), `list` reads
+  // from the end and stops at its limit; dropped slots are skipped, and compacted away in bulk.
   let created: Slot[] = [];
-  // The slots each sweep reads, in the order they entered that status: the sweeps and eviction touch only theirs.
+  let inTimeOrder = true;
+  // What the sweeps read, so none scans every record: pending and delivering ones, and the finished
+  // ones in the order they finished — a queue, so making room is O(1) (a Set's oldest entry is not:
+  // it sits behind every deleted one).
   const pending = new Set<Slot>();
   const delivering = new Set<Slot>();
-  const finished = new Set<Slot>();
+  let finished: Slot[] = [];
+  let finishedHead = 0;
   const isFinished = new Set<ConfirmationStatus>(FINISHED_STATUSES);
-  const indexOf = (status: ConfirmationStatus) =>
-    status === 'pending'
-      ? pending
-      : status === 'delivering'
-        ? delivering
-        : isFinished.has(status)
-          ? finished
-          : undefined;
 
   const drop = (slot: Slot) => {
     slot.alive = false;
-    indexOf(slot.record.status)?.delete(slot);
+    pending.delete(slot);
+    delivering.delete(slot);
     slots.delete(slot.record.id);
     if (created.length > 2 * slots.size + 1_024) created = created.filter((s) => s.alive);
+    if (finishedHead > 1_024 && finishedHead > finished.length / 2) {
+      finished = finished.slice(finishedHead).filter((s) => s.alive);
+      finishedHead = 0;
+    }
   };
 
-  /** The next version of a record, frozen: only the shell and the history are new; the rest is shared. */
-  const change = (
-    slot: Slot,
-    to: ConfirmationStatus,
-    at: StoreChange,
-    fields: Partial<Draft> = {},
-    current = slot.record,
-  ) => {
+  const hold = (slot: Slot, status: ConfirmationStatus) => {
+    if (status === 'pending') pending.add(slot);
+    else if (status === 'delivering') delivering.add(slot);
+    else if (isFinished.has(status)) finished.push(slot);
+  };
+
+  /** The next version of a record: a new shell and history; the rest is frozen and shared. */
+  const change = (slot: Slot, to: ConfirmationStatus, at: StoreChange, fields: Partial<Draft> = {}) => {
+    const current = slot.record;
     const entry = Object.freeze(historyEntry(at, to));
     const next: Draft = { ...current, ...fields, status: to, updatedAt: entry.at };
     next.history = Object.freeze([...current.history, entry]);
-    indexOf(current.status)?.delete(slot);
-    slot.record = Object.freeze(next);
-    indexOf(to)?.add(slot);
-    return slot.record;
+    pending.delete(slot);
+    delivering.delete(slot);
+    slot.record = next;
+    hold(slot, to);
+    return out(next);
   };
 
   const move = (id: string, transition: Transition, at: StoreChange): TransitionOutcome => {
@@ -108,72 +123,55 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     if (slot === undefined) return { ok: false, reason: 'not-found' };
     const current = slot.record;
     if (!transition.from.includes(current.status))
-      return { ok: false, reason: 'wrong-status', confirmation: current };
+      return { ok: false, reason: 'wrong-status', confirmation: out(current) };
     if (transition.refusedWhenExpired && slot.expiresMs <= at.now)
-      return { ok: false, reason: 'expired', confirmation: current };
+      return { ok: false, reason: 'expired', confirmation: out(current) };
     const fields = transition.startsAttempt ? { attempt: current.attempt + 1 } : {};
     return { ok: true, confirmation: change(slot, transition.to, at, fields) };
-  };
-
-  const sweep = (
-    from: Set<Slot>,
-    due: (slot: Slot) => boolean,
-    to: ConfirmationStatus,
-    at: StoreChange,
-    error?: string,
-  ) => {
-    const changed: Confirmation[] = [];
-    for (const slot of [...from]) {
-      if (due(slot)) changed.push(change(slot, to, at, error === undefined ? {} : { error }));
-    }
-    return changed;
   };
 
   return {
     async create(confirmation) {
       if (slots.has(confirmation.id)) throw new Error(`a confirmation with id ${confirmation.id} exists`);
-      const record = frozenCopy(confirmation);
-      if (slots.size >= maxRecords) {
-        const oldest = finished.values().next();
-        if (oldest.done)
+      const record = ownShell(confirmation);
+      while (slots.size >= maxRecords) {
+        const oldest = finished[finishedHead++];
+        if (oldest === undefined) {
+          finishedHead--;
           throw new Error(`the memory store is full: ${maxRecords} confirmations are still open`);
-        drop(oldest.value);
+        }
+        if (oldest.alive) drop(oldest);
       }
       const slot: Slot = { record, expiresMs: Date.parse(record.expiresAt), alive: true };
+      const last = created.at(-1);
+      if (last !== undefined && record.createdAt < last.record.createdAt) inTimeOrder = false;
       slots.set(record.id, slot);
-      let at = created.length;
-      // A clock only moves forward, so this is nearly always the end; anything else is searched for.
-      if (at > 0 && record.createdAt < (created[at - 1] as Slot).record.createdAt) {
-        let low = 0;
-        while (low < at) {
-          const middle = (low + at) >>> 1;
-          if ((created[middle] as Slot).record.createdAt <= record.createdAt) low = middle + 1;
-          else at = middle;
-        }
-      }
-      created.splice(at, 0, slot);
-      indexOf(record.status)?.add(slot);
+      created.push(slot);
+      hold(slot, record.status);
     },
 
     async get(id) {
-      return slots.get(id)?.record;
+      const slot = slots.get(id);
+      return slot && out(slot.record);
     },
 
     async list(query: ConfirmationQuery = {}) {
       const limit = clampLimit(query.limit);
+      const { status, tool, expiresAfter } = query;
+      // Pending ones entered that set in creation order: read only them.
+      const from = status === 'pending' && inTimeOrder ? [...pending] : created;
       const matches: Confirmation[] = [];
-      // Newest first; among equal times the later created first.
-      for (let i = created.length - 1; i >= 0; i--) {
-        const slot = created[i] as Slot;
-        if (!slot.alive) continue;
-        const record = slot.record;
-        if (query.status !== undefined && record.status !== query.status) continue;
-        if (query.tool !== undefined && record.tool !== query.tool) continue;
-        if (query.expiresAfter !== undefined && slot.expiresMs <= query.expiresAfter) continue;
-        matches.push(record);
-        if (matches.length === limit) break;
+      for (let i = from.length - 1; i >= 0 && !(inTimeOrder && matches.length === limit); i--) {
+        const slot = from[i] as Slot;
+        if (!slot.alive || (status !== undefined && slot.record.status !== status)) continue;
+        if (tool !== undefined && slot.record.tool !== tool) continue;
+        if (expiresAfter !== undefined && slot.expiresMs <= expiresAfter) continue;
+        matches.push(out(slot.record));
       }
-      return matches;
+      // Newest first; among equal times the later created first (the sort is stable).
+      if (!inTimeOrder)
+        matches.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+      return matches.slice(0, limit);
     },
 
     async claim(id, at) {
@@ -190,14 +188,19 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       if (slot === undefined) return { ok: false, reason: 'not-found' };
       const current = slot.record;
       if (!from.includes(current.status) || current.attempt !== at.attempt)
-        return { ok: false, reason: 'wrong-status', confirmation: current };
+        return { ok: false, reason: 'wrong-status', confirmation: out(current) };
       // An earlier attempt's result or error does not describe this one: both are replaced.
-      const { result: _result, error: _error, ...rest } = current;
+      if ('result' in current || 'error' in current) {
+        const { result: _result, error: _error, ...rest } = current;
+        slot.record = rest as Confirmation;
+      }
       const fields: Partial<Draft> = {};
       if (at.resultJson !== undefined) fields.result = frozenCopy(JSON.parse(at.resultJson) as unknown);
       if (at.error !== undefined) fields.error = at.error;
-      const step = { now: at.now, by: at.by, note: at.note ?? at.error };
-      return { ok: true, confirmation: change(slot, at.status, step, fields, rest as Confirmation) };
+      return {
+        ok: true,
+        confirmation: change(slot, at.status, { ...at, note: at.note ?? at.error }, fields),
+      };
     },
 
     async reject(id, at) {
@@ -209,26 +212,25 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     },
 
     async expire({ now, id }) {
-      const only = id === undefined ? undefined : slots.get(id);
-      const from = id === undefined ? pending : new Set(only?.record.status === 'pending' ? [only] : []);
-      return sweep(from, (slot) => slot.expiresMs <= now, 'expired', { now });
+      const from = id === undefined ? [...pending] : [slots.get(id)];
+      return from
+        .filter((slot) => slot?.record.status === 'pending' && slot.expiresMs <= now)
+        .map((slot) => change(slot as Slot, 'expired', { now }));
     },
 
     async recoverStale({ now, olderThanMs }) {
       const note = staleNote(olderThanMs);
-      const due = (slot: Slot) => Date.parse(slot.record.updatedAt) < now - olderThanMs;
-      return sweep(delivering, due, 'unknown', { now, note }, note);
+      return [...delivering]
+        .filter((slot) => Date.parse(slot.record.updatedAt) < now - olderThanMs)
+        .map((slot) => change(slot, 'unknown', { now, note }, { error: note }));
     },
 
     async prune({ before }) {
-      let deleted = 0;
-      for (const slot of [...finished]) {
-        if (Date.parse(slot.record.updatedAt) < before) {
-          drop(slot);
-          deleted++;
-        }
-      }
-      return deleted;
+      const due = finished
+        .slice(finishedHead)
+        .filter((s) => s.alive && Date.parse(s.record.updatedAt) < before);
+      for (const slot of due) drop(slot);
+      return due.length;
     },
   };
 }
