@@ -111,8 +111,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     const entry = Object.freeze(historyEntry(at, to));
     const next: Draft = { ...current, ...fields, status: to, updatedAt: entry.at };
     next.history = Object.freeze([...current.history, entry]);
-    pending.delete(slot);
-    delivering.delete(slot);
+    if (current.status === 'pending') pending.delete(slot);
+    else if (current.status === 'delivering') delivering.delete(slot);
     slot.record = next;
     hold(slot, to);
     return out(next);
