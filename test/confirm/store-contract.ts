@@ -371,5 +371,52 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
       expect((await store.get(oldPending.id))?.status).toBe('pending');
       expect((await store.get(recentRejected.id))?.status).toBe('rejected');
     });
+
+    snapshotCases(() => store, created);
+  });
+}
+
+/** Records handed out by `list` and by every change are snapshots too, at any depth. */
+function snapshotCases(
+  storeOf: () => ConfirmationStore,
+  created: (overrides?: Partial<Confirmation>, at?: number) => Promise<Confirmation>,
+): void {
+  it('hands out snapshots from list and from every change: changing one changes nothing stored', async () => {
+    const store = storeOf();
+    const tool = `snap.t${randomBytes(4).toString('hex')}`;
+    const payload = { to: 'ana@example.com', deep: { list: [{ n: 1 }] } };
+    const original = await created({ tool, payload, input: { deep: { text: 'hi' } } });
+    const tamper = (record: Confirmation | undefined) => {
+      const r = record as unknown as {
+        payload: { deep: { list: { n: number }[] } };
+        input: { deep: { text: string } };
+        history: unknown[];
+        status: string;
+      };
+      for (const change of [
+        () => {
+          r.payload.deep.list[0] = { n: 2 };
+        },
+        () => {
+          r.input.deep.text = 'changed';
+        },
+        () => r.history.push({ at: 'x', status: 'pending' }),
+        () => {
+          r.status = 'delivered';
+        },
+      ]) {
+        try {
+          change();
+        } catch {
+          // Frozen: refused outright, just as good.
+        }
+      }
+    };
+    for (const record of await store.list({ tool })) tamper(record);
+    const claimed = await store.claim(original.id, { now: T0 + 1, by: 'lead-2' });
+    if (claimed.ok) tamper(claimed.confirmation);
+    const read = await store.get(original.id);
+    expect(read).toMatchObject({ status: 'delivering', payload, input: { deep: { text: 'hi' } } });
+    expect(read?.history).toHaveLength(2);
   });
 }
