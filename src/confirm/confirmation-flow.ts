@@ -69,6 +69,18 @@ const MAX_OLDER_THAN_MS = 366 * 24 * 60 * 60 * 1000;
 const NOT_JSON = 'the result is not JSON and was not stored';
 const LOCALES: readonly Locale[] = ['en', 'zh-CN'];
 
+/** Builds a failure in the caller's language, carrying the confirmation when there is one. */
+type Fail = (code: ErrorCode, params: MessageParams, confirmation?: Confirmation) => ConfirmationFailure;
+
+/** One confirm or retry under way: what its steps share. */
+interface Attempt {
+  readonly mode: 'confirm' | 'retry';
+  readonly now: number;
+  readonly fail: Fail;
+}
+
+const UNREADABLE = { detail: 'the options could not be read' };
+
 /** What a confirm or retry was told, each option read once, checked. */
 interface Approving {
   readonly approvedBy: string;
@@ -191,18 +203,18 @@ export class ConfirmationFlow {
    */
   async #approve(id: string, options: unknown, mode: 'confirm' | 'retry'): Promise<ConfirmResult> {
     const read = readOptions(options, ['approvedBy', 'digest', 'flags', 'scope', 'signal', 'locale']);
-    const locale = knownLocale(read?.locale, this.#locale);
+    const fail = failureIn(knownLocale(read?.locale, this.#locale));
     try {
-      if (read === undefined) return this.#unreadable(locale);
+      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
       let approving: Approving | string;
       try {
         approving = this.#approving(read);
       } catch {
-        return this.#unreadable(locale);
+        return fail('INVALID_OPTION', UNREADABLE);
       }
-      if (typeof approving === 'string') return this.#fail('INVALID_OPTION', { detail: approving }, locale);
-      if (!isConfirmationIdShape(id)) return this.#fail('CONFIRMATION_NOT_FOUND', {}, locale);
-      if (approving.signal?.aborted) return this.#fail('ABORTED', {}, locale);
+      if (typeof approving === 'string') return fail('INVALID_OPTION', { detail: approving });
+      if (!isConfirmationIdShape(id)) return fail('CONFIRMATION_NOT_FOUND', {});
+      if (approving.signal?.aborted) return fail('ABORTED', {});
 
       // Always awaited, even from the memory store: a confirm never acts before its caller regains
       // control, so a signal aborted right after calling it still stops it here.
@@ -210,23 +222,24 @@ export class ConfirmationFlow {
       try {
         record = await this.#s.store.get(id);
       } catch (error) {
-        return this.#fail('STORE_FAILED', { detail: storeFailure(error) }, locale);
+        return fail('STORE_FAILED', { detail: storeFailure(error) });
       }
-      if (record === undefined) return this.#fail('CONFIRMATION_NOT_FOUND', {}, locale);
+      if (record === undefined) return fail('CONFIRMATION_NOT_FOUND', {});
       const now = this.#s.now();
 
-      const notOpen = await this.#notOpen(record, mode, now, locale);
+      const attempt: Attempt = { mode, now, fail };
+      const notOpen = await this.#notOpen(record, attempt);
       if (notOpen !== undefined) return notOpen;
-      const payload = this.#verifiedPayload(record, approving.digest, locale);
+      const payload = this.#verifiedPayload(record, approving.digest, fail);
       if (!payload.ok) return payload.failure;
       const tool = this.#s.sendTool(record.tool);
-      if (tool === undefined) return this.#fail('UNKNOWN_TOOL', { tool: record.tool }, locale, record);
+      if (tool === undefined) return fail('UNKNOWN_TOOL', { tool: record.tool }, record);
       const scope = approving.scope ?? record.scope;
       const refusal = refusalFor(tool.info, { flags: approving.flags, scope }, 'person');
-      if (refusal !== undefined) return this.#fail(refusal, { tool: record.tool, scope }, locale, record);
-      if (approving.signal?.aborted) return this.#fail('ABORTED', {}, locale, record);
+      if (refusal !== undefined) return fail(refusal, { tool: record.tool, scope }, record);
+      if (approving.signal?.aborted) return fail('ABORTED', {}, record);
 
-      const claim = await this.#claim(record, mode, now, approving.approvedBy, locale);
+      const claim = await this.#claim(record, attempt, approving.approvedBy);
       if (!claim.ok) return claim.failure;
       this.#emit('confirmed', claim.confirmation, approving.approvedBy);
       return await this.#deliver({
@@ -234,11 +247,11 @@ export class ConfirmationFlow {
         tool,
         payload: payload.value,
         approving,
-        locale,
+        fail,
       });
     } catch (error) {
       // Defence in depth: nothing here may turn into an exception for the host.
-      return this.#fail('RUN_FAILED', { detail: describeThrown(error) }, locale);
+      return fail('RUN_FAILED', { detail: describeThrown(error) });
     }
   }
 
@@ -271,20 +284,16 @@ export class ConfirmationFlow {
    * Why `record` cannot be approved now, if it cannot. A retry re-delivers something a person approved
    * once; the expiry bounds how long a *pending* approval stays open, so it does not apply to a retry.
    */
-  async #notOpen(
-    record: Confirmation,
-    mode: 'confirm' | 'retry',
-    now: number,
-    locale: Locale,
-  ): Promise<ConfirmationFailure | undefined> {
+  async #notOpen(record: Confirmation, attempt: Attempt): Promise<ConfirmationFailure | undefined> {
+    const { mode, now, fail } = attempt;
     if (mode === 'retry') {
       return record.status === 'unknown' || record.status === 'failed'
         ? undefined
-        : this.#alreadyDecided(record, locale);
+        : alreadyDecided(fail, record);
     }
-    if (record.status === 'expired') return this.#fail('EXPIRED', {}, locale, record);
-    if (record.status !== 'pending') return this.#alreadyDecided(record, locale);
-    if (Date.parse(record.expiresAt) <= now) return this.#expireOne(record, now, locale);
+    if (record.status === 'expired') return fail('EXPIRED', {}, record);
+    if (record.status !== 'pending') return alreadyDecided(fail, record);
+    if (Date.parse(record.expiresAt) <= now) return this.#expireOne(record, now, fail);
     return undefined;
   }
 
@@ -297,26 +306,25 @@ export class ConfirmationFlow {
   #verifiedPayload(
     record: Confirmation,
     shown: string | undefined,
-    locale: Locale,
+    fail: Fail,
   ): { ok: true; value: unknown } | { ok: false; failure: ConfirmationFailure } {
     const snapshot = snapshotJson(record.payload);
     const digest =
       snapshot.ok && typeof record.tool === 'string' ? confirmationDigest(record.tool, snapshot.value) : '';
     if (!snapshot.ok || digest !== record.digest)
-      return { ok: false, failure: this.#fail('PAYLOAD_CHANGED', { detail: 'stored' }, locale, record) };
+      return { ok: false, failure: fail('PAYLOAD_CHANGED', { detail: 'stored' }, record) };
     if (shown !== undefined && shown !== digest)
-      return { ok: false, failure: this.#fail('PAYLOAD_CHANGED', {}, locale, record) };
+      return { ok: false, failure: fail('PAYLOAD_CHANGED', {}, record) };
     return { ok: true, value: JSON.parse(JSON.stringify(snapshot.value)) };
   }
 
   /** The single atomic step: of any number of concurrent confirms exactly one gets past it. */
   async #claim(
     record: Confirmation,
-    mode: 'confirm' | 'retry',
-    now: number,
+    attempt: Attempt,
     by: string,
-    locale: Locale,
   ): Promise<{ ok: true; confirmation: Confirmation } | { ok: false; failure: ConfirmationFailure }> {
+    const { mode, now, fail } = attempt;
     let claim: TransitionOutcome;
     try {
       const change = { now, by };
@@ -326,17 +334,16 @@ export class ConfirmationFlow {
     } catch (error) {
       return {
         ok: false,
-        failure: this.#fail('STORE_FAILED', { detail: storeFailure(error) }, locale, record),
+        failure: fail('STORE_FAILED', { detail: storeFailure(error) }, record),
       };
     }
     if (claim.ok) return claim;
-    if (claim.reason === 'not-found')
-      return { ok: false, failure: this.#fail('CONFIRMATION_NOT_FOUND', {}, locale) };
+    if (claim.reason === 'not-found') return { ok: false, failure: fail('CONFIRMATION_NOT_FOUND', {}) };
     if (claim.reason === 'expired')
-      return { ok: false, failure: await this.#expireOne(claim.confirmation, now, locale) };
+      return { ok: false, failure: await this.#expireOne(claim.confirmation, now, fail) };
     if (claim.confirmation.status === 'expired')
-      return { ok: false, failure: this.#fail('EXPIRED', {}, locale, claim.confirmation) };
-    return { ok: false, failure: this.#alreadyDecided(claim.confirmation, locale) };
+      return { ok: false, failure: fail('EXPIRED', {}, claim.confirmation) };
+    return { ok: false, failure: alreadyDecided(fail, claim.confirmation) };
   }
 
   /** Runs `deliver` with the tool's timeout, then records how it ended. */
@@ -345,7 +352,7 @@ export class ConfirmationFlow {
     readonly tool: SendToolHandle;
     readonly payload: unknown;
     readonly approving: Approving;
-    readonly locale: Locale;
+    readonly fail: Fail;
   }): Promise<ConfirmResult> {
     const { claimed, tool, payload, approving } = call;
     const timeoutMs = tool.info.timeoutMs ?? this.#s.defaultTimeoutMs;
@@ -373,9 +380,9 @@ export class ConfirmationFlow {
     readonly claimed: Confirmation;
     readonly outcome: GuardedOutcome<unknown>;
     readonly timeoutMs: number;
-    readonly locale: Locale;
+    readonly fail: Fail;
   }): Promise<ConfirmResult> {
-    const { claimed, outcome, locale } = call;
+    const { claimed, outcome, fail } = call;
     const now = this.#s.now();
     const attempt = claimed.attempt;
     if (outcome.kind === 'ok') {
@@ -390,7 +397,7 @@ export class ConfirmationFlow {
       } catch (error) {
         this.#emit('delivered', claimed);
         const detail = `it was delivered, but recording that failed (${storeFailure(error)}); it stays "delivering" until recoverStale marks it unknown`;
-        return this.#fail('STORE_FAILED', { detail }, locale, claimed);
+        return fail('STORE_FAILED', { detail }, claimed);
       }
       this.#emit('delivered', claimed);
       // Refused only when a newer attempt or a person's decision came first; the delivery still happened.
@@ -407,7 +414,7 @@ export class ConfirmationFlow {
     const finished = await callStore(() => this.#s.store.finish(claimed.id, { now, attempt, status, error }));
     this.#emit(status, claimed);
     const current = finished.ok && finished.value.ok ? finished.value.confirmation : claimed;
-    return this.#fail('DELIVERY_FAILED', { tool: claimed.tool, detail: error }, locale, current);
+    return fail('DELIVERY_FAILED', { tool: claimed.tool, detail: error }, current);
   }
 
   // ── decide ───────────────────────────────────────────────────────────────────────────────────
@@ -432,30 +439,29 @@ export class ConfirmationFlow {
   }): Promise<ConfirmationResult> {
     const { id, decision, byOption, noteOption } = asked;
     const read = readOptions(asked.options, [byOption, noteOption, 'locale']);
-    const locale = knownLocale(read?.locale, this.#locale);
+    const fail = failureIn(knownLocale(read?.locale, this.#locale));
     try {
-      if (read === undefined) return this.#unreadable(locale);
+      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
       const by = read[byOption];
       const note = read[noteOption];
       const problem = nameProblem(by, byOption) ?? noteProblem(note, noteOption);
-      if (problem !== undefined) return this.#fail('INVALID_OPTION', { detail: problem }, locale);
-      if (!isConfirmationIdShape(id)) return this.#fail('CONFIRMATION_NOT_FOUND', {}, locale);
+      if (problem !== undefined) return fail('INVALID_OPTION', { detail: problem });
+      if (!isConfirmationIdShape(id)) return fail('CONFIRMATION_NOT_FOUND', {});
       const change = { now: this.#s.now(), by: by as string, note: note as string | undefined };
       const written = await callStore(() =>
         decision === 'reject' ? this.#s.store.reject(id, change) : this.#s.store.markDelivered(id, change),
       );
-      if (!written.ok) return this.#fail('STORE_FAILED', { detail: written.detail }, locale);
+      if (!written.ok) return fail('STORE_FAILED', { detail: written.detail });
       const outcome = written.value;
       if (outcome.ok) {
         this.#emit(decision === 'reject' ? 'rejected' : 'delivered', outcome.confirmation, change.by);
         return { ok: true, confirmation: outcome.confirmation };
       }
-      if (outcome.reason === 'not-found') return this.#fail('CONFIRMATION_NOT_FOUND', {}, locale);
-      if (outcome.confirmation.status === 'expired')
-        return this.#fail('EXPIRED', {}, locale, outcome.confirmation);
-      return this.#alreadyDecided(outcome.confirmation, locale);
+      if (outcome.reason === 'not-found') return fail('CONFIRMATION_NOT_FOUND', {});
+      if (outcome.confirmation.status === 'expired') return fail('EXPIRED', {}, outcome.confirmation);
+      return alreadyDecided(fail, outcome.confirmation);
     } catch (error) {
-      return this.#fail('RUN_FAILED', { detail: describeThrown(error) }, locale);
+      return fail('RUN_FAILED', { detail: describeThrown(error) });
     }
   }
 
@@ -464,15 +470,15 @@ export class ConfirmationFlow {
   /** Marks every pending confirmation past its `expiresAt` as `expired`. */
   async expireDue(options: unknown): Promise<ConfirmationSweepResult> {
     const read = readOptions(options, ['locale']);
-    const locale = knownLocale(read?.locale, this.#locale);
+    const fail = failureIn(knownLocale(read?.locale, this.#locale));
     try {
-      if (read === undefined) return this.#unreadable(locale);
+      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
       const swept = await callStore(() => this.#s.store.expire({ now: this.#s.now() }));
-      if (!swept.ok) return this.#fail('STORE_FAILED', { detail: swept.detail }, locale);
+      if (!swept.ok) return fail('STORE_FAILED', { detail: swept.detail });
       for (const confirmation of swept.value) this.#emit('expired', confirmation);
       return { ok: true, changed: swept.value };
     } catch (error) {
-      return this.#fail('RUN_FAILED', { detail: describeThrown(error) }, locale);
+      return fail('RUN_FAILED', { detail: describeThrown(error) });
     }
   }
 
@@ -482,18 +488,18 @@ export class ConfirmationFlow {
    */
   async recoverStale(options: unknown): Promise<ConfirmationSweepResult> {
     const read = readOptions(options, ['olderThanMs', 'locale']);
-    const locale = knownLocale(read?.locale, this.#locale);
+    const fail = failureIn(knownLocale(read?.locale, this.#locale));
     try {
-      if (read === undefined) return this.#unreadable(locale);
+      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
       const olderThanMs = read.olderThanMs;
-      if (!isLookBack(olderThanMs)) return this.#fail('INVALID_OPTION', { detail: LOOK_BACK }, locale);
+      if (!isLookBack(olderThanMs)) return fail('INVALID_OPTION', { detail: LOOK_BACK });
       const now = this.#s.now();
       const swept = await callStore(() => this.#s.store.recoverStale({ now, olderThanMs }));
-      if (!swept.ok) return this.#fail('STORE_FAILED', { detail: swept.detail }, locale);
+      if (!swept.ok) return fail('STORE_FAILED', { detail: swept.detail });
       for (const confirmation of swept.value) this.#emit('unknown', confirmation);
       return { ok: true, changed: swept.value };
     } catch (error) {
-      return this.#fail('RUN_FAILED', { detail: describeThrown(error) }, locale);
+      return fail('RUN_FAILED', { detail: describeThrown(error) });
     }
   }
 
@@ -503,26 +509,26 @@ export class ConfirmationFlow {
    */
   async prune(options: unknown): Promise<ConfirmationPruneResult> {
     const read = readOptions(options, ['olderThanMs', 'locale']);
-    const locale = knownLocale(read?.locale, this.#locale);
+    const fail = failureIn(knownLocale(read?.locale, this.#locale));
     try {
-      if (read === undefined) return this.#unreadable(locale);
+      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
       const olderThanMs = read.olderThanMs;
-      if (!isLookBack(olderThanMs)) return this.#fail('INVALID_OPTION', { detail: LOOK_BACK }, locale);
+      if (!isLookBack(olderThanMs)) return fail('INVALID_OPTION', { detail: LOOK_BACK });
       const before = this.#s.now() - olderThanMs;
       const pruned = await callStore(() => this.#s.store.prune({ before }));
-      if (!pruned.ok) return this.#fail('STORE_FAILED', { detail: pruned.detail }, locale);
+      if (!pruned.ok) return fail('STORE_FAILED', { detail: pruned.detail });
       return { ok: true, deleted: pruned.value };
     } catch (error) {
-      return this.#fail('RUN_FAILED', { detail: describeThrown(error) }, locale);
+      return fail('RUN_FAILED', { detail: describeThrown(error) });
     }
   }
 
   /** Marks one pending confirmation past its expiry as `expired`; the answer is `EXPIRED` either way. */
-  async #expireOne(record: Confirmation, now: number, locale: Locale): Promise<ConfirmationFailure> {
+  async #expireOne(record: Confirmation, now: number, fail: Fail): Promise<ConfirmationFailure> {
     const expired = await callStore(() => this.#s.store.expire({ now, id: record.id }));
     const changed = expired.ok ? expired.value[0] : undefined;
     if (changed !== undefined) this.#emit('expired', changed);
-    return this.#fail('EXPIRED', {}, locale, changed ?? record);
+    return fail('EXPIRED', {}, changed ?? record);
   }
 
   // ── read ─────────────────────────────────────────────────────────────────────────────────────
@@ -530,32 +536,32 @@ export class ConfirmationFlow {
   /** One confirmation by id (`CONFIRMATION_NOT_FOUND` when there is none). */
   async get(id: string, options?: unknown): Promise<ConfirmationResult> {
     const read = readOptions(options, ['locale']);
-    const locale = knownLocale(read?.locale, this.#locale);
+    const fail = failureIn(knownLocale(read?.locale, this.#locale));
     try {
-      if (read === undefined) return this.#unreadable(locale);
-      if (!isConfirmationIdShape(id)) return this.#fail('CONFIRMATION_NOT_FOUND', {}, locale);
+      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
+      if (!isConfirmationIdShape(id)) return fail('CONFIRMATION_NOT_FOUND', {});
       const found = await callStore(() => this.#s.store.get(id));
-      if (!found.ok) return this.#fail('STORE_FAILED', { detail: found.detail }, locale);
-      if (found.value === undefined) return this.#fail('CONFIRMATION_NOT_FOUND', {}, locale);
+      if (!found.ok) return fail('STORE_FAILED', { detail: found.detail });
+      if (found.value === undefined) return fail('CONFIRMATION_NOT_FOUND', {});
       return { ok: true, confirmation: found.value };
     } catch (error) {
-      return this.#fail('STORE_FAILED', { detail: describeThrown(error) }, locale);
+      return fail('STORE_FAILED', { detail: describeThrown(error) });
     }
   }
 
   /** Newest first; with `status: 'pending'`, only those that can still be confirmed. */
   async list(filter?: unknown): Promise<ConfirmationListResult> {
     const read = readOptions(filter, ['status', 'tool', 'limit', 'locale']);
-    const locale = knownLocale(read?.locale, this.#locale);
+    const fail = failureIn(knownLocale(read?.locale, this.#locale));
     try {
-      if (read === undefined) return this.#unreadable(locale);
+      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
       const { status, tool, limit } = read;
       if (status !== undefined && !CONFIRMATION_STATUSES.includes(status as ConfirmationStatus)) {
         const detail = `\`status\` must be one of ${CONFIRMATION_STATUSES.join(', ')}`;
-        return this.#fail('INVALID_OPTION', { detail }, locale);
+        return fail('INVALID_OPTION', { detail });
       }
       if (tool !== undefined && typeof tool !== 'string')
-        return this.#fail('INVALID_OPTION', { detail: '`tool` must be a tool name' }, locale);
+        return fail('INVALID_OPTION', { detail: '`tool` must be a tool name' });
       const query = {
         ...(status === undefined ? {} : { status: status as ConfirmationStatus }),
         ...(tool === undefined ? {} : { tool }),
@@ -564,32 +570,14 @@ export class ConfirmationFlow {
         ...(status === 'pending' ? { expiresAfter: this.#s.now() } : {}),
       };
       const listed = await callStore(() => this.#s.store.list(query));
-      if (!listed.ok) return this.#fail('STORE_FAILED', { detail: listed.detail }, locale);
+      if (!listed.ok) return fail('STORE_FAILED', { detail: listed.detail });
       return { ok: true, confirmations: listed.value };
     } catch (error) {
-      return this.#fail('STORE_FAILED', { detail: describeThrown(error) }, locale);
+      return fail('STORE_FAILED', { detail: describeThrown(error) });
     }
   }
 
   // ── helpers ──────────────────────────────────────────────────────────────────────────────────
-
-  #fail(
-    code: ErrorCode,
-    params: MessageParams,
-    locale: Locale,
-    confirmation?: Confirmation,
-  ): ConfirmationFailure {
-    const base = failure(code, formatMessage(code, params, locale));
-    return confirmation === undefined ? base : { ...base, confirmation };
-  }
-
-  #unreadable(locale: Locale): ConfirmationFailure {
-    return this.#fail('INVALID_OPTION', { detail: 'the options could not be read' }, locale);
-  }
-
-  #alreadyDecided(record: Confirmation, locale: Locale): ConfirmationFailure {
-    return this.#fail('ALREADY_DECIDED', { status: record.status }, locale, record);
-  }
 
   #describe(error: unknown, tool: string): string {
     try {
@@ -630,6 +618,17 @@ function readOptions(
     return undefined;
   }
   return values;
+}
+
+function failureIn(locale: Locale): Fail {
+  return (code, params, confirmation) => {
+    const base = failure(code, formatMessage(code, params, locale));
+    return confirmation === undefined ? base : { ...base, confirmation };
+  };
+}
+
+function alreadyDecided(fail: Fail, record: Confirmation): ConfirmationFailure {
+  return fail('ALREADY_DECIDED', { status: record.status }, record);
 }
 
 /** A locale we have messages for, or `fallback`: a caller's text never indexes an object. */

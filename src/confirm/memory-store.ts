@@ -106,7 +106,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
   };
 
   /** The next version of a record: a new shell and history; the rest is frozen and shared. */
-  const change = (slot: Slot, to: ConfirmationStatus, at: StoreChange, fields: Partial<Draft> = {}) => {
+  const change = (
+    slot: Slot,
+    { to, at, fields = {} }: { to: ConfirmationStatus; at: StoreChange; fields?: Partial<Draft> },
+  ) => {
     const current = slot.record;
     const entry = Object.freeze(historyEntry(at, to));
     const next: Draft = { ...current, ...fields, status: to, updatedAt: entry.at };
@@ -127,7 +130,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     if (transition.refusedWhenExpired && slot.expiresMs <= at.now)
       return { ok: false, reason: 'expired', confirmation: out(current) };
     const fields = transition.startsAttempt ? { attempt: current.attempt + 1 } : {};
-    return { ok: true, confirmation: change(slot, transition.to, at, fields) };
+    return { ok: true, confirmation: change(slot, { to: transition.to, at, fields }) };
   };
 
   return {
@@ -199,7 +202,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       if (at.error !== undefined) fields.error = at.error;
       return {
         ok: true,
-        confirmation: change(slot, at.status, { ...at, note: at.note ?? at.error }, fields),
+        confirmation: change(slot, { to: at.status, at: { ...at, note: at.note ?? at.error }, fields }),
       };
     },
 
@@ -215,14 +218,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       const from = id === undefined ? [...pending] : [slots.get(id)];
       return from
         .filter((slot) => slot?.record.status === 'pending' && slot.expiresMs <= now)
-        .map((slot) => change(slot as Slot, 'expired', { now }));
+        .map((slot) => change(slot as Slot, { to: 'expired', at: { now } }));
     },
 
     async recoverStale({ now, olderThanMs }) {
       const note = staleNote(olderThanMs);
       return [...delivering]
         .filter((slot) => Date.parse(slot.record.updatedAt) < now - olderThanMs)
-        .map((slot) => change(slot, 'unknown', { now, note }, { error: note }));
+        .map((slot) => change(slot, { to: 'unknown', at: { now, note }, fields: { error: note } }));
     },
 
     async prune({ before }) {
