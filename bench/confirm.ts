@@ -17,6 +17,7 @@ import pg from 'pg';
 import { startApp } from '../test/helpers/app-process.js';
 import { probePostgres, uniqueTable } from '../test/helpers/postgres.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
+import { benchMemoryStore } from './memory-store.js';
 
 /** The targets, in round trips per second. */
 const TARGETS = { memory: 100_000, sqlite: 5_000, postgres: 1_000 } as const;
@@ -239,6 +240,8 @@ export async function benchConfirm(options: { readonly quick?: boolean } = {}): 
         r.note,
       ]),
     );
+
+    await benchMemoryStore({ quick });
 
     console.log(
       '\nThe claim under contention: every confirmer tries every confirmation; exactly one may win each.\n',

@@ -1,18 +1,15 @@
-import { createConfirmationsView } from './confirm/confirmations-view.js';
-import { createConfirmation } from './confirm/create-confirmation.js';
-import { decideConfirmation } from './confirm/decide-confirmation.js';
-import { deliverConfirmation } from './confirm/deliver-confirmation.js';
-import type { ConfirmFlow, SendToolHandle } from './confirm/flow.js';
+import { ConfirmationFlow, type SendToolHandle } from './confirm/confirmation-flow.js';
 import { createMemoryStore } from './confirm/memory-store.js';
 import type { ConfirmationStore } from './confirm/store.js';
-import { expireDueConfirmations, recoverStaleConfirmations } from './confirm/sweep-confirmations.js';
 import type {
+  ConfirmationPruneResult,
   ConfirmationResult,
   ConfirmationSweepResult,
   ConfirmationsView,
   ConfirmOptions,
   ConfirmResult,
   MarkDeliveredOptions,
+  PruneOptions,
   RecoverStaleOptions,
   RejectOptions,
 } from './confirm/types.js';
@@ -111,7 +108,7 @@ export class ToolRegistry<AppContext = unknown> {
   readonly #tools: ToolTable;
   readonly #locale: Locale;
   readonly #invokePath: InvokePath;
-  readonly #flow: ConfirmFlow;
+  readonly #flow: ConfirmationFlow;
   readonly #confirmationsView: ConfirmationsView;
 
   constructor(options: RegistryOptions = {}) {
@@ -119,7 +116,7 @@ export class ToolRegistry<AppContext = unknown> {
     this.#locale = settings.locale;
     this.#tools = new ToolTable(settings.validator);
     // The confirmation path lives in src/confirm; the registry only lends it its tools and settings.
-    this.#flow = {
+    this.#flow = new ConfirmationFlow({
       store: settings.confirmations ?? createMemoryStore(),
       now: settings.now,
       ttlMs: settings.confirmationTtlMs,
@@ -129,8 +126,8 @@ export class ToolRegistry<AppContext = unknown> {
       onEvent: settings.onEvent,
       sendTool: (name) => this.#sendTool(name),
       describeError: settings.describeError,
-    };
-    this.#confirmationsView = createConfirmationsView(this.#flow);
+    });
+    this.#confirmationsView = this.#flow.view;
     this.#invokePath = new InvokePath({
       table: this.#tools,
       locale: settings.locale,
@@ -138,7 +135,7 @@ export class ToolRegistry<AppContext = unknown> {
       limits: settings.argumentLimits,
       onEvent: settings.onEvent,
       describeError: settings.describeError,
-      ask: (request) => createConfirmation(this.#flow, request),
+      ask: (request) => this.#flow.ask(request),
     });
   }
 
@@ -265,7 +262,7 @@ export class ToolRegistry<AppContext = unknown> {
    * ```
    */
   confirm<T = unknown>(id: string, options: ConfirmOptions): Promise<ConfirmResult<T>> {
-    return deliverConfirmation(this.#flow, id, options, 'confirm') as Promise<ConfirmResult<T>>;
+    return this.#flow.confirm(id, options) as Promise<ConfirmResult<T>>;
   }
 
   /**
@@ -282,7 +279,7 @@ export class ToolRegistry<AppContext = unknown> {
    * ```
    */
   retry<T = unknown>(id: string, options: ConfirmOptions): Promise<ConfirmResult<T>> {
-    return deliverConfirmation(this.#flow, id, options, 'retry') as Promise<ConfirmResult<T>>;
+    return this.#flow.retry(id, options) as Promise<ConfirmResult<T>>;
   }
 
   /**
@@ -297,14 +294,7 @@ export class ToolRegistry<AppContext = unknown> {
    * ```
    */
   reject(id: string, options: RejectOptions): Promise<ConfirmationResult> {
-    return decideConfirmation(
-      this.#flow,
-      id,
-      'reject',
-      options?.rejectedBy,
-      options?.reason,
-      this.#localeOf(options),
-    );
+    return this.#flow.reject(id, options);
   }
 
   /**
@@ -319,14 +309,7 @@ export class ToolRegistry<AppContext = unknown> {
    * ```
    */
   markDelivered(id: string, options: MarkDeliveredOptions): Promise<ConfirmationResult> {
-    return decideConfirmation(
-      this.#flow,
-      id,
-      'markDelivered',
-      options?.by,
-      options?.note,
-      this.#localeOf(options),
-    );
+    return this.#flow.markDelivered(id, options);
   }
 
   /**
@@ -343,7 +326,7 @@ export class ToolRegistry<AppContext = unknown> {
    * ```
    */
   recoverStale(options: RecoverStaleOptions): Promise<ConfirmationSweepResult> {
-    return recoverStaleConfirmations(this.#flow, options?.olderThanMs, this.#localeOf(options));
+    return this.#flow.recoverStale(options);
   }
 
   /**
@@ -358,7 +341,23 @@ export class ToolRegistry<AppContext = unknown> {
    * ```
    */
   expireDue(options: { readonly locale?: Locale } = {}): Promise<ConfirmationSweepResult> {
-    return expireDueConfirmations(this.#flow, this.#localeOf(options));
+    return this.#flow.expireDue(options);
+  }
+
+  /**
+   * Deletes finished confirmations (`delivered`, `rejected`, `expired`) last changed more than
+   * `olderThanMs` ago, and says how many. Never deletes one that is open or whose outcome a person
+   * must still decide (`failed`, `unknown`). Run it now and then to keep the store small.
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * const pruned = await new ToolRegistry().prune({ olderThanMs: 30 * 24 * 60 * 60_000 });
+   * if (pruned.ok) console.log(`${pruned.deleted} deleted`);
+   * ```
+   */
+  prune(options: PruneOptions): Promise<ConfirmationPruneResult> {
+    return this.#flow.prune(options);
   }
 
   /**

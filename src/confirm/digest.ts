@@ -36,18 +36,14 @@ class Trail {
   }
 }
 
-/** How a snapshot is made: as plain data, deep-frozen, or deep-frozen exactly as JSON text reads back. */
-export type SnapshotForm = 'plain' | 'frozen' | 'frozen-as-json';
-
-function copy(value: unknown, trail: Trail, form: SnapshotForm): unknown {
+function copy(value: unknown, trail: Trail): unknown {
   switch (typeof value) {
     case 'string':
     case 'boolean':
       return value;
     case 'number':
       if (!Number.isFinite(value)) throw trail.refuse(`${value} is not a JSON number`);
-      // JSON text has no -0: it reads back as 0.
-      return form === 'frozen-as-json' && value === 0 ? 0 : value;
+      return value;
     case 'undefined':
       throw trail.refuse('undefined is not JSON');
     case 'object': {
@@ -63,7 +59,7 @@ function copy(value: unknown, trail: Trail, form: SnapshotForm): unknown {
         // Index loop, not for…of: a hole must be refused, not turned into null behind the person's back.
         for (let i = 0; i < value.length; i++) {
           keys.push(i);
-          items.push(copy(value[i], trail, form));
+          items.push(copy(value[i], trail));
           keys.pop();
         }
         out = items;
@@ -80,13 +76,13 @@ function copy(value: unknown, trail: Trail, form: SnapshotForm): unknown {
           // An absent optional field is common in typed code; JSON has no undefined, so it is left out.
           if (child === undefined) continue;
           keys.push(key);
-          setOwn(record, key, copy(child, trail, form));
+          setOwn(record, key, copy(child, trail));
           keys.pop();
         }
         out = record;
       }
       objects.pop();
-      return form === 'plain' ? out : Object.freeze(out);
+      return out;
     }
     default:
       throw trail.refuse(`a ${typeof value} is not JSON`);
@@ -97,16 +93,14 @@ let spareTrail: Trail | undefined;
 
 /**
  * Copies `value` into plain JSON data, reading each property once, so the digest and the stored text
- * are made from the same snapshot (a getter cannot answer differently the second time). In a frozen
- * form every object and array of the copy is frozen as it is made; `frozen-as-json` also gives what
- * `JSON.parse(JSON.stringify(copy))` would (the same but for `-0`, which becomes `0`).
+ * are made from the same snapshot (a getter cannot answer differently the second time).
  */
-export function snapshotJson(value: unknown, form: SnapshotForm = 'plain'): JsonSnapshot {
+export function snapshotJson(value: unknown): JsonSnapshot {
   // One trail serves every copy; a getter that snapshots while it is in use gets its own.
   const trail = spareTrail ?? new Trail();
   spareTrail = undefined;
   try {
-    return { ok: true, value: copy(value, trail, form) };
+    return { ok: true, value: copy(value, trail) };
   } catch (error) {
     trail.objects.length = 0;
     trail.keys.length = 0;
@@ -197,18 +191,34 @@ export function canonicalJson(value: unknown): string {
 }
 
 /**
- * The digest a person confirms: SHA-256 (lowercase hex) of the payload's canonical JSON. Show it (or
- * keep it) with the payload and pass it back to `registry.confirm`, so what is delivered is provably
- * what was shown. Throws a `TypeError` for a value that is not plain JSON (see `canonicalJson`).
+ * The digest a person confirms: what they approve is *this tool with this payload*. It is the SHA-256
+ * (lowercase hex) of the canonical JSON of `{ payload, tool }` — that is, of the UTF-8 text
+ * `{"payload":<canonicalJson(payload)>,"tool":<tool as a JSON string>}`, where `tool` is the tool's
+ * internal name (`pay.refund`, not the wire name). Show it (or keep it) with the payload and pass it
+ * back to `registry.confirm`: a confirm recomputes it from the stored tool and payload and refuses
+ * (`PAYLOAD_CHANGED`) a record whose tool or payload was changed. Throws a `TypeError` for a `tool`
+ * that is not a string or a payload that is not plain JSON (see `canonicalJson`).
  *
  * @example
  * ```ts
- * import { payloadDigest } from 'graded-tools';
- * const digest = payloadDigest({ to: 'ana@example.com', text: 'Refunded.' });
+ * import { canonicalJson, payloadDigest } from 'graded-tools';
+ * import { createHash } from 'node:crypto';
+ * const payload = { to: 'ana@example.com', text: 'Refunded.' };
+ * const digest = payloadDigest('message.send', payload);
  * digest.length; // 64
- * payloadDigest({ text: 'Refunded.', to: 'ana@example.com' }) === digest; // true: key order does not matter
+ * payloadDigest('message.send', { text: 'Refunded.', to: 'ana@example.com' }) === digest; // true: key order does not matter
+ * payloadDigest('message.broadcast', payload) === digest; // false: another tool is another approval
+ * createHash('sha256').update(canonicalJson({ payload, tool: 'message.send' })).digest('hex') === digest; // true
  * ```
  */
-export function payloadDigest(payload: unknown): string {
-  return digestOf(canonicalJson(payload));
+export function payloadDigest(tool: string, payload: unknown): string {
+  if (typeof tool !== 'string') {
+    throw new TypeError("payloadDigest(tool, payload): `tool` must be the tool's internal name (a string)");
+  }
+  return digestOf(`{"payload":${canonicalJson(payload)},"tool":${JSON.stringify(tool)}}`);
+}
+
+/** `payloadDigest` of a payload that is plain JSON data already (a snapshot). */
+export function confirmationDigest(tool: string, payload: unknown): string {
+  return digestOf(writeCanonical({ payload, tool }));
 }

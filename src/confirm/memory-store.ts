@@ -1,20 +1,5 @@
-import {
-  type FrozenResult,
-  IN_PROCESS,
-  type InProcessAccess,
-  type InProcessStore,
-  takeVoucher,
-} from './in-process-store.js';
-import { fromIso } from './iso-time.js';
 import { setOwn } from './own-property.js';
-import { recordShell } from './record-shell.js';
-import type {
-  ConfirmationQuery,
-  ConfirmationStore,
-  FinishChange,
-  StoreChange,
-  TransitionOutcome,
-} from './store.js';
+import type { ConfirmationQuery, ConfirmationStore, StoreChange, TransitionOutcome } from './store.js';
 import { FINISHED_STATUSES } from './store.js';
 import {
   clampLimit,
@@ -29,37 +14,53 @@ import type { Confirmation, ConfirmationStatus, Draft } from './types.js';
 /** Options for `createMemoryStore`. */
 export interface MemoryStoreOptions {
   /**
-   * The most confirmations kept (default 100,000). When full, the oldest finished ones are dropped;
-   * when every one is still open, `create` fails (`STORE_FAILED`) rather than growing without bound.
+   * The most confirmations kept (default 100,000). When full, the finished ones that finished first
+   * are dropped; when every one is still open, `create` fails (`STORE_FAILED`) rather than growing.
    */
   readonly maxRecords?: number;
 }
 
-/** Freezes plain data that nobody else holds (what `JSON.parse` just returned) in place. */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
+/** One record (its private shell), its expiry parsed once, and whether it is still held. */
+interface Slot {
+  record: Confirmation;
+  readonly expiresMs: number;
+  alive: boolean;
 }
 
-/** A frozen deep copy of plain data (records hold only JSON values and strings). */
+/** A frozen deep copy of plain data: records hold only JSON values and strings. */
 function frozenCopy<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  // Built key by key, not spread: freezing a spread object is many times slower.
   const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) {
+  for (const key of Object.keys(value))
     setOwn(copy, key, frozenCopy((value as Record<string, unknown>)[key]));
-  }
   return Object.freeze(copy) as T;
+}
+
+/** A record's own shell, kept private; everything below it deep-frozen and shared between versions. */
+/**
+ * What a record is handed out as: a fresh shell over the frozen parts, so nothing a caller does to it
+ * reaches the store. (Freezing the shell instead would cost more than the rest of a change.)
+ */
+const out = (record: Confirmation): Confirmation => ({ ...record });
+
+function ownShell(confirmation: Confirmation): Draft {
+  const shell: Draft = { ...confirmation };
+  for (const key of Object.keys(shell) as (keyof Draft)[]) {
+    const value = shell[key];
+    if (typeof value === 'object' && value !== null)
+      (shell as Record<string, unknown>)[key] = frozenCopy(value);
+  }
+  return shell;
 }
 
 /**
  * A store in process memory: the default, with no dependencies. Atomic within one process (every
  * change happens synchronously), gone when the process ends — for development, tests and single-process
  * apps that accept losing open confirmations on restart. Use `graded-tools/sqlite` or
- * `graded-tools/postgres` to survive restarts or share confirmations between instances.
+ * `graded-tools/postgres` to survive restarts or share confirmations between instances. Records are
+ * deep-frozen copies: one handed out can never change the store.
  *
  * @example
  * ```ts
@@ -68,171 +69,142 @@ function frozenCopy<T>(value: T): T {
  * ```
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): ConfirmationStore {
-  const maxRecords = options.maxRecords ?? 100_000;
+  const maxRecords = options?.maxRecords ?? 100_000;
   if (!Number.isInteger(maxRecords) || maxRecords < 1) {
     throw new RangeError('createMemoryStore: `maxRecords` must be a positive integer.');
   }
-  // Insertion order is creation order: the oldest come first when making room.
-  const records = new Map<string, Confirmation>();
-  // Records created without the registry's voucher: their digest is checked again at every confirm.
-  const unvouched = new Set<string>();
-  const forget = (id: string) => {
-    records.delete(id);
-    unvouched.delete(id);
-  };
-  const finished = new Set<ConfirmationStatus>(FINISHED_STATUSES);
+  const slots = new Map<string, Slot>();
+  // Creation order. While that is also `createdAt` order (a clock that moves forward), `list` reads
+  // from the end and stops at its limit; dropped slots are skipped, and compacted away in bulk.
+  let created: Slot[] = [];
+  let inTimeOrder = true;
+  // What the sweeps read, so none scans every record: pending and delivering ones, and the finished
+  // ones in the order they finished — a queue, so making room is O(1) (a Set's oldest entry is not:
+  // it sits behind every deleted one).
+  const pending = new Set<Slot>();
+  const delivering = new Set<Slot>();
+  let finished: Slot[] = [];
+  let finishedHead = 0;
+  const isFinished = new Set<ConfirmationStatus>(FINISHED_STATUSES);
 
-  /**
-   * The next version of `current`, frozen and stored: status `to`, one more history entry, and the
-   * given attempt, result and error (absent when `undefined`). Only the shell and the history are
-   * new: the payload, input and result are frozen already and shared between versions, so no version
-   * handed out can be changed and none costs a deep copy.
-   */
-  const change = (
-    current: Confirmation,
-    to: ConfirmationStatus,
-    at: StoreChange,
-    attempt: number,
-    result: unknown,
-    error: string | undefined,
-    replacesOutcome = false,
-  ): Confirmation => {
-    const entry = Object.freeze(historyEntry(at, to));
-    const history = Object.freeze([...current.history, entry]);
-    let next: Confirmation;
-    if (unvouched.has(current.id)) {
-      // Built by another caller: keep whatever fields it has, in its order.
-      const draft: Draft = { ...current };
-      draft.status = to;
-      draft.updatedAt = entry.at;
-      if (attempt !== current.attempt) draft.attempt = attempt;
-      draft.history = history;
-      if (replacesOutcome) {
-        if ('result' in draft) delete draft.result;
-        if ('error' in draft) delete draft.error;
-        if (result !== undefined) draft.result = result;
-        if (error !== undefined) draft.error = error;
-      } else if (error !== current.error) {
-        draft.error = error as string;
-      }
-      next = Object.freeze(draft);
-    } else {
-      // The registry's own record: its fields are known, and writing them out is many times quicker
-      // than spreading a frozen object. Same fields, same order as the spread would give.
-      const draft = recordShell(current, entry.at, to, attempt, history);
-      if (result !== undefined) draft.result = result;
-      if (error !== undefined) draft.error = error;
-      next = Object.freeze(draft);
+  const drop = (slot: Slot) => {
+    slot.alive = false;
+    pending.delete(slot);
+    delivering.delete(slot);
+    slots.delete(slot.record.id);
+    if (created.length > 2 * slots.size + 1_024) created = created.filter((s) => s.alive);
+    if (finishedHead > 1_024 && finishedHead > finished.length / 2) {
+      finished = finished.slice(finishedHead).filter((s) => s.alive);
+      finishedHead = 0;
     }
-    records.set(next.id, next);
-    return next;
+  };
+
+  const hold = (slot: Slot, status: ConfirmationStatus) => {
+    if (status === 'pending') pending.add(slot);
+    else if (status === 'delivering') delivering.add(slot);
+    else if (isFinished.has(status)) finished.push(slot);
+  };
+
+  /** The next version of a record: a new shell and history; the rest is frozen and shared. */
+  const change = (
+    slot: Slot,
+    { to, at, fields = {} }: { to: ConfirmationStatus; at: StoreChange; fields?: Partial<Draft> },
+  ) => {
+    const current = slot.record;
+    const entry = Object.freeze(historyEntry(at, to));
+    const next: Draft = { ...current, ...fields, status: to, updatedAt: entry.at };
+    next.history = Object.freeze([...current.history, entry]);
+    if (current.status === 'pending') pending.delete(slot);
+    else if (current.status === 'delivering') delivering.delete(slot);
+    slot.record = next;
+    hold(slot, to);
+    return out(next);
   };
 
   const move = (id: string, transition: Transition, at: StoreChange): TransitionOutcome => {
-    const current = records.get(id);
-    if (current === undefined) return { ok: false, reason: 'not-found' };
+    const slot = slots.get(id);
+    if (slot === undefined) return { ok: false, reason: 'not-found' };
+    const current = slot.record;
     if (!transition.from.includes(current.status))
-      return { ok: false, reason: 'wrong-status', confirmation: current };
-    if (transition.refusedWhenExpired && fromIso(current.expiresAt) <= at.now)
-      return { ok: false, reason: 'expired', confirmation: current };
-    const attempt = transition.startsAttempt ? current.attempt + 1 : current.attempt;
-    const next = change(current, transition.to, at, attempt, current.result, current.error);
-    return { ok: true, confirmation: next };
+      return { ok: false, reason: 'wrong-status', confirmation: out(current) };
+    if (transition.refusedWhenExpired && slot.expiresMs <= at.now)
+      return { ok: false, reason: 'expired', confirmation: out(current) };
+    const fields = transition.startsAttempt ? { attempt: current.attempt + 1 } : {};
+    return { ok: true, confirmation: change(slot, { to: transition.to, at, fields }) };
   };
 
-  const makeRoom = () => {
-    for (const [id, record] of records) {
-      if (records.size < maxRecords) return;
-      if (finished.has(record.status)) forget(id);
-    }
-    if (records.size >= maxRecords) {
-      throw new Error(`the memory store is full: ${maxRecords} confirmations are still open`);
-    }
-  };
-
-  const create = (confirmation: Confirmation): void => {
-    // The registry's own record is deep-frozen already: kept as it is. Anything else is copied.
-    const vouched = takeVoucher(confirmation);
-    if (records.has(confirmation.id)) throw new Error(`a confirmation with id ${confirmation.id} exists`);
-    if (records.size >= maxRecords) makeRoom();
-    const record = vouched ? confirmation : frozenCopy(confirmation);
-    records.set(record.id, record);
-    if (!vouched) unvouched.add(record.id);
-  };
-
-  const claim = (id: string, at: StoreChange): TransitionOutcome => move(id, TRANSITIONS.claim, at);
-
-  const finish = (id: string, at: FinishChange, given?: FrozenResult): TransitionOutcome => {
-    const from = finishFrom(at.status);
-    const current = records.get(id);
-    if (current === undefined) return { ok: false, reason: 'not-found' };
-    if (!from.includes(current.status) || current.attempt !== at.attempt)
-      return { ok: false, reason: 'wrong-status', confirmation: current };
-    // An earlier attempt's result or error does not describe this one: both are replaced.
-    const result =
-      given !== undefined
-        ? given.value
-        : at.resultJson === undefined
-          ? undefined
-          : deepFreeze(JSON.parse(at.resultJson) as unknown);
-    const step = { now: at.now, by: at.by, note: at.note ?? at.error };
-    return {
-      ok: true,
-      confirmation: change(current, at.status, step, current.attempt, result, at.error, true),
-    };
-  };
-
-  const methods: InProcessAccess['methods'] = {
+  return {
     async create(confirmation) {
-      create(confirmation);
+      if (slots.has(confirmation.id)) throw new Error(`a confirmation with id ${confirmation.id} exists`);
+      const record = ownShell(confirmation);
+      while (slots.size >= maxRecords) {
+        const oldest = finished[finishedHead++];
+        if (oldest === undefined) {
+          finishedHead--;
+          throw new Error(`the memory store is full: ${maxRecords} confirmations are still open`);
+        }
+        if (oldest.alive) drop(oldest);
+      }
+      const slot: Slot = { record, expiresMs: Date.parse(record.expiresAt), alive: true };
+      const last = created.at(-1);
+      if (last !== undefined && record.createdAt < last.record.createdAt) inTimeOrder = false;
+      slots.set(record.id, slot);
+      created.push(slot);
+      hold(slot, record.status);
     },
-    async claim(id, at) {
-      return claim(id, at);
-    },
-    async finish(id, at) {
-      return finish(id, at);
-    },
-  };
-
-  const store: InProcessStore = {
-    create: methods.create,
 
     async get(id) {
-      return records.get(id);
+      const slot = slots.get(id);
+      return slot && out(slot.record);
     },
-
-    // Only for the very object this store holds under that id: one a wrapper made up is re-digested.
-    [IN_PROCESS]: Object.freeze({
-      hasVerifiedDigest: (record: Confirmation) =>
-        records.get(record.id) === record && !unvouched.has(record.id),
-      methods,
-      create,
-      claim,
-      finish,
-    }),
 
     async list(query: ConfirmationQuery = {}) {
       const limit = clampLimit(query.limit);
+      const { status, tool, expiresAfter } = query;
+      // Pending ones entered that set in creation order: read only them.
+      const from = status === 'pending' && inTimeOrder ? [...pending] : created;
       const matches: Confirmation[] = [];
-      for (const record of records.values()) {
-        if (query.status !== undefined && record.status !== query.status) continue;
-        if (query.tool !== undefined && record.tool !== query.tool) continue;
-        if (query.expiresAfter !== undefined && Date.parse(record.expiresAt) <= query.expiresAfter) continue;
-        matches.push(record);
+      for (let i = from.length - 1; i >= 0 && !(inTimeOrder && matches.length === limit); i--) {
+        const slot = from[i] as Slot;
+        if (!slot.alive || (status !== undefined && slot.record.status !== status)) continue;
+        if (tool !== undefined && slot.record.tool !== tool) continue;
+        if (expiresAfter !== undefined && slot.expiresMs <= expiresAfter) continue;
+        matches.push(out(slot.record));
       }
-      // Newest first; among equal times, the later created first (sort is stable over the reversed list).
-      matches.reverse();
-      matches.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
+      // Newest first; among equal times the later created first (the sort is stable).
+      if (!inTimeOrder)
+        matches.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
       return matches.slice(0, limit);
     },
 
-    claim: methods.claim,
+    async claim(id, at) {
+      return move(id, TRANSITIONS.claim, at);
+    },
 
     async reclaim(id, at) {
       return move(id, TRANSITIONS.reclaim, at);
     },
 
-    finish: methods.finish,
+    async finish(id, at) {
+      const from = finishFrom(at.status);
+      const slot = slots.get(id);
+      if (slot === undefined) return { ok: false, reason: 'not-found' };
+      const current = slot.record;
+      if (!from.includes(current.status) || current.attempt !== at.attempt)
+        return { ok: false, reason: 'wrong-status', confirmation: out(current) };
+      // An earlier attempt's result or error does not describe this one: both are replaced.
+      if ('result' in current || 'error' in current) {
+        const { result: _result, error: _error, ...rest } = current;
+        slot.record = rest as Confirmation;
+      }
+      const fields: Partial<Draft> = {};
+      if (at.resultJson !== undefined) fields.result = frozenCopy(JSON.parse(at.resultJson) as unknown);
+      if (at.error !== undefined) fields.error = at.error;
+      return {
+        ok: true,
+        confirmation: change(slot, { to: at.status, at: { ...at, note: at.note ?? at.error }, fields }),
+      };
+    },
 
     async reject(id, at) {
       return move(id, TRANSITIONS.reject, at);
@@ -243,36 +215,25 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     },
 
     async expire({ now, id }) {
-      const changed: Confirmation[] = [];
-      const candidates = id === undefined ? [...records.values()] : [records.get(id)];
-      for (const record of candidates) {
-        if (record === undefined || record.status !== 'pending' || Date.parse(record.expiresAt) > now)
-          continue;
-        changed.push(change(record, 'expired', { now }, record.attempt, record.result, record.error));
-      }
-      return changed;
+      const from = id === undefined ? [...pending] : [slots.get(id)];
+      return from
+        .filter((slot) => slot?.record.status === 'pending' && slot.expiresMs <= now)
+        .map((slot) => change(slot as Slot, { to: 'expired', at: { now } }));
     },
 
     async recoverStale({ now, olderThanMs }) {
-      const changed: Confirmation[] = [];
       const note = staleNote(olderThanMs);
-      for (const record of [...records.values()]) {
-        if (record.status !== 'delivering' || Date.parse(record.updatedAt) >= now - olderThanMs) continue;
-        changed.push(change(record, 'unknown', { now, note }, record.attempt, record.result, note));
-      }
-      return changed;
+      return [...delivering]
+        .filter((slot) => Date.parse(slot.record.updatedAt) < now - olderThanMs)
+        .map((slot) => change(slot, { to: 'unknown', at: { now, note }, fields: { error: note } }));
     },
 
     async prune({ before }) {
-      let deleted = 0;
-      for (const [id, record] of records) {
-        if (finished.has(record.status) && Date.parse(record.updatedAt) < before) {
-          forget(id);
-          deleted++;
-        }
-      }
-      return deleted;
+      const due = finished
+        .slice(finishedHead)
+        .filter((s) => s.alive && Date.parse(s.record.updatedAt) < before);
+      for (const slot of due) drop(slot);
+      return due.length;
     },
   };
-  return store;
 }

@@ -57,7 +57,7 @@ export interface Confirmation {
   readonly input: unknown;
   /** What `prepare` built: what the person is shown and what `deliver` gets. */
   readonly payload: unknown;
-  /** SHA-256 (hex) of the payload's canonical JSON. */
+  /** `payloadDigest(tool, payload)`: SHA-256 (hex) of the canonical JSON of `{ payload, tool }`. */
   readonly digest: string;
   /** Who asked (`InvokeContext.actor`). */
   readonly actor?: string;
@@ -135,6 +135,13 @@ export interface RecoverStaleOptions {
   readonly locale?: Locale | undefined;
 }
 
+/** What `registry.prune` is told. */
+export interface PruneOptions {
+  /** Finished confirmations last changed longer ago than this are deleted (0 to a year). */
+  readonly olderThanMs: number;
+  readonly locale?: Locale | undefined;
+}
+
 /** A failure from the confirmation path; carries the confirmation when one was found. */
 export type ConfirmationFailure = ToolFailure & { readonly confirmation?: Confirmation };
 
@@ -162,6 +169,9 @@ export type ConfirmationListResult =
 export type ConfirmationSweepResult =
   | { readonly ok: true; readonly changed: Confirmation[] }
   | ConfirmationFailure;
+
+/** What `registry.prune` resolves to: how many finished confirmations it deleted. */
+export type ConfirmationPruneResult = { readonly ok: true; readonly deleted: number } | ConfirmationFailure;
 
 /** The registry's read view of its confirmations: for consoles and confirmation screens. */
 export interface ConfirmationsView {

@@ -1,4 +1,4 @@
-import type { Created, NewConfirmation } from '../confirm/create-confirmation.js';
+import type { Created, NewConfirmation } from '../confirm/confirmation-flow.js';
 import { type EventListener, emitSafely, type InvokeOutcome } from '../events.js';
 import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
 import { type CallContext, readCallContext } from '../policy/call-context.js';

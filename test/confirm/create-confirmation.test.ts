@@ -16,7 +16,7 @@ describe("a person's invoke of a send tool", () => {
     const asked = await ask();
     expect(asked.confirmationId).toMatch(/^[A-Za-z0-9_-]{22}$/);
     expect(asked.confirmPayload).toEqual({ to: 'ana@example.com', text: 'Your refund is on its way.' });
-    expect(asked.digest).toBe(payloadDigest(asked.confirmPayload));
+    expect(asked.digest).toBe(payloadDigest('message.send', asked.confirmPayload));
     expect(asked.expiresAt).toBe(new Date(T0 + 3_600_000).toISOString());
     expect(await store.get(asked.confirmationId)).toMatchObject({
       tool: 'message.send',
@@ -98,7 +98,7 @@ describe("a person's invoke of a send tool", () => {
     if (!asked.ok || !asked.requiresConfirm) return;
     const stored = await registry.confirmations.get(asked.confirmationId);
     expect(stored.ok && stored.confirmation.payload).toEqual({ text: 'read 1' });
-    expect(asked.digest).toBe(payloadDigest({ text: 'read 1' }));
+    expect(asked.digest).toBe(payloadDigest('mail.send', { text: 'read 1' }));
   });
 
   it('leaves out undefined fields, as JSON does', async () => {

@@ -118,7 +118,10 @@ describe('registry.confirm', () => {
   it('refuses a digest that differs from the stored payload, leaving it pending for the right one', async () => {
     const { registry, ask, data } = desk();
     const asked = await ask();
-    const wrong = payloadDigest({ to: 'mallory@example.com', text: 'Your refund is on its way.' });
+    const wrong = payloadDigest('message.send', {
+      to: 'mallory@example.com',
+      text: 'Your refund is on its way.',
+    });
     const refused = await registry.confirm(asked.confirmationId, { approvedBy: 'lead-2', digest: wrong });
     expect(refused).toMatchObject({
       ok: false,

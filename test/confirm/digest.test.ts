@@ -20,10 +20,10 @@ describe('canonicalJson and payloadDigest', () => {
     );
   });
 
-  it('is SHA-256 hex of the canonical text', () => {
+  it('is SHA-256 hex of the canonical text of { payload, tool }', () => {
     const text = canonicalJson({ to: 'ana@example.com', text: 'Hi' });
-    expect(payloadDigest({ text: 'Hi', to: 'ana@example.com' })).toBe(
-      createHash('sha256').update(text, 'utf8').digest('hex'),
+    expect(payloadDigest('mail.send', { text: 'Hi', to: 'ana@example.com' })).toBe(
+      createHash('sha256').update(`{"payload":${text},"tool":"mail.send"}`, 'utf8').digest('hex'),
     );
   });
 
@@ -31,7 +31,7 @@ describe('canonicalJson and payloadDigest', () => {
     fc.assert(
       fc.property(fc.jsonValue(), (value) => {
         const again = JSON.parse(JSON.stringify(value)) as unknown;
-        expect(payloadDigest(again)).toBe(payloadDigest(value));
+        expect(payloadDigest('t.x', again)).toBe(payloadDigest('t.x', value));
         expect(JSON.parse(canonicalJson(value))).toEqual(again);
       }),
       { numRuns: 300 },
@@ -42,7 +42,7 @@ describe('canonicalJson and payloadDigest', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.jsonValue(), (a, b) => {
         fc.pre(canonicalJson(a) !== canonicalJson(b));
-        expect(payloadDigest(a)).not.toBe(payloadDigest(b));
+        expect(payloadDigest('t.x', a)).not.toBe(payloadDigest('t.x', b));
       }),
       { numRuns: 200 },
     );
@@ -69,7 +69,7 @@ describe('canonicalJson and payloadDigest', () => {
     ['a class instance', { u: new URL('https://example.com') }, /URL/],
   ])('refuses %s with a TypeError naming where', (_what, value, message) => {
     expect(() => canonicalJson(value)).toThrow(TypeError);
-    expect(() => payloadDigest(value)).toThrow(message);
+    expect(() => payloadDigest('t.x', value)).toThrow(message);
   });
 
   it('names the path of what it refuses', () => {

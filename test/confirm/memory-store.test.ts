@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { type Confirmation, type ConfirmationStore, createMemoryStore, payloadDigest } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
 import { desk, recordingSendTool, registryWith, T0 } from './setup.js';
@@ -41,6 +42,11 @@ function isDeepFrozen(value: unknown): boolean {
   return Object.isFrozen(value) && Object.values(value).every(isDeepFrozen);
 }
 
+/** Everything below the record's own fields is frozen: the shell handed out is a fresh copy each time. */
+function isFrozenBelow(record: Confirmation | undefined): boolean {
+  return record !== undefined && Object.values(record).every(isDeepFrozen);
+}
+
 /** Tries to change a record at every level; a frozen record refuses, which is what we want. */
 function tamperWith(record: Confirmation): void {
   const attempts: (() => void)[] = [
@@ -61,7 +67,7 @@ function tamperWith(record: Confirmation): void {
 }
 
 describe('the memory store behind a registry', () => {
-  it('hands out deep-frozen records in every version, which nobody can change', async () => {
+  it('hands out snapshots in every version (a fresh shell over frozen parts), which change nothing', async () => {
     const { registry, store, ask } = desk();
     const asked = await ask();
     const versions: Confirmation[] = [];
@@ -75,11 +81,11 @@ describe('the memory store behind a registry', () => {
     expect(versions.map((v) => v.status)).toEqual(['pending', 'delivered', 'delivered']);
     const before = versions.map((v) => structuredClone(v));
     for (const version of versions) {
-      expect(isDeepFrozen(version)).toBe(true);
+      expect(isFrozenBelow(version)).toBe(true);
       tamperWith(version);
     }
-    expect(versions).toEqual(before);
     expect(await store.get(asked.confirmationId)).toEqual(before[1]);
+    expect(await store.get(asked.confirmationId)).not.toBe(await store.get(asked.confirmationId));
   });
 
   it('keeps what it stored when the caller changes the payload it was shown, and delivers that', async () => {
@@ -147,7 +153,10 @@ describe('the memory store behind a registry', () => {
     const store = createMemoryStore();
     const { registry } = registryWith(recordingSendTool('message.send').tool, {}, store);
     const planted = pendingConfirmation({ payload: { to: 'mallory@example.com', text: 'hi' } });
-    await store.create({ ...planted, digest: payloadDigest({ to: 'ana@example.com', text: 'hi' }) });
+    await store.create({
+      ...planted,
+      digest: payloadDigest('message.send', { to: 'ana@example.com', text: 'hi' }),
+    });
     await expect(registry.confirm(planted.id, { approvedBy: 'lead-2' })).resolves.toMatchObject({
       code: 'PAYLOAD_CHANGED',
     });
@@ -254,7 +263,7 @@ describe('the memory store behind a registry', () => {
       await step(twin.id);
       const [ours, theirs] = [await store.get(made.id), await store.get(twin.id)];
       expect(shape(ours)).toBe(shape(theirs));
-      expect(isDeepFrozen(ours)).toBe(true);
+      expect(isFrozenBelow(ours)).toBe(true);
     }
     expect((await store.get(made.id))?.status).toBe('delivered');
     // And a record with a field of its own keeps it through every change.
@@ -262,5 +271,82 @@ describe('the memory store behind a registry', () => {
     await store.create(odd);
     await store.claim(odd.id, { now: T0 + 1, by: 'lead-2' });
     expect(await store.get(odd.id)).toMatchObject({ status: 'delivering', extra: 'kept' });
+  });
+});
+
+describe('the memory store at scale', () => {
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  it('lists exactly what a full sort would, whatever order records arrive in (property)', async () => {
+    const statuses = ['pending', 'rejected'] as const;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.record({ at: fc.integer({ min: 0, max: 20 }), rejected: fc.boolean() }), {
+          maxLength: 40,
+        }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.constantFrom(undefined, ...statuses),
+        async (arrivals, limit, status) => {
+          const store = createMemoryStore();
+          const made: Confirmation[] = [];
+          for (const { at, rejected } of arrivals) {
+            const record = pendingConfirmation({}, T0 + at);
+            await store.create(record);
+            if (rejected) await store.reject(record.id, { now: T0 + 30, by: 'x' });
+            made.push({ ...record, status: rejected ? 'rejected' : 'pending' });
+          }
+          // Newest first by createdAt; among equal times the later created first.
+          const expected = made
+            .map((record, order) => ({ record, order }))
+            .filter(({ record }) => status === undefined || record.status === status)
+            .sort((a, b) => b.record.createdAt.localeCompare(a.record.createdAt) || b.order - a.order)
+            .slice(0, limit)
+            .map(({ record }) => record.id);
+          const listed = await store.list({ limit, ...(status === undefined ? {} : { status }) });
+          expect(listed.map((record) => record.id)).toEqual(expected);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('makes room at its cap in the order records finished, however many open ones come first', async () => {
+    const store = createMemoryStore({ maxRecords: 6 });
+    const open = [pendingConfirmation(), pendingConfirmation(), pendingConfirmation()];
+    for (const record of open) await store.create(record);
+    const done = [pendingConfirmation(), pendingConfirmation(), pendingConfirmation()];
+    for (const record of done) await store.create(record);
+    // They finish in another order than they were created.
+    for (const record of [done[2], done[0], done[1]])
+      await store.reject(record?.id ?? '', { now: T0 + 1, by: 'x' });
+    const first = pendingConfirmation();
+    await store.create(first);
+    expect(await store.get(done[2]?.id ?? '')).toBeUndefined();
+    expect(await store.get(done[0]?.id ?? '')).toBeDefined();
+    await store.prune({ before: T0 + 2 });
+    for (const record of open) expect((await store.get(record.id))?.status).toBe('pending');
+    for (let i = 0; i < 2; i++) await store.create(pendingConfirmation());
+    await expect(store.create(pendingConfirmation())).rejects.toThrow(/full/);
+    expect((await store.list({ limit: 1_000 })).length).toBe(6);
+  });
+
+  it('expires, recovers and prunes only what is due among many records', async () => {
+    const store = createMemoryStore();
+    const ids: string[] = [];
+    for (let i = 0; i < 3_000; i++) {
+      const record = pendingConfirmation({}, T0 + i);
+      await store.create(record);
+      ids.push(record.id);
+      if (i % 3 === 1) await store.claim(record.id, { now: T0 + i + 1 });
+      if (i % 3 === 2) await store.reject(record.id, { now: T0 + i + 1, by: 'x' });
+    }
+    const expired = await store.expire({ now: T0 + 3_600_000 + 1_000 });
+    expect(expired.map((c) => c.id)).toEqual(ids.filter((_, i) => i % 3 === 0 && i <= 1_000));
+    const stale = await store.recoverStale({ now: T0 + 1_500, olderThanMs: 1_000 });
+    expect(stale.map((c) => c.id)).toEqual(ids.filter((_, i) => i % 3 === 1 && i + 1 < 500));
+    expect(await store.prune({ before: T0 + 1_000 })).toBe(
+      ids.filter((_, i) => i % 3 === 2 && i + 1 < 1_000).length,
+    );
+    expect(iso(T0)).toBe((await store.get(ids[0] ?? ''))?.createdAt);
   });
 });

@@ -20,7 +20,7 @@ export function pendingConfirmation(overrides: Partial<Confirmation> = {}, at = 
     tool: 'message.send',
     input: { conversationId: 'c-1001', text: 'Your refund is on its way.' },
     payload,
-    digest: payloadDigest(payload),
+    digest: payloadDigest(overrides.tool ?? 'message.send', payload),
     actor: 'agent-7',
     scope: 'desk',
     createdAt: iso(at),
@@ -61,18 +61,22 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
         text: 'Quotes \' " and \\ backslashes, a NUL \u0000, emoji 🎉, 中文, and a line\nbreak.',
         nested: { list: [1, 2.5, -0.125, true, null, { deep: ['x'] }], empty: {}, none: [] },
       };
-      const original = await created({ payload, digest: payloadDigest(payload), input: { raw: 'ß' } });
+      const original = await created({
+        payload,
+        digest: payloadDigest('message.send', payload),
+        input: { raw: 'ß' },
+      });
       const read = await store.get(original.id);
       expect(read).toEqual(original);
-      expect(payloadDigest(read?.payload)).toBe(original.digest);
+      expect(payloadDigest('message.send', read?.payload)).toBe(original.digest);
     });
 
     it('keeps an own "__proto__" key in a payload as data', async () => {
       const payload = JSON.parse('{"__proto__":{"admin":true},"text":"hi"}') as unknown;
-      const original = await created({ payload, digest: payloadDigest(payload) });
+      const original = await created({ payload, digest: payloadDigest('message.send', payload) });
       const read = (await store.get(original.id))?.payload as { admin?: boolean };
       expect(Object.hasOwn(read, '__proto__')).toBe(true);
-      expect(payloadDigest(read)).toBe(original.digest);
+      expect(payloadDigest('message.send', read)).toBe(original.digest);
       expect(read.admin).toBeUndefined();
     });
 
@@ -367,6 +371,8 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
       expect((await store.get(oldPending.id))?.status).toBe('pending');
       expect((await store.get(recentRejected.id))?.status).toBe('rejected');
     });
+
+    snapshotCases(() => store, created);
   });
 
   // The SQL engine's cases (issue 7): prune in batches, list by tool.
@@ -450,5 +456,50 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
           .slice(0, 2),
       );
     });
+  });
+}
+
+/** Records handed out by `list` and by every change are snapshots too, at any depth. */
+function snapshotCases(
+  storeOf: () => ConfirmationStore,
+  created: (overrides?: Partial<Confirmation>, at?: number) => Promise<Confirmation>,
+): void {
+  it('hands out snapshots from list and from every change: changing one changes nothing stored', async () => {
+    const store = storeOf();
+    const tool = `snap.t${randomBytes(4).toString('hex')}`;
+    const payload = { to: 'ana@example.com', deep: { list: [{ n: 1 }] } };
+    const original = await created({ tool, payload, input: { deep: { text: 'hi' } } });
+    const tamper = (record: Confirmation | undefined) => {
+      const r = record as unknown as {
+        payload: { deep: { list: { n: number }[] } };
+        input: { deep: { text: string } };
+        history: unknown[];
+        status: string;
+      };
+      for (const change of [
+        () => {
+          r.payload.deep.list[0] = { n: 2 };
+        },
+        () => {
+          r.input.deep.text = 'changed';
+        },
+        () => r.history.push({ at: 'x', status: 'pending' }),
+        () => {
+          r.status = 'delivered';
+        },
+      ]) {
+        try {
+          change();
+        } catch {
+          // Frozen: refused outright, just as good.
+        }
+      }
+    };
+    for (const record of await store.list({ tool })) tamper(record);
+    const claimed = await store.claim(original.id, { now: T0 + 1, by: 'lead-2' });
+    if (claimed.ok) tamper(claimed.confirmation);
+    const read = await store.get(original.id);
+    expect(read).toMatchObject({ status: 'delivering', payload, input: { deep: { text: 'hi' } } });
+    expect(read?.history).toHaveLength(2);
   });
 }

@@ -1,0 +1,695 @@
+import { type ConfirmationAction, type EventListener, emitSafely } from '../events.js';
+import { GuardedCall, type GuardedOutcome } from '../invoke/run-guarded.js';
+import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
+import { isFlagGranted, refusalFor } from '../policy/gates.js';
+import { type ConfirmRequired, type ErrorCode, failure } from '../result.js';
+import type { Approval } from '../tool.js';
+import type { ToolInfo } from '../tools/tool-info.js';
+import { describeThrown } from '../util/describe-thrown.js';
+import { isConfirmationIdShape, newConfirmationId } from './confirmation-id.js';
+import { confirmationDigest, snapshotJson } from './digest.js';
+import { nameProblem, noteProblem, recordableLabel, storableText } from './labels.js';
+import type { ConfirmationStore, FinishChange, TransitionOutcome } from './store.js';
+import { clampLimit, historyEntry } from './transitions.js';
+import {
+  CONFIRMATION_STATUSES,
+  type Confirmation,
+  type ConfirmationFailure,
+  type ConfirmationListResult,
+  type ConfirmationPruneResult,
+  type ConfirmationResult,
+  type ConfirmationStatus,
+  type ConfirmationSweepResult,
+  type ConfirmationsView,
+  type ConfirmResult,
+} from './types.js';
+
+/** A registered `send` tool as the confirmation path needs it. */
+export interface SendToolHandle {
+  readonly info: ToolInfo;
+  readonly deliver: (payload: unknown, approval: Approval) => unknown;
+}
+
+/**
+ * What the registry lends the confirmation path: its store, clock and settings, and a way to find a
+ * send tool as registered *now* (so one unregistered or regated since is refused).
+ */
+export interface ConfirmationFlowSettings {
+  readonly store: ConfirmationStore;
+  readonly now: () => number;
+  readonly ttlMs: number;
+  readonly requireDigest: boolean;
+  readonly locale: Locale;
+  readonly defaultTimeoutMs: number;
+  readonly onEvent: EventListener | undefined;
+  readonly sendTool: (name: string) => SendToolHandle | undefined;
+  readonly describeError: (error: unknown, tool: string) => string;
+}
+
+/** What a person's invoke of a send tool produced, to be stored for confirmation. */
+export interface NewConfirmation {
+  readonly tool: string;
+  readonly input: unknown;
+  readonly payload: unknown;
+  readonly actor: string | undefined;
+  readonly scope: string | undefined;
+}
+
+/** Why a confirmation could not be created: the registry words and reports it like any failure. */
+export interface CreateRefusal {
+  readonly ok: false;
+  readonly code: ErrorCode;
+  readonly detail: string;
+}
+
+/** What `ask` answers. */
+export type Created = ConfirmRequired | CreateRefusal;
+
+/** The longest look-back `recoverStale` and `prune` accept: a year. */
+const MAX_OLDER_THAN_MS = 366 * 24 * 60 * 60 * 1000;
+const NOT_JSON = 'the result is not JSON and was not stored';
+const LOCALES: readonly Locale[] = ['en', 'zh-CN'];
+
+/** Builds a failure in the caller's language, carrying the confirmation when there is one. */
+type Fail = (code: ErrorCode, params: MessageParams, confirmation?: Confirmation) => ConfirmationFailure;
+
+/** One confirm or retry under way: what its steps share. */
+interface Attempt {
+  readonly mode: 'confirm' | 'retry';
+  readonly now: number;
+  readonly fail: Fail;
+}
+
+const UNREADABLE = { detail: 'the options could not be read' };
+
+/** What a confirm or retry was told, each option read once, checked. */
+interface Approving {
+  readonly approvedBy: string;
+  /** Lower case: a digest shown in capitals is the same digest. */
+  readonly digest: string | undefined;
+  /** Only the flags granted (exactly `true`), copied. */
+  readonly flags: Readonly<Record<string, boolean>> | undefined;
+  readonly scope: string | undefined;
+  readonly signal: AbortSignal | undefined;
+}
+
+/**
+ * The confirmation path, in the order a confirmation lives it: **ask** (store what `prepare` built as
+ * `pending`), **confirm/retry** (a person approves: checks, one atomic claim, one delivery),
+ * **record** (how the delivery ended), **decide** (reject, markDelivered), **sweep** (expire,
+ * recoverStale, prune) and **read** (get, list).
+ *
+ * Every public method resolves to a result and never rejects: each copies the caller's options into
+ * locals once, at the top, so a getter cannot answer one thing to a check and another to the store;
+ * options that cannot be read are `INVALID_OPTION`, in English unless a known locale was readable.
+ */
+export class ConfirmationFlow {
+  readonly #s: ConfirmationFlowSettings;
+  readonly #locale: Locale;
+  /** `registry.confirmations`: reads only, so it can be handed to a console without handing out a decision. */
+  readonly view: ConfirmationsView;
+
+  constructor(settings: ConfirmationFlowSettings) {
+    this.#s = settings;
+    this.#locale = knownLocale(settings.locale, 'en');
+    this.view = Object.freeze({
+      get: (id: string, options?: unknown) => this.get(id, options),
+      list: (filter?: unknown) => this.list(filter),
+    }) as ConfirmationsView;
+  }
+
+  // ── ask ──────────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Stores what `prepare` built as a `pending` confirmation and answers with the payload to show,
+   * its digest, the id to confirm and when it expires. The payload must be plain JSON: it is stored,
+   * shown and later delivered — possibly by another process — and all three must be the same.
+   */
+  async ask(asked: NewConfirmation): Promise<Created> {
+    try {
+      if (asked.actor !== undefined) {
+        const problem = nameProblem(asked.actor, 'actor');
+        if (problem !== undefined) return { ok: false, code: 'INVALID_OPTION', detail: problem };
+      }
+      const snapshot = snapshotJson(asked.payload);
+      if (!snapshot.ok) {
+        return {
+          ok: false,
+          code: 'RUN_FAILED',
+          detail: `prepare must return a JSON payload (it is stored, shown and delivered as JSON): ${snapshot.detail}`,
+        };
+      }
+      const confirmation = this.#newRecord(asked, snapshot.value);
+      try {
+        await this.#s.store.create(confirmation);
+      } catch (error) {
+        return { ok: false, code: 'STORE_FAILED', detail: storeFailure(error) };
+      }
+      this.#emit('created', confirmation, asked.actor);
+      return {
+        ok: true,
+        requiresConfirm: true,
+        // The snapshot, not what `prepare` returned: exactly the data that was digested and stored.
+        confirmPayload: snapshot.value,
+        confirmationId: confirmation.id,
+        digest: confirmation.digest,
+        expiresAt: confirmation.expiresAt,
+      };
+    } catch (error) {
+      return { ok: false, code: 'RUN_FAILED', detail: describeThrown(error) };
+    }
+  }
+
+  #newRecord(asked: NewConfirmation, payload: unknown): Confirmation {
+    const now = this.#s.now();
+    const createdAt = new Date(now).toISOString();
+    const scope = recordableLabel(asked.scope);
+    return {
+      id: newConfirmationId(),
+      tool: asked.tool,
+      input: inputForRecord(asked.input),
+      payload,
+      digest: confirmationDigest(asked.tool, payload),
+      ...(asked.actor === undefined ? {} : { actor: asked.actor }),
+      ...(scope === undefined ? {} : { scope }),
+      createdAt,
+      expiresAt: new Date(now + this.#s.ttlMs).toISOString(),
+      updatedAt: createdAt,
+      status: 'pending',
+      attempt: 0,
+      history: [historyEntry({ now, by: asked.actor }, 'pending')],
+    };
+  }
+
+  // ── confirm / retry ──────────────────────────────────────────────────────────────────────────
+
+  /** A person approves a pending confirmation: checked, claimed once, delivered once. */
+  confirm(id: string, options: unknown): Promise<ConfirmResult> {
+    return this.#approve(id, options, 'confirm');
+  }
+
+  /** A person re-delivers an `unknown` or `failed` one: the same checks and claim, no expiry. */
+  retry(id: string, options: unknown): Promise<ConfirmResult> {
+    return this.#approve(id, options, 'retry');
+  }
+
+  /**
+   * 1. read the options → 2. look up → 3. status and expiry → 4. digest of tool and payload →
+   * 5. the tool and its gates now → 6. claim → 7. deliver → 8. record the outcome.
+   *
+   * The checks come before the claim: a refused confirm leaves it `pending` for the right approver,
+   * with no "unclaim" that a crash could skip. Checking the snapshot is sound because what they read
+   * is fixed at creation or comes from the approver and the registry now; the status and expiry,
+   * which do change, are decided again atomically by the claim itself.
+   */
+  async #approve(id: string, options: unknown, mode: 'confirm' | 'retry'): Promise<ConfirmResult> {
+    const read = readOptions(options, ['approvedBy', 'digest', 'flags', 'scope', 'signal', 'locale']);
+    const fail = failureIn(knownLocale(read?.locale, this.#locale));
+    try {
+      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
+      let approving: Approving | string;
+      try {
+        approving = this.#approving(read);
+      } catch {
+        return fail('INVALID_OPTION', UNREADABLE);
+      }
+      if (typeof approving === 'string') return fail('INVALID_OPTION', { detail: approving });
+      if (!isConfirmationIdShape(id)) return fail('CONFIRMATION_NOT_FOUND', {});
+      if (approving.signal?.aborted) return fail('ABORTED', {});
+
+      // Always awaited, even from the memory store: a confirm never acts before its caller regains
+      // control, so a signal aborted right after calling it still stops it here.
+      let record: Confirmation | undefined;
+      try {
+        record = await this.#s.store.get(id);
+      } catch (error) {
+        return fail('STORE_FAILED', { detail: storeFailure(error) });
+      }
+      if (record === undefined) return fail('CONFIRMATION_NOT_FOUND', {});
+      const now = this.#s.now();
+
+      const attempt: Attempt = { mode, now, fail };
+      const notOpen = await this.#notOpen(record, attempt);
+      if (notOpen !== undefined) return notOpen;
+      const payload = this.#verifiedPayload(record, approving.digest, fail);
+      if (!payload.ok) return payload.failure;
+      const tool = this.#s.sendTool(record.tool);
+      if (tool === undefined) return fail('UNKNOWN_TOOL', { tool: record.tool }, record);
+      const scope = approving.scope ?? record.scope;
+      const refusal = refusalFor(tool.info, { flags: approving.flags, scope }, 'person');
+      if (refusal !== undefined) return fail(refusal, { tool: record.tool, scope }, record);
+      if (approving.signal?.aborted) return fail('ABORTED', {}, record);
+
+      const claim = await this.#claim(record, attempt, approving.approvedBy);
+      if (!claim.ok) return claim.failure;
+      this.#emit('confirmed', claim.confirmation, approving.approvedBy);
+      return await this.#deliver({
+        claimed: claim.confirmation,
+        tool,
+        payload: payload.value,
+        approving,
+        fail,
+      });
+    } catch (error) {
+      // Defence in depth: nothing here may turn into an exception for the host.
+      return fail('RUN_FAILED', { detail: describeThrown(error) });
+    }
+  }
+
+  /** The options of a confirm, checked, or why they cannot be used. */
+  #approving(read: Readonly<Record<string, unknown>>): Approving | string {
+    const { approvedBy, digest, flags, scope, signal } = read;
+    const who = nameProblem(approvedBy, 'approvedBy');
+    if (who !== undefined) return who;
+    if (digest !== undefined && (typeof digest !== 'string' || !isDigestShape(digest.toLowerCase())))
+      return '`digest` must be the 64-character hex digest the person was shown';
+    if (digest === undefined && this.#s.requireDigest)
+      return 'this registry requires the `digest` the person was shown';
+    if (scope !== undefined && typeof scope !== 'string') return '`scope` must be a string';
+    if (signal !== undefined && !(signal instanceof AbortSignal)) return '`signal` must be an AbortSignal';
+    const granted = grantedFlags(flags);
+    if (typeof granted === 'string') return granted;
+    // A signal is read here once too: a proxy around one that cannot say whether it is aborted is refused.
+    if (signal !== undefined && typeof (signal as AbortSignal).aborted !== 'boolean')
+      return '`signal` must be an AbortSignal';
+    return {
+      approvedBy: approvedBy as string,
+      digest: digest === undefined ? undefined : (digest as string).toLowerCase(),
+      flags: granted,
+      scope: scope as string | undefined,
+      signal: signal as AbortSignal | undefined,
+    };
+  }
+
+  /**
+   * Why `record` cannot be approved now, if it cannot. A retry re-delivers something a person approved
+   * once; the expiry bounds how long a *pending* approval stays open, so it does not apply to a retry.
+   */
+  async #notOpen(record: Confirmation, attempt: Attempt): Promise<ConfirmationFailure | undefined> {
+    const { mode, now, fail } = attempt;
+    if (mode === 'retry') {
+      return record.status === 'unknown' || record.status === 'failed'
+        ? undefined
+        : alreadyDecided(fail, record);
+    }
+    if (record.status === 'expired') return fail('EXPIRED', {}, record);
+    if (record.status !== 'pending') return alreadyDecided(fail, record);
+    if (Date.parse(record.expiresAt) <= now) return this.#expireOne(record, now, fail);
+    return undefined;
+  }
+
+  /**
+   * The payload to deliver, if the digest recomputed from the record's tool and payload is the
+   * stored one and the one the person was shown: an edited row — payload or tool — is caught even
+   * without `digest`. Delivered is a fresh copy (in its own key order) of exactly what was digested,
+   * so a `deliver` that changes its argument cannot change the record.
+   */
+  #verifiedPayload(
+    record: Confirmation,
+    shown: string | undefined,
+    fail: Fail,
+  ): { ok: true; value: unknown } | { ok: false; failure: ConfirmationFailure } {
+    const snapshot = snapshotJson(record.payload);
+    const digest =
+      snapshot.ok && typeof record.tool === 'string' ? confirmationDigest(record.tool, snapshot.value) : '';
+    if (!snapshot.ok || digest !== record.digest)
+      return { ok: false, failure: fail('PAYLOAD_CHANGED', { detail: 'stored' }, record) };
+    if (shown !== undefined && shown !== digest)
+      return { ok: false, failure: fail('PAYLOAD_CHANGED', {}, record) };
+    return { ok: true, value: JSON.parse(JSON.stringify(snapshot.value)) };
+  }
+
+  /** The single atomic step: of any number of concurrent confirms exactly one gets past it. */
+  async #claim(
+    record: Confirmation,
+    attempt: Attempt,
+    by: string,
+  ): Promise<{ ok: true; confirmation: Confirmation } | { ok: false; failure: ConfirmationFailure }> {
+    const { mode, now, fail } = attempt;
+    let claim: TransitionOutcome;
+    try {
+      const change = { now, by };
+      claim = await (mode === 'confirm'
+        ? this.#s.store.claim(record.id, change)
+        : this.#s.store.reclaim(record.id, change));
+    } catch (error) {
+      return {
+        ok: false,
+        failure: fail('STORE_FAILED', { detail: storeFailure(error) }, record),
+      };
+    }
+    if (claim.ok) return claim;
+    if (claim.reason === 'not-found') return { ok: false, failure: fail('CONFIRMATION_NOT_FOUND', {}) };
+    if (claim.reason === 'expired')
+      return { ok: false, failure: await this.#expireOne(claim.confirmation, now, fail) };
+    if (claim.confirmation.status === 'expired')
+      return { ok: false, failure: fail('EXPIRED', {}, claim.confirmation) };
+    return { ok: false, failure: alreadyDecided(fail, claim.confirmation) };
+  }
+
+  /** Runs `deliver` with the tool's timeout, then records how it ended. */
+  async #deliver(call: {
+    readonly claimed: Confirmation;
+    readonly tool: SendToolHandle;
+    readonly payload: unknown;
+    readonly approving: Approving;
+    readonly fail: Fail;
+  }): Promise<ConfirmResult> {
+    const { claimed, tool, payload, approving } = call;
+    const timeoutMs = tool.info.timeoutMs ?? this.#s.defaultTimeoutMs;
+    const guard = new GuardedCall(timeoutMs, approving.signal);
+    // The signal is made only if `deliver` reads it.
+    const approval: Approval = {
+      confirmationId: claimed.id,
+      approvedBy: approving.approvedBy,
+      get signal() {
+        return guard.signal;
+      },
+    };
+    const outcome = await guard.run(() => tool.deliver(payload, approval), asIs);
+    return this.#record({ ...call, outcome, timeoutMs });
+  }
+
+  // ── record ───────────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * Records how delivery attempt `claimed.attempt` ended. A throw is the tool saying "not sent":
+   * `failed`. A timeout or a cancel only means we stopped waiting — it may still have arrived — so
+   * the honest status is `unknown`, for a person to settle.
+   */
+  async #record(call: {
+    readonly claimed: Confirmation;
+    readonly outcome: GuardedOutcome<unknown>;
+    readonly timeoutMs: number;
+    readonly fail: Fail;
+  }): Promise<ConfirmResult> {
+    const { claimed, outcome, fail } = call;
+    const now = this.#s.now();
+    const attempt = claimed.attempt;
+    if (outcome.kind === 'ok') {
+      const data = outcome.value === undefined ? null : outcome.value;
+      const result = snapshotJson(data);
+      const change: FinishChange = result.ok
+        ? { now, attempt, status: 'delivered', resultJson: JSON.stringify(result.value) }
+        : { now, attempt, status: 'delivered', note: NOT_JSON };
+      let finished: TransitionOutcome;
+      try {
+        finished = await this.#s.store.finish(claimed.id, change);
+      } catch (error) {
+        this.#emit('delivered', claimed);
+        const detail = `it was delivered, but recording that failed (${storeFailure(error)}); it stays "delivering" until recoverStale marks it unknown`;
+        return fail('STORE_FAILED', { detail }, claimed);
+      }
+      this.#emit('delivered', claimed);
+      // Refused only when a newer attempt or a person's decision came first; the delivery still happened.
+      return { ok: true, data, confirmation: finished.ok ? finished.confirmation : claimed };
+    }
+    const error = storableText(
+      outcome.kind === 'threw'
+        ? this.#describe(outcome.error, claimed.tool)
+        : outcome.kind === 'timeout'
+          ? `it did not finish within ${call.timeoutMs} ms; it may or may not have been delivered`
+          : 'it was cancelled while delivering; it may or may not have been delivered',
+    );
+    const status = outcome.kind === 'threw' ? 'failed' : 'unknown';
+    const finished = await callStore(() => this.#s.store.finish(claimed.id, { now, attempt, status, error }));
+    this.#emit(status, claimed);
+    const current = finished.ok && finished.value.ok ? finished.value.confirmation : claimed;
+    return fail('DELIVERY_FAILED', { tool: claimed.tool, detail: error }, current);
+  }
+
+  // ── decide ───────────────────────────────────────────────────────────────────────────────────
+
+  /** A person says no to a pending confirmation (accepted even past `expiresAt`: no is never dangerous). */
+  reject(id: string, options: unknown): Promise<ConfirmationResult> {
+    return this.#decide({ id, options, decision: 'reject', byOption: 'rejectedBy', noteOption: 'reason' });
+  }
+
+  /** A person settles an `unknown` or `failed` confirmation as delivered. */
+  markDelivered(id: string, options: unknown): Promise<ConfirmationResult> {
+    return this.#decide({ id, options, decision: 'markDelivered', byOption: 'by', noteOption: 'note' });
+  }
+
+  /** One conditional write, so a decision cannot overtake a concurrent confirm or retry. */
+  async #decide(asked: {
+    readonly id: string;
+    readonly options: unknown;
+    readonly decision: 'reject' | 'markDelivered';
+    readonly byOption: string;
+    readonly noteOption: string;
+  }): Promise<ConfirmationResult> {
+    const { id, decision, byOption, noteOption } = asked;
+    const read = readOptions(asked.options, [byOption, noteOption, 'locale']);
+    const fail = failureIn(knownLocale(read?.locale, this.#locale));
+    try {
+      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
+      const by = read[byOption];
+      const note = read[noteOption];
+      const problem = nameProblem(by, byOption) ?? noteProblem(note, noteOption);
+      if (problem !== undefined) return fail('INVALID_OPTION', { detail: problem });
+      if (!isConfirmationIdShape(id)) return fail('CONFIRMATION_NOT_FOUND', {});
+      const change = { now: this.#s.now(), by: by as string, note: note as string | undefined };
+      const written = await callStore(() =>
+        decision === 'reject' ? this.#s.store.reject(id, change) : this.#s.store.markDelivered(id, change),
+      );
+      if (!written.ok) return fail('STORE_FAILED', { detail: written.detail });
+      const outcome = written.value;
+      if (outcome.ok) {
+        this.#emit(decision === 'reject' ? 'rejected' : 'delivered', outcome.confirmation, change.by);
+        return { ok: true, confirmation: outcome.confirmation };
+      }
+      if (outcome.reason === 'not-found') return fail('CONFIRMATION_NOT_FOUND', {});
+      if (outcome.confirmation.status === 'expired') return fail('EXPIRED', {}, outcome.confirmation);
+      return alreadyDecided(fail, outcome.confirmation);
+    } catch (error) {
+      return fail('RUN_FAILED', { detail: describeThrown(error) });
+    }
+  }
+
+  // ── sweep ────────────────────────────────────────────────────────────────────────────────────
+
+  /** Marks every pending confirmation past its `expiresAt` as `expired`. */
+  async expireDue(options: unknown): Promise<ConfirmationSweepResult> {
+    const read = readOptions(options, ['locale']);
+    const fail = failureIn(knownLocale(read?.locale, this.#locale));
+    try {
+      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
+      const swept = await callStore(() => this.#s.store.expire({ now: this.#s.now() }));
+      if (!swept.ok) return fail('STORE_FAILED', { detail: swept.detail });
+      for (const confirmation of swept.value) this.#emit('expired', confirmation);
+      return { ok: true, changed: swept.value };
+    } catch (error) {
+      return fail('RUN_FAILED', { detail: describeThrown(error) });
+    }
+  }
+
+  /**
+   * Marks deliveries started more than `olderThanMs` ago that never recorded an outcome as
+   * `unknown`. It never re-delivers: only a person does, with `retry`, after reading the history.
+   */
+  async recoverStale(options: unknown): Promise<ConfirmationSweepResult> {
+    const read = readOptions(options, ['olderThanMs', 'locale']);
+    const fail = failureIn(knownLocale(read?.locale, this.#locale));
+    try {
+      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
+      const olderThanMs = read.olderThanMs;
+      if (!isLookBack(olderThanMs)) return fail('INVALID_OPTION', { detail: LOOK_BACK });
+      const now = this.#s.now();
+      const swept = await callStore(() => this.#s.store.recoverStale({ now, olderThanMs }));
+      if (!swept.ok) return fail('STORE_FAILED', { detail: swept.detail });
+      for (const confirmation of swept.value) this.#emit('unknown', confirmation);
+      return { ok: true, changed: swept.value };
+    } catch (error) {
+      return fail('RUN_FAILED', { detail: describeThrown(error) });
+    }
+  }
+
+  /**
+   * Deletes finished confirmations (`delivered`, `rejected`, `expired`) last changed more than
+   * `olderThanMs` ago; never an open one or one whose outcome a person must still decide.
+   */
+  async prune(options: unknown): Promise<ConfirmationPruneResult> {
+    const read = readOptions(options, ['olderThanMs', 'locale']);
+    const fail = failureIn(knownLocale(read?.locale, this.#locale));
+    try {
+      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
+      const olderThanMs = read.olderThanMs;
+      if (!isLookBack(olderThanMs)) return fail('INVALID_OPTION', { detail: LOOK_BACK });
+      const before = this.#s.now() - olderThanMs;
+      const pruned = await callStore(() => this.#s.store.prune({ before }));
+      if (!pruned.ok) return fail('STORE_FAILED', { detail: pruned.detail });
+      return { ok: true, deleted: pruned.value };
+    } catch (error) {
+      return fail('RUN_FAILED', { detail: describeThrown(error) });
+    }
+  }
+
+  /** Marks one pending confirmation past its expiry as `expired`; the answer is `EXPIRED` either way. */
+  async #expireOne(record: Confirmation, now: number, fail: Fail): Promise<ConfirmationFailure> {
+    const expired = await callStore(() => this.#s.store.expire({ now, id: record.id }));
+    const changed = expired.ok ? expired.value[0] : undefined;
+    if (changed !== undefined) this.#emit('expired', changed);
+    return fail('EXPIRED', {}, changed ?? record);
+  }
+
+  // ── read ─────────────────────────────────────────────────────────────────────────────────────
+
+  /** One confirmation by id (`CONFIRMATION_NOT_FOUND` when there is none). */
+  async get(id: string, options?: unknown): Promise<ConfirmationResult> {
+    const read = readOptions(options, ['locale']);
+    const fail = failureIn(knownLocale(read?.locale, this.#locale));
+    try {
+      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
+      if (!isConfirmationIdShape(id)) return fail('CONFIRMATION_NOT_FOUND', {});
+      const found = await callStore(() => this.#s.store.get(id));
+      if (!found.ok) return fail('STORE_FAILED', { detail: found.detail });
+      if (found.value === undefined) return fail('CONFIRMATION_NOT_FOUND', {});
+      return { ok: true, confirmation: found.value };
+    } catch (error) {
+      return fail('STORE_FAILED', { detail: describeThrown(error) });
+    }
+  }
+
+  /** Newest first; with `status: 'pending'`, only those that can still be confirmed. */
+  async list(filter?: unknown): Promise<ConfirmationListResult> {
+    const read = readOptions(filter, ['status', 'tool', 'limit', 'locale']);
+    const fail = failureIn(knownLocale(read?.locale, this.#locale));
+    try {
+      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
+      const { status, tool, limit } = read;
+      if (status !== undefined && !CONFIRMATION_STATUSES.includes(status as ConfirmationStatus)) {
+        const detail = `\`status\` must be one of ${CONFIRMATION_STATUSES.join(', ')}`;
+        return fail('INVALID_OPTION', { detail });
+      }
+      if (tool !== undefined && typeof tool !== 'string')
+        return fail('INVALID_OPTION', { detail: '`tool` must be a tool name' });
+      const query = {
+        ...(status === undefined ? {} : { status: status as ConfirmationStatus }),
+        ...(tool === undefined ? {} : { tool }),
+        limit: clampLimit(typeof limit === 'number' ? limit : undefined),
+        // What a person can still confirm: a pending one past its expiry is not, even before a sweep marks it.
+        ...(status === 'pending' ? { expiresAfter: this.#s.now() } : {}),
+      };
+      const listed = await callStore(() => this.#s.store.list(query));
+      if (!listed.ok) return fail('STORE_FAILED', { detail: listed.detail });
+      return { ok: true, confirmations: listed.value };
+    } catch (error) {
+      return fail('STORE_FAILED', { detail: describeThrown(error) });
+    }
+  }
+
+  // ── helpers ──────────────────────────────────────────────────────────────────────────────────
+
+  #describe(error: unknown, tool: string): string {
+    try {
+      return String(this.#s.describeError(error, tool)).slice(0, 2_000);
+    } catch {
+      return describeThrown(error);
+    }
+  }
+
+  /** Reports a confirmation step to the registry's listener, never breaking the call. */
+  #emit(action: ConfirmationAction, confirmation: Confirmation, by?: string): void {
+    const { onEvent, now } = this.#s;
+    if (onEvent === undefined) return;
+    emitSafely(onEvent, {
+      type: 'confirmation',
+      action,
+      confirmationId: confirmation.id,
+      tool: confirmation.tool,
+      ...(by === undefined ? {} : { by }),
+      at: now(),
+    });
+  }
+}
+
+/**
+ * The named options, each read exactly once, as own data of a fresh object; `undefined` when reading
+ * them threw (a hostile proxy, a throwing getter). Anything that is not an object reads as no options.
+ */
+function readOptions(
+  options: unknown,
+  keys: readonly string[],
+): Readonly<Record<string, unknown>> | undefined {
+  const values: Record<string, unknown> = Object.create(null);
+  if ((typeof options !== 'object' && typeof options !== 'function') || options === null) return values;
+  try {
+    for (const key of keys) values[key] = (options as Record<string, unknown>)[key];
+  } catch {
+    return undefined;
+  }
+  return values;
+}
+
+function failureIn(locale: Locale): Fail {
+  return (code, params, confirmation) => {
+    const base = failure(code, formatMessage(code, params, locale));
+    return confirmation === undefined ? base : { ...base, confirmation };
+  };
+}
+
+function alreadyDecided(fail: Fail, record: Confirmation): ConfirmationFailure {
+  return fail('ALREADY_DECIDED', { status: record.status }, record);
+}
+
+/** A locale we have messages for, or `fallback`: a caller's text never indexes an object. */
+function knownLocale(value: unknown, fallback: Locale): Locale {
+  return LOCALES.includes(value as Locale) ? (value as Locale) : fallback;
+}
+
+/** The granted flags, copied once (own enumerable keys set to exactly `true`), or why they cannot be read. */
+function grantedFlags(flags: unknown): Readonly<Record<string, boolean>> | undefined | string {
+  if (flags === undefined) return undefined;
+  if (typeof flags !== 'object' || flags === null) return '`flags` must be an object of feature flags';
+  const granted: Record<string, boolean> = Object.create(null);
+  try {
+    for (const key of Object.keys(flags)) {
+      if (isFlagGranted(flags as Record<string, boolean>, key)) granted[key] = true;
+    }
+  } catch {
+    return '`flags` could not be read';
+  }
+  return granted;
+}
+
+const LOOK_BACK = '`olderThanMs` must be a number of milliseconds from 0 to a year';
+
+function isLookBack(value: unknown): value is number {
+  return typeof value === 'number' && value >= 0 && value <= MAX_OLDER_THAN_MS;
+}
+
+/** True for 64 lowercase hex digits: the shape of a digest. */
+function isDigestShape(text: string): boolean {
+  return /^[0-9a-f]{64}$/.test(text);
+}
+
+/** The input as JSON for the audit trail; it is never delivered, so a lossy copy beats refusing. */
+function inputForRecord(input: unknown): unknown {
+  const snapshot = snapshotJson(input);
+  if (snapshot.ok) return snapshot.value;
+  try {
+    // Not plain JSON data (a Date, nested deeper than a snapshot goes): kept as its JSON text.
+    return JSON.stringify(input) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** A guarded call's outcome as it is (one function for every call, not a closure each). */
+const asIs = <T>(outcome: T): T => outcome;
+
+/** The `STORE_FAILED` detail for what a store threw or rejected with. */
+function storeFailure(error: unknown): string {
+  return describeThrown(error).slice(0, 500);
+}
+
+/** A store call's value, or the `STORE_FAILED` detail: a store that throws never reaches the host. */
+async function callStore<T>(
+  call: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; detail: string }> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (error) {
+    return { ok: false, detail: storeFailure(error) };
+  }
+}
