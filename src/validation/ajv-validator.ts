@@ -2,6 +2,7 @@ import { Ajv2020, type ErrorObject, type Options } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ValidationIssue } from '../result.js';
 import type { JsonSchema } from '../tool.js';
+import { useLinearUniqueItems } from './unique-items.js';
 import type { JsonSchemaValidator } from './validator.js';
 
 // ajv-formats is CommonJS: under Node its default import is the plugin, under some bundlers `.default` is.
@@ -45,6 +46,7 @@ export function createAjvValidator(options: Options = {}): JsonSchemaValidator {
       ajv ??= (() => {
         const instance = new Ajv2020({ allErrors: true, strict: false, logger: false, ...options });
         addFormats(instance);
+        useLinearUniqueItems(instance);
         return instance;
       })();
       const validate = ajv.compile(withoutDraftMarker(schema));
