@@ -1,6 +1,7 @@
 import { ToolDefinitionError } from './errors/tool-definition-error.js';
 import { type JsonSchema, SIDE_EFFECTS, type ToolDefinition } from './tool.js';
 import type { ToolInfo } from './tool-info.js';
+import { findUnsupportedPattern } from './validation/patterns.js';
 import { describeAsJsonSchema, isStandardSchema } from './validation/standard-schema.js';
 import { isValidToolName, MAX_WIRE_NAME_LENGTH, toWireName } from './wire-name.js';
 
@@ -35,6 +36,9 @@ function checkInputSchema(definition: ToolDefinition, name: string): JsonSchema 
       `the root of inputSchema must be \`{ type: 'object', … }\` (got type ${JSON.stringify(json.type)}): every provider passes tool arguments as one object. Wrap other values in a property.`,
     );
   }
+  // A Standard Schema runs its own patterns; a JSON Schema's run in Ajv, on the linear engine.
+  const patternProblem = isStandardSchema(schema) ? undefined : findUnsupportedPattern(json);
+  if (patternProblem !== undefined) fail('UNSUPPORTED_PATTERN', name, `inputSchema: ${patternProblem}`);
   return json;
 }
 

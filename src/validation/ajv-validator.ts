@@ -2,6 +2,7 @@ import { Ajv2020, type ErrorObject, type Options } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ValidationIssue } from '../result.js';
 import type { JsonSchema } from '../tool.js';
+import { linearRegExp } from './patterns.js';
 import { useLinearUniqueItems } from './unique-items.js';
 import type { JsonSchemaValidator } from './validator.js';
 
@@ -44,7 +45,13 @@ export function createAjvValidator(options: Options = {}): JsonSchemaValidator {
   return {
     compile(schema) {
       ajv ??= (() => {
-        const instance = new Ajv2020({ allErrors: true, strict: false, logger: false, ...options });
+        const instance = new Ajv2020({
+          allErrors: true,
+          strict: false,
+          logger: false,
+          ...options,
+          code: { regExp: linearRegExp, ...options.code },
+        });
         addFormats(instance);
         useLinearUniqueItems(instance);
         return instance;

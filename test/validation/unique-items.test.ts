@@ -27,7 +27,7 @@ describe('uniqueItems', () => {
     const started = performance.now();
     await expect(registry.invokeReadOnly('kb__tag', raw)).resolves.toMatchObject({ ok: true });
     // Pairwise, this took 18 s on a quiet machine; linear, it takes tens of milliseconds.
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(2_000);
   });
 
   it('finds a duplicate whatever the key order, with Ajv’s message and the two indices', async () => {

@@ -1,0 +1,106 @@
+import { RE2JS } from 're2js';
+
+/**
+ * ECMAScript's `\s` (JSON Schema patterns are ECMAScript regexes); RE2's own `\s` is ASCII only. Inside
+ * a character class, without the brackets.
+ */
+const ECMA_SPACE =
+  '\\t\\n\\x0b\\f\\r \\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+/** ECMAScript's `.` without the `s` flag; RE2's `.` stops only at `\n`. */
+const ECMA_DOT = '[^\\n\\r\\u2028\\u2029]';
+
+/** Rewrites the escapes whose meaning differs between ECMAScript and RE2, then RE2JS's own translation. */
+function toRe2Syntax(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i += 1) {
+    const char = pattern[i];
+    if (char === '\\') {
+      const next = pattern[i + 1] ?? '';
+      i += 1;
+      if (next === 's') out += inClass ? ECMA_SPACE : `[${ECMA_SPACE}]`;
+      else if (next === 'S' && !inClass) out += `[^${ECMA_SPACE}]`;
+      else if (next === 'S') throw new Error('`\\S` inside a character class has no linear equivalent here');
+      else out += `\\${next}`;
+    } else if (char === '[' && !inClass) {
+      inClass = true;
+      out += char;
+    } else if (char === ']' && inClass) {
+      inClass = false;
+      out += char;
+    } else if (char === '.' && !inClass) {
+      out += ECMA_DOT;
+    } else {
+      out += char;
+    }
+  }
+  return RE2JS.translateRegExp(out);
+}
+
+/** Compiled patterns by source, shared by the register-time check and Ajv; a few hundred at most. */
+const compiled = new Map<string, RE2JS | Error>();
+const MAX_CACHED = 512;
+
+function compileLinear(pattern: string): RE2JS | Error {
+  let entry = compiled.get(pattern);
+  if (entry === undefined) {
+    try {
+      entry = RE2JS.compile(toRe2Syntax(pattern));
+    } catch (error) {
+      entry = error instanceof Error ? error : new Error(String(error));
+    }
+    if (compiled.size >= MAX_CACHED) compiled.clear();
+    compiled.set(pattern, entry);
+  }
+  return entry;
+}
+
+/**
+ * Ajv's `code.regExp` engine: RE2 semantics (linear time in the input, no backtracking) with
+ * ECMAScript's `.` and `\s`. Throws for a pattern RE2 cannot run; `register` refuses those first.
+ */
+export function linearRegExp(pattern: string, _flags: string): { test(input: string): boolean } {
+  const regExp = compileLinear(pattern);
+  if (regExp instanceof Error) throw regExp;
+  return regExp;
+}
+// Ajv names the engine in standalone code it generates; this library never generates any.
+linearRegExp.code = 'linearRegExp';
+
+/** Keywords whose values are data (examples, defaults), never schemas: a `pattern` there is text. */
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
+
+function describePattern(pattern: string, where: string): string | undefined {
+  const regExp = compileLinear(pattern);
+  if (!(regExp instanceof Error)) return undefined;
+  return `${where} ${JSON.stringify(pattern)} cannot run in linear time (${regExp.message}). Patterns are checked with RE2 so that no input can make validation backtrack for seconds: rewrite it without backreferences or lookaround, or check it in the tool's run.`;
+}
+
+/**
+ * The first `pattern` or `patternProperties` key in a JSON Schema that the linear engine cannot run,
+ * described for a ToolDefinitionError; undefined when every one can. Run at register, so a schema
+ * compiled lazily never fails at call time for its patterns.
+ */
+export function findUnsupportedPattern(schema: unknown, depth = 0): string | undefined {
+  if (typeof schema !== 'object' || schema === null || depth > 256) return undefined;
+  if (Array.isArray(schema)) {
+    for (const item of schema) {
+      const problem = findUnsupportedPattern(item, depth + 1);
+      if (problem !== undefined) return problem;
+    }
+    return undefined;
+  }
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (DATA_KEYWORDS.has(keyword)) continue;
+    let problem: string | undefined;
+    if (keyword === 'pattern' && typeof value === 'string') problem = describePattern(value, 'the pattern');
+    if (keyword === 'patternProperties' && typeof value === 'object' && value !== null) {
+      for (const key of Object.keys(value)) {
+        problem ??= describePattern(key, 'the patternProperties key');
+      }
+    }
+    problem ??= findUnsupportedPattern(value, depth + 1);
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
