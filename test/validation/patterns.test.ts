@@ -1,6 +1,7 @@
 import { ToolDefinitionError, ToolRegistry } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { linearRegExp, nativeWhenLinear } from '../../src/validation/patterns.js';
 
 function toolWith(inputSchema: Record<string, unknown>) {
   return {
@@ -126,5 +127,77 @@ describe('patterns the linear engine cannot run are refused at register', () => 
     await expect(registry.invoke('kb.find', { q: 'admin' })).resolves.toMatchObject({
       code: 'INVALID_INPUT',
     });
+  });
+});
+
+describe('the native fast path for patterns V8 also runs in linear time', () => {
+  const fast = [
+    '^[\\w ,.-]{1,200}$',
+    '^\\d{4}-\\d{2}-\\d{2}$',
+    '^[^@\\s]+@[^@\\s]+$',
+    '^.+$',
+    '^\\S*\\s\\S*$',
+    '^\\(\\d+\\)$',
+  ];
+  const slow = [
+    '^\\S*\\s?x$',
+    '^(a|a)*$',
+    '^(a+)+$',
+    '^a*a*$',
+    'dup',
+    '^\\p{L}+$',
+    '^[^]+$',
+    '^(?:[a-z]+)$',
+    '^\\d*\\d+$',
+  ];
+  const inputs = [
+    '',
+    'a',
+    'aaaa!',
+    'refund, 2 items.',
+    '2026-12-01',
+    'x@y.z',
+    'a b',
+    'a\rb',
+    'é\u00a0x',
+    '(12)',
+    'dupe',
+  ];
+
+  it('is taken only for anchored, group-free, one-pass patterns', () => {
+    for (const pattern of fast) expect(linearRegExp(pattern, 'u'), pattern).toBeInstanceOf(RegExp);
+    for (const pattern of slow) expect(linearRegExp(pattern, 'u'), pattern).not.toBeInstanceOf(RegExp);
+  });
+
+  it('stays linear on the fast path, against long inputs made to backtrack', () => {
+    const long = 'a'.repeat(500_000);
+    for (const [pattern, input] of [
+      ['^[^@\\s]+@[^@\\s]+$', long],
+      ['^[^@\\s]+@[^@\\s]+$', `${long}@${long} `],
+      ['^[\\w ,.-]{1,200}$', `${long}!`],
+      ['^.+$', `${long}\n`],
+    ] as const) {
+      const started = performance.now();
+      expect(linearRegExp(pattern, 'u').test(input)).toBe(false);
+      expect(performance.now() - started, pattern).toBeLessThan(200);
+    }
+  });
+
+  it('answers as RE2 does, and both as ECMAScript does, for every pattern and input', () => {
+    for (const pattern of [...fast, ...slow]) {
+      const reference = new RegExp(pattern, 'u');
+      const withFastPath = linearRegExp(pattern, 'u');
+      nativeWhenLinear.enabled = false;
+      try {
+        const re2Only = linearRegExp(pattern, 'u');
+        for (const input of inputs) {
+          const expected = reference.test(input);
+          expect(withFastPath.test(input), `${pattern} on ${JSON.stringify(input)}`).toBe(expected);
+          expect(re2Only.test(input), `RE2: ${pattern} on ${JSON.stringify(input)}`).toBe(expected);
+        }
+      } finally {
+        nativeWhenLinear.enabled = true;
+      }
+    }
   });
 });
