@@ -119,6 +119,42 @@ function checkShape(value: Record<string, unknown>, limits: ArgumentLimits): Arg
 }
 
 /**
+ * The same limits for what `JSON.parse` made, which has no cycle, getter or non-JSON value and at most
+ * `maxLength / 2` values: only depth and `__proto__` are left to check, on the model's hot path.
+ */
+function findParsedProblem(value: object, depth: number, maxDepth: number): string | undefined {
+  if (depth > maxDepth) return `it is nested deeper than ${maxDepth} levels`;
+  if (Array.isArray(value)) {
+    for (const child of value) {
+      if (typeof child === 'object' && child !== null) {
+        const problem = findParsedProblem(child, depth + 1, maxDepth);
+        if (problem !== undefined) return problem;
+      }
+    }
+    return undefined;
+  }
+  if (Object.hasOwn(value, '__proto__')) return 'it has a key named "__proto__", which is refused';
+  for (const key in value) {
+    const child = (value as Record<string, unknown>)[key];
+    if (typeof child === 'object' && child !== null) {
+      const problem = findParsedProblem(child, depth + 1, maxDepth);
+      if (problem !== undefined) return problem;
+    }
+  }
+  return undefined;
+}
+
+function checkParsed(value: Record<string, unknown>, limits: ArgumentLimits): ArgumentsProblem | undefined {
+  let problem: string | undefined;
+  try {
+    problem = findParsedProblem(value, 0, limits.maxDepth);
+  } catch {
+    problem = 'they are nested too deeply to read'; // only with a maxDepth beyond the stack
+  }
+  return problem === undefined ? undefined : new ArgumentsProblem(problem);
+}
+
+/**
  * Reads what a caller passed as arguments: a JSON string (what models send), an object, or nothing.
  * An empty string or `undefined` means `{}` (models often send `""` for a tool without parameters).
  * Both forms meet the same limits: depth, value count, no `__proto__` key.
@@ -145,7 +181,7 @@ export function readArguments(
       );
     }
     if (!isPlainRecord(parsed)) return new ArgumentsProblem(describeKind(parsed));
-    return checkShape(parsed, limits) ?? parsed;
+    return checkParsed(parsed, limits) ?? parsed;
   }
   if (!isPlainRecord(raw)) return new ArgumentsProblem(describeKind(raw));
   return checkShape(raw, limits) ?? raw;
