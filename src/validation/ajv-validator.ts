@@ -32,7 +32,10 @@ function withoutDraftMarker(schema: JsonSchema): JsonSchema {
 
 /**
  * The default validator: Ajv (draft 2020-12, also reads draft-07 tool schemas) with ajv-formats, all
- * errors reported, input never coerced or mutated. The Ajv instance is made on first compile.
+ * errors reported, input never coerced or mutated. The Ajv instance is made on first compile. Its cost
+ * is bounded in the input: `pattern` and `patternProperties` run in linear time (RE2, or V8's RegExp
+ * where that is provably linear; `options.code.regExp` replaces the engine), and `uniqueItems` is one
+ * pass over canonical JSON keys, not Ajv's pairwise compare.
  *
  * @example
  * ```ts

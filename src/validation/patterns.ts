@@ -101,13 +101,15 @@ function describePattern(pattern: string, where: string): string | undefined {
 /**
  * The first `pattern` or `patternProperties` key in a JSON Schema that the linear engine cannot run,
  * described for a ToolDefinitionError; undefined when every one can. Run at register, so a schema
- * compiled lazily never fails at call time for its patterns.
+ * compiled lazily never fails at call time for its patterns. Each object is visited once, so a schema
+ * that shares (or cycles through) sub-schemas costs its size.
  */
-export function findUnsupportedPattern(schema: unknown, depth = 0): string | undefined {
-  if (typeof schema !== 'object' || schema === null || depth > 256) return undefined;
+export function findUnsupportedPattern(schema: unknown, seen = new Set<object>()): string | undefined {
+  if (typeof schema !== 'object' || schema === null || seen.has(schema)) return undefined;
+  seen.add(schema);
   if (Array.isArray(schema)) {
     for (const item of schema) {
-      const problem = findUnsupportedPattern(item, depth + 1);
+      const problem = findUnsupportedPattern(item, seen);
       if (problem !== undefined) return problem;
     }
     return undefined;
@@ -121,7 +123,7 @@ export function findUnsupportedPattern(schema: unknown, depth = 0): string | und
         problem ??= describePattern(key, 'the patternProperties key');
       }
     }
-    problem ??= findUnsupportedPattern(value, depth + 1);
+    problem ??= findUnsupportedPattern(value, seen);
     if (problem !== undefined) return problem;
   }
   return undefined;

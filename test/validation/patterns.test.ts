@@ -1,7 +1,7 @@
 import { ToolDefinitionError, ToolRegistry } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { linearRegExp, nativeWhenLinear } from '../../src/validation/patterns.js';
+import { findUnsupportedPattern, linearRegExp, nativeWhenLinear } from '../../src/validation/patterns.js';
 
 function toolWith(inputSchema: Record<string, unknown>) {
   return {
@@ -199,5 +199,18 @@ describe('the native fast path for patterns V8 also runs in linear time', () => 
         nativeWhenLinear.enabled = true;
       }
     }
+  });
+});
+
+describe('the register-time pattern check', () => {
+  it('visits a shared or cyclic sub-schema once', () => {
+    const node: Record<string, unknown> = { type: 'object', properties: {} };
+    const properties = node.properties as Record<string, unknown>;
+    for (let i = 0; i < 30; i += 1) properties[`p${i}`] = node;
+    const started = performance.now();
+    expect(findUnsupportedPattern({ type: 'object', properties: { tree: node } })).toBeUndefined();
+    properties.bad = { pattern: '(?=x)' };
+    expect(findUnsupportedPattern({ type: 'object', properties: { tree: node } })).toContain('"(?=x)"');
+    expect(performance.now() - started).toBeLessThan(100);
   });
 });
