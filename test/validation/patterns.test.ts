@@ -162,6 +162,9 @@ describe('the native fast path for patterns V8 also runs in linear time', () => 
     'é\u00a0x',
     '(12)',
     'dupe',
+    'ab\n',
+    '\ud800x',
+    '😀 x',
   ];
 
   it('is taken only for anchored, group-free, one-pass patterns', () => {
