@@ -95,6 +95,11 @@ const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
 function describePattern(pattern: string, where: string): string | undefined {
   const regExp = compileLinear(pattern);
   if (!(regExp instanceof Error)) return undefined;
+  try {
+    new RegExp(pattern, 'u');
+  } catch (error) {
+    return `${where} ${JSON.stringify(pattern)} is not a valid regular expression (${error instanceof Error ? error.message : String(error)}).`;
+  }
   return `${where} ${JSON.stringify(pattern)} cannot run in linear time (${regExp.message}). Patterns are checked with RE2 so that no input can make validation backtrack for seconds: rewrite it without backreferences or lookaround, or check it in the tool's run.`;
 }
 
