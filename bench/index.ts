@@ -3,9 +3,11 @@
 import { benchConfirm } from './confirm.js';
 import { benchCore } from './core.js';
 import { benchSql } from './sql.js';
+import { benchValidation } from './validation.js';
 
 const quick = process.argv.includes('--quick');
 console.log(`graded-tools benchmark · Node ${process.version} · ${new Date().toISOString()}`);
 for (const line of await benchCore()) console.log(line);
+for (const line of await benchValidation({ quick })) console.log(line);
 await benchConfirm({ quick });
 await benchSql({ quick });

@@ -6,6 +6,8 @@ export type DefinitionErrorCode =
   | 'DUPLICATE_NAME'
   | 'DOMAIN_MISMATCH'
   | 'INVALID_SCHEMA'
+  /** A `pattern` or `patternProperties` key the linear-time (RE2) engine cannot run: backreferences, lookaround. */
+  | 'UNSUPPORTED_PATTERN'
   | 'INVALID_GRADE'
   | 'MISSING_RUN'
   | 'SEND_WITH_RUN'

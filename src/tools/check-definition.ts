@@ -5,6 +5,7 @@ import { type JsonSchema, SIDE_EFFECTS, type SideEffect, type ToolDefinition } f
 import { deepFreeze } from '../util/deep-freeze.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { isRecord } from '../util/is-record.js';
+import { findUnsupportedPattern } from '../validation/patterns.js';
 import { describeAsJsonSchema, isStandardSchema } from '../validation/standard-schema.js';
 import type { RegisteredTool, ToolFunction } from './registered-tool.js';
 import type { ToolInfo } from './tool-info.js';
@@ -198,12 +199,15 @@ function checkInputSchema(
     return fail('INVALID_SCHEMA', name, `inputSchema must be plain JSON (${describeThrown(error)}).`);
   }
   if (json.type !== 'object') {
-    return fail(
+    fail(
       'INVALID_SCHEMA',
       name,
       `the root of inputSchema must be \`{ type: 'object', … }\` (got type ${JSON.stringify(json.type)}): every provider passes tool arguments as one object. Wrap other values in a property.`,
     );
   }
+  // A Standard Schema runs its own patterns; a JSON Schema's run in Ajv, on the linear engine.
+  const patternProblem = standard === undefined ? findUnsupportedPattern(json) : undefined;
+  if (patternProblem !== undefined) fail('UNSUPPORTED_PATTERN', name, `inputSchema: ${patternProblem}`);
   return { json, text, standard };
 }
 
