@@ -1,0 +1,92 @@
+// MCP `tools/call` through the SDK's own client: our server vs a bare `McpServer.registerTool`.
+// Run alone: `npx tsx --tsconfig bench/tsconfig.json bench/mcp.ts`; the main bench calls `benchMcp()`.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ToolRegistry } from 'graded-tools';
+import { createMcpServer } from 'graded-tools/mcp';
+import { z } from 'zod';
+import { compareRates, formatRate, verdict } from './measure.js';
+
+// One tool, one 3-property schema (as zod for both servers, and as JSON Schema for ours), one handler.
+const shape = {
+  query: z.string().min(1),
+  limit: z.number().int().min(1).max(50),
+  locale: z.enum(['en', 'zh-CN']),
+};
+const zodSchema = z.object(shape);
+const jsonSchema = {
+  type: 'object',
+  properties: {
+    query: { type: 'string', minLength: 1 },
+    limit: { type: 'integer', minimum: 1, maximum: 50 },
+    locale: { type: 'string', enum: ['en', 'zh-CN'] },
+  },
+  required: ['query', 'limit', 'locale'],
+  additionalProperties: false,
+} as const;
+const args = { query: 'refund for a duplicate charge', limit: 5, locale: 'en' };
+const run = async (input: { query: string; limit: number }) => ({ hits: input.limit, query: input.query });
+
+async function connect(server: { connect(transport: InMemoryTransport): Promise<void> }): Promise<Client> {
+  const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+  return client;
+}
+
+/** The MCP benchmark: calls/s of `tools/call` for ours and the bare SDK server. Prints and returns its lines. */
+export async function benchMcp(options: { quick?: boolean } = {}): Promise<string[]> {
+  const bare = new McpServer({ name: 'bare', version: '1.0.0' });
+  bare.registerTool('kb__search', { description: 'Search.', inputSchema: shape }, async (input) => ({
+    content: [{ type: 'text', text: JSON.stringify(await run(input)) }],
+  }));
+  const zodRegistry = new ToolRegistry().register({
+    name: 'kb.search',
+    description: 'Search.',
+    sideEffect: 'read',
+    inputSchema: zodSchema,
+    run,
+  });
+  const jsonRegistry = new ToolRegistry().register({
+    name: 'kb.search',
+    description: 'Search.',
+    sideEffect: 'read',
+    inputSchema: jsonSchema,
+    run,
+  });
+  const clients = {
+    'graded-tools createMcpServer (zod schema)': await connect(createMcpServer(zodRegistry)),
+    'graded-tools createMcpServer (JSON Schema)': await connect(createMcpServer(jsonRegistry)),
+    'bare McpServer.registerTool (zod schema)': await connect(bare),
+  };
+  for (const [name, client] of Object.entries(clients)) {
+    const result = await client.callTool({ name: 'kb__search', arguments: args });
+    if (result.isError === true) throw new Error(`${name}: the bench tool does not run`);
+  }
+  const rates = await compareRates(
+    Object.fromEntries(
+      Object.entries(clients).map(([name, client]) => [
+        name,
+        () => client.callTool({ name: 'kb__search', arguments: args }),
+      ]),
+    ),
+    { batch: options.quick === true ? 500 : 2_000, rounds: options.quick === true ? 5 : 11 },
+  );
+  for (const client of Object.values(clients)) await client.close();
+
+  const bareRate = rates['bare McpServer.registerTool (zod schema)'] ?? 1;
+  const zodRatio = (rates['graded-tools createMcpServer (zod schema)'] ?? 0) / bareRate;
+  const jsonRatio = (rates['graded-tools createMcpServer (JSON Schema)'] ?? 0) / bareRate;
+  const lines = ['## MCP tools/call through the SDK client (in-memory transport), one async tool'];
+  for (const [name, rate] of Object.entries(rates)) lines.push(`  ${name.padEnd(54)} ${formatRate(rate)}`);
+  lines.push(
+    `  ours vs bare McpServer, same zod schema: ${zodRatio.toFixed(2)}x the calls/s (target >= 0.95x: ${verdict(zodRatio >= 0.95)})`,
+  );
+  lines.push(`  ours with a JSON Schema (Ajv) vs bare McpServer (zod): ${jsonRatio.toFixed(2)}x the calls/s`);
+  return lines;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const line of await benchMcp({ quick: process.argv.includes('--quick') })) console.log(line);
+}
