@@ -43,13 +43,17 @@ export function answerCall<C>(call: CallToAnswer<C>): Promise<ReadOnlyResult> {
     return Promise.resolve(tooManyCalls(registry, ctx, options.maxCallsPerTurn));
   }
   if (call.refused !== undefined) return Promise.resolve(call.refused);
-  return call.limit(async () => {
+  // invokeReadOnly promises never to throw; a broken custom registry still must not break the turn.
+  const runFailed = (error: unknown): ReadOnlyResult =>
+    failure(
+      'RUN_FAILED',
+      formatMessage('RUN_FAILED', { detail: describeThrown(error) }, replyLocale(registry, ctx)),
+    );
+  return call.limit(() => {
     try {
-      return await registry.invokeReadOnly(call.name, call.args, ctx);
+      return registry.invokeReadOnly(call.name, call.args, ctx).then(undefined, runFailed);
     } catch (error) {
-      // invokeReadOnly promises never to throw; a broken custom registry still must not break the turn.
-      const detail = describeThrown(error);
-      return failure('RUN_FAILED', formatMessage('RUN_FAILED', { detail }, replyLocale(registry, ctx)));
+      return Promise.resolve(runFailed(error));
     }
   });
 }

@@ -5,17 +5,37 @@ export type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
 export function createLimiter(limit: number): Limiter {
   let active = 0;
   const waiting: (() => void)[] = [];
+  // A finished task hands its place straight to the next in line, so no newcomer slips in between.
   const release = () => {
-    active -= 1;
-    waiting.shift()?.();
+    const next = waiting.shift();
+    if (next === undefined) active -= 1;
+    else next();
   };
-  return async <T>(task: () => Promise<T>): Promise<T> => {
-    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    active += 1;
+  const start = <T>(task: () => Promise<T>): Promise<T> => {
+    let running: Promise<T>;
     try {
-      return await task();
-    } finally {
+      running = task();
+    } catch (error) {
       release();
+      return Promise.reject(error);
     }
+    // One promise per task, not an async frame with two awaits: this sits on every MCP call.
+    return running.then(
+      (value) => {
+        release();
+        return value;
+      },
+      (error: unknown) => {
+        release();
+        throw error;
+      },
+    );
+  };
+  return <T>(task: () => Promise<T>): Promise<T> => {
+    if (active < limit) {
+      active += 1;
+      return start(task);
+    }
+    return new Promise<void>((resolve) => waiting.push(resolve)).then(() => start(task));
   };
 }

@@ -10,14 +10,18 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { FunctionSchema } from '../../function-schema.js';
 import type { InvokeContext, ToolRegistry } from '../../registry.js';
+import type { ReadOnlyResult } from '../../result.js';
 import { answerCall } from '../core/answer-call.js';
-import { combineSignals } from '../core/combine-signals.js';
 import { createLimiter, type Limiter } from '../core/limit-concurrency.js';
 import { modelTools } from '../core/list-tools.js';
 import { type AdapterOptions, resolveAdapterOptions } from '../core/options.js';
 import { PACKAGE_VERSION } from '../core/package-version.js';
 import { replyLocale } from '../core/reply-locale.js';
 import { toToolReply } from '../core/tool-reply.js';
+import { CallSignals } from './call-signals.js';
+
+/** Shared by every server, so the per-request servers of the HTTP handler reuse one pool too. */
+const callSignals = new CallSignals();
 
 /** What the MCP SDK hands a request handler: the client's cancellation signal, auth info, session id. */
 export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -108,8 +112,9 @@ function toMcpTool<C>(registry: ToolRegistry<C>, schema: FunctionSchema): Tool {
 export function buildMcpServer<C>(setup: McpServerSetup<C>): Server {
   const { registry, ctx, options, limit } = setup;
   const resolved = resolveAdapterOptions(options);
-  const contextFor = async (extra: McpRequestExtra): Promise<InvokeContext<C>> =>
-    typeof ctx === 'function' ? await ctx(extra) : ctx;
+  // A fixed context is used as is: no await on every call for it.
+  const contextFor = (extra: McpRequestExtra): InvokeContext<C> | Promise<InvokeContext<C>> =>
+    typeof ctx === 'function' ? ctx(extra) : ctx;
   let calls = 0;
 
   const server = new Server(
@@ -129,19 +134,25 @@ export function buildMcpServer<C>(setup: McpServerSetup<C>): Server {
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     // Counted before anything awaits, so a batch is counted in the order it was sent.
     const position = setup.countsCalls ? calls++ : undefined;
-    const invokeContext = await contextFor(extra);
-    const signal = combineSignals(invokeContext.signal, extra.signal);
+    const given = contextFor(extra);
+    const invokeContext = given instanceof Promise ? await given : given;
     const { name, arguments: args } = request.params;
-    const result = await answerCall({
-      registry,
-      name,
-      args: args ?? {},
-      ctx: signal === undefined ? invokeContext : { ...invokeContext, signal },
-      options: resolved,
-      limit,
-      position,
-    });
-    const shown = registry.get(name)?.wireName ?? '';
+    const callSignal = callSignals.follow(extra.signal, invokeContext.signal);
+    let result: ReadOnlyResult;
+    try {
+      result = await answerCall({
+        registry,
+        name,
+        args: args ?? {},
+        ctx: { ...invokeContext, signal: callSignal.signal },
+        options: resolved,
+        limit,
+        position,
+      });
+    } finally {
+      callSignal.release();
+    }
+    const shown = () => registry.get(name)?.wireName ?? '';
     const reply = toToolReply(result, shown, resolved.maxResultChars, replyLocale(registry, invokeContext));
     return reply.ok
       ? { content: [{ type: 'text', text: reply.text }] }
