@@ -2,8 +2,10 @@
 // `npm run bench -- --quick` runs shorter rounds.
 import { benchConfirm } from './confirm.js';
 import { benchCore } from './core.js';
+import { benchMcp } from './mcp.js';
 
 const quick = process.argv.includes('--quick');
 console.log(`graded-tools benchmark · Node ${process.version} · ${new Date().toISOString()}`);
 for (const line of await benchCore()) console.log(line);
+for (const line of await benchMcp({ quick })) console.log(line);
 await benchConfirm({ quick });

@@ -11,6 +11,14 @@ export function createLimiter(limit: number): Limiter {
     if (next === undefined) active -= 1;
     else next();
   };
+  const finished = (value: unknown) => {
+    release();
+    return value;
+  };
+  const failed = (error: unknown) => {
+    release();
+    throw error;
+  };
   const start = <T>(task: () => Promise<T>): Promise<T> => {
     let running: Promise<T>;
     try {
@@ -20,16 +28,7 @@ export function createLimiter(limit: number): Limiter {
       return Promise.reject(error);
     }
     // One promise per task, not an async frame with two awaits: this sits on every MCP call.
-    return running.then(
-      (value) => {
-        release();
-        return value;
-      },
-      (error: unknown) => {
-        release();
-        throw error;
-      },
-    );
+    return running.then(finished, failed) as Promise<T>;
   };
   return <T>(task: () => Promise<T>): Promise<T> => {
     if (active < limit) {
