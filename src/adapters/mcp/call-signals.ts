@@ -47,6 +47,7 @@ class CallSignal {
 }
 
 const MAX_POOLED = 256;
+const noop = () => {};
 
 /**
  * Hands each `tools/call` a signal that aborts when its request's (or the app's) does. A listener on
@@ -64,8 +65,10 @@ export class CallSignals {
     request: AbortSignal,
     app: AbortSignal | undefined,
   ): { readonly signal: AbortSignal; release(): void } {
-    if (request.aborted) return { signal: request, release: () => {} };
-    if (app?.aborted) return { signal: app, release: () => {} };
+    // Anything but a live AbortSignal from the app goes to the registry as it is, for it to judge.
+    if (app !== undefined && (!(app instanceof AbortSignal) || app.aborted))
+      return { signal: app, release: noop };
+    if (request.aborted) return { signal: request, release: noop };
     const call = new CallSignal(this, this.#pool.pop() ?? new AbortController(), request, app);
     call.slot = this.#unheard.push(call) - 1;
     if (!this.#scheduled) {
@@ -96,7 +99,12 @@ export class CallSignals {
     this.#scheduled = false;
     for (let call = this.#unheard.pop(); call !== undefined; call = this.#unheard.pop()) {
       call.slot = -1;
-      call.listen();
+      try {
+        call.listen();
+      } catch (error) {
+        // A signal that cannot be listened to must not end the process: the call stops instead.
+        call.controller.abort(error);
+      }
     }
   };
 }

@@ -30,6 +30,9 @@ describe('CallSignals', () => {
     expect(call.signal.reason).toBe('app stopped');
     const gone = AbortSignal.abort('gone');
     expect(signals.follow(gone, undefined).signal).toBe(gone);
+    // Not a signal at all: handed on as it is, for the registry to refuse.
+    const odd = { aborted: false } as unknown as AbortSignal;
+    expect(signals.follow(new AbortController().signal, odd).signal).toBe(odd);
   });
 
   it('reuses the signal of a finished call without passing on an abort meant for another', async () => {
