@@ -1,3 +1,5 @@
+import { getEventListeners } from 'node:events';
+import { ToolRegistry } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
 import { CallSignals } from '../../../src/adapters/mcp/call-signals.js';
 
@@ -55,5 +57,27 @@ describe('CallSignals', () => {
     expect(third.signal.aborted).toBe(true);
     third.release();
     expect(signals.follow(new AbortController().signal, undefined).signal).not.toBe(third.signal);
+  });
+
+  it('relies on the registry leaving no listener on a signal once the call is answered', async () => {
+    // A pooled signal serves call after call: a listener left behind would pile up on it.
+    const registry = new ToolRegistry().register({
+      name: 'kb.search',
+      description: 'Search.',
+      sideEffect: 'read',
+      inputSchema: { type: 'object' },
+      run: async (_input: unknown, runContext: { signal: AbortSignal }) => runContext.signal.aborted,
+    });
+    const signals = new CallSignals();
+    const request = new AbortController();
+    for (let i = 0; i < 20; i += 1) {
+      const call = signals.follow(request.signal, undefined);
+      expect(await registry.invokeReadOnly('kb__search', {}, { signal: call.signal })).toEqual({
+        ok: true,
+        data: false,
+      });
+      expect(getEventListeners(call.signal, 'abort')).toHaveLength(0);
+      call.release();
+    }
   });
 });
