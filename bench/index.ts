@@ -2,6 +2,7 @@
 // `npm run bench -- --quick` runs shorter rounds.
 import { benchConfirm } from './confirm.js';
 import { benchCore } from './core.js';
+import { benchMcp } from './mcp.js';
 import { benchSql } from './sql.js';
 import { benchValidation } from './validation.js';
 
@@ -9,5 +10,6 @@ const quick = process.argv.includes('--quick');
 console.log(`graded-tools benchmark · Node ${process.version} · ${new Date().toISOString()}`);
 for (const line of await benchCore()) console.log(line);
 for (const line of await benchValidation({ quick })) console.log(line);
+for (const line of await benchMcp({ quick })) console.log(line);
 await benchConfirm({ quick });
 await benchSql({ quick });

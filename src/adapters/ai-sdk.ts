@@ -1,17 +1,18 @@
 import { jsonSchema, type Tool, type ToolSet, tool } from 'ai';
-import { formatMessage, type Locale } from '../messages/index.js';
+import type { Locale } from '../messages/index.js';
 import type { InvokeContext, ToolRegistry } from '../registry.js';
-import { failure, type ReadOnlyResult } from '../result.js';
-import { combineSignals } from './shared/combine-signals.js';
-import { isRecord } from './shared/json-schema-walk.js';
-import { createLimiter } from './shared/limit-concurrency.js';
-import { type AdapterOptions, type ResolvedAdapterOptions, resolveAdapterOptions } from './shared/options.js';
-import { replyLocale } from './shared/reply-locale.js';
-import { modelTools } from './shared/tool-list.js';
-import { toToolReply } from './shared/tool-reply.js';
+import type { ReadOnlyResult } from '../result.js';
+import { combineSignals } from '../util/combine-signals.js';
+import { isRecord } from '../util/is-record.js';
+import { answerCall } from './core/answer-call.js';
+import { createLimiter } from './core/limit-concurrency.js';
+import { modelTools } from './core/list-tools.js';
+import { type AdapterOptions, type ResolvedAdapterOptions, resolveAdapterOptions } from './core/options.js';
+import { replyLocale } from './core/reply-locale.js';
+import { toToolReply } from './core/tool-reply.js';
 
 export { sanitizeAiSdkMessages } from './ai-sdk/sanitize-messages.js';
-export type { AdapterOptions } from './shared/options.js';
+export type { AdapterOptions } from './core/options.js';
 
 /** Options for the AI SDK adapter. */
 export type AiSdkAdapterOptions = AdapterOptions;
@@ -90,21 +91,22 @@ export function toAiSdkTools<C>(
       // A mutable copy: provider packages may adjust the schema they send; the registry's stays frozen.
       inputSchema: jsonSchema(structuredClone(schema.parameters) as JsonSchemaInput),
       execute: (input, { abortSignal, messages }) => {
+        let position: number | undefined;
         if (typeof messages === 'object' && messages !== null) {
-          const count = (callsPerStep.get(messages) ?? 0) + 1;
-          callsPerStep.set(messages, count);
-          if (count > resolved.maxCallsPerTurn) {
-            const limitReached = { limit: resolved.maxCallsPerTurn };
-            return failure(
-              'TOO_MANY_CALLS',
-              formatMessage('TOO_MANY_CALLS', limitReached, replyLocale(registry, ctx)),
-            );
-          }
+          position = callsPerStep.get(messages) ?? 0;
+          callsPerStep.set(messages, position + 1);
         }
         const signal = combineSignals(ctx.signal, abortSignal);
-        return limit(() =>
-          registry.invokeReadOnly(name, input, signal === undefined ? ctx : { ...ctx, signal }),
-        );
+        const callContext = signal === undefined ? ctx : { ...ctx, signal };
+        return answerCall({
+          registry,
+          name,
+          args: input,
+          ctx: callContext,
+          options: resolved,
+          limit,
+          position,
+        });
       },
       toModelOutput: ({ output }) => modelOutput(output, name, resolved, replyLocale(registry, ctx)),
     });

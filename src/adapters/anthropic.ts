@@ -1,13 +1,13 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { InvokeContext, ToolRegistry } from '../registry.js';
-import { answerCalls } from './shared/answer-calls.js';
-import { type CallIdRule, planCalls, type RawCall } from './shared/call-plan.js';
-import { isRecord } from './shared/json-schema-walk.js';
-import { type AdapterOptions, resolveAdapterOptions } from './shared/options.js';
-import { modelTools, refuseRootKeywords } from './shared/tool-list.js';
+import { isRecord } from '../util/is-record.js';
+import { answerCalls } from './core/answer-calls.js';
+import { type CallIdRule, planCalls, type RawCall } from './core/call-plan.js';
+import { modelTools, refuseRootKeywords } from './core/list-tools.js';
+import { type AdapterOptions, resolveAdapterOptions } from './core/options.js';
 
-export { INVALID_TOOL_NAME } from './shared/call-plan.js';
-export type { AdapterOptions } from './shared/options.js';
+export { INVALID_TOOL_NAME } from './core/call-plan.js';
+export type { AdapterOptions } from './core/options.js';
 
 type Tool = Anthropic.Messages.Tool;
 type ContentBlock = Anthropic.Messages.ContentBlock;
@@ -116,7 +116,14 @@ export async function answerAnthropicToolUses<C>(
 ): Promise<ToolResultBlockParam[]> {
   const resolved = resolveAdapterOptions(options);
   const uses = blocksOf(message).filter(isToolUse).map(readUse);
-  const answered = await answerCalls(registry, uses, ID_RULE, ctx, resolved, (use) => use?.input);
+  const answered = await answerCalls({
+    registry,
+    calls: uses,
+    rule: ID_RULE,
+    ctx,
+    options: resolved,
+    argumentsOf: (use) => ({ args: use.input }),
+  });
   return answered.map(
     ({ id, reply }): ToolResultBlockParam =>
       reply.ok

@@ -1,13 +1,13 @@
 import type { Content, FunctionCall, FunctionDeclaration, Part, Tool } from '@google/genai';
 import type { InvokeContext, ToolRegistry } from '../registry.js';
-import { answerCalls } from './shared/answer-calls.js';
-import { type CallIdRule, PRINTABLE_ID_RULE, planCalls, type RawCall } from './shared/call-plan.js';
-import { isRecord } from './shared/json-schema-walk.js';
-import { type AdapterOptions, resolveAdapterOptions } from './shared/options.js';
-import { modelTools } from './shared/tool-list.js';
+import { isRecord } from '../util/is-record.js';
+import { answerCalls } from './core/answer-calls.js';
+import { type CallIdRule, PRINTABLE_ID_RULE, planCalls, type RawCall } from './core/call-plan.js';
+import { modelTools } from './core/list-tools.js';
+import { type AdapterOptions, resolveAdapterOptions } from './core/options.js';
 
-export { INVALID_TOOL_NAME } from './shared/call-plan.js';
-export type { AdapterOptions } from './shared/options.js';
+export { INVALID_TOOL_NAME } from './core/call-plan.js';
+export type { AdapterOptions } from './core/options.js';
 
 /** Options for the Gemini adapter. */
 export type GeminiAdapterOptions = AdapterOptions;
@@ -132,7 +132,14 @@ export async function answerGeminiFunctionCalls<C>(
 ): Promise<Part[]> {
   const resolved = resolveAdapterOptions(options);
   const calls = callsOf(content);
-  const answered = await answerCalls(registry, calls, ID_RULE, ctx, resolved, (call) => call?.args);
+  const answered = await answerCalls({
+    registry,
+    calls,
+    rule: ID_RULE,
+    ctx,
+    options: resolved,
+    argumentsOf: (call) => ({ args: call.args }),
+  });
   return answered.map(({ name, id, reply }): Part => {
     const response: Record<string, unknown> = reply.ok
       ? { output: reply.truncated ? reply.text : JSON.parse(reply.text) }

@@ -1,5 +1,6 @@
-import { PACKAGE_VERSION } from '../adapters/shared/package-version.js';
-import { type CommandIo, MCP_USAGE, runMcpCommand } from './mcp-command.js';
+import { PACKAGE_VERSION } from '../util/package-version.js';
+import { type CommandIo, runMcpCommand } from './mcp-command.js';
+import { MCP_USAGE } from './usage.js';
 
 const USAGE = `Usage: graded-tools <command> [options]
 

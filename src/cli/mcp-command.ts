@@ -1,29 +1,19 @@
 import { parseArgs } from 'node:util';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { serveMcpHttp } from '../adapters/mcp/http.js';
-import { createMcpServer } from '../adapters/mcp/server.js';
-import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import type { Locale } from '../messages/index.js';
-import type { InvokeContext } from '../registry.js';
-import { loadRegistry } from './load-registry.js';
+import { MCP_USAGE } from './usage.js';
 
-/** Help for `graded-tools mcp`. */
-export const MCP_USAGE = `Usage: graded-tools mcp <registry-module> [options]
+/** The one line printed when `@modelcontextprotocol/sdk` is not installed. */
+export const MISSING_SDK =
+  'graded-tools mcp needs the MCP SDK, which is not installed: run `npm i @modelcontextprotocol/sdk`.';
 
-Serves the model-facing tools of a registry (read tools whose gates pass) over MCP.
-The module default-exports a ToolRegistry or exports \`registry\`.
-
-Options:
-  --scope <scope>            the scope of every call
-  --flag <name>              grant a feature flag (repeatable)
-  --locale <en|zh-CN>        language of messages
-  --max-result-chars <n>     cut longer results (default 20000)
-  --concurrency <n>          calls run at once (default 4)
-  --port <n>                 serve Streamable HTTP on this port instead of stdio
-  --host <host>              interface for --port (default 127.0.0.1)
-  --allowed-host <name>      extra Host name accepted over HTTP (repeatable)
-  -h, --help                 show this help
-`;
+/** True for Node's error when the MCP SDK package cannot be found. */
+function isMissingMcpSdk(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' &&
+    error.message.includes('@modelcontextprotocol/sdk')
+  );
+}
 
 /** Where the command writes for people (never stdout in stdio mode: that is the protocol). */
 export interface CommandIo {
@@ -40,9 +30,10 @@ function integer(value: string | undefined, option: string): number | undefined 
 }
 
 /**
- * `graded-tools mcp <module> …`: loads the registry and serves it over stdio (or Streamable HTTP with
- * `--port`). Resolves with an exit code once the server is up (2 for a usage error, 1 when the module
- * cannot be used); the process then lives as long as the transport.
+ * `graded-tools mcp <module> …`: checks the options, then loads the MCP SDK and serves the registry
+ * over stdio (or Streamable HTTP with `--port`). Resolves with an exit code once the server is up (2
+ * for a usage error, 1 when the SDK is missing or the module cannot be used); the process then lives
+ * as long as the transport.
  */
 export async function runMcpCommand(args: readonly string[], io: CommandIo): Promise<number> {
   let parsed: ReturnType<typeof parse>;
@@ -92,56 +83,28 @@ export async function runMcpCommand(args: readonly string[], io: CommandIo): Pro
     io.error(`--locale is en or zh-CN (got "${locale}").\n\n${MCP_USAGE}`);
     return 2;
   }
-
-  if (port === undefined) io.reserveStdout?.();
-  const loaded = await loadRegistry(modulePath, io.cwd);
-  if (!loaded.ok) {
-    io.error(loaded.problem);
-    return 1;
-  }
-  const ctx: InvokeContext = {
-    ...(values.scope === undefined ? {} : { scope: values.scope }),
-    flags: Object.fromEntries((values.flag ?? []).map((flag) => [flag, true])),
-    ...(locale === undefined ? {} : { locale: locale as Locale }),
-  };
-  const options = {
-    ...(maxResultChars === undefined ? {} : { maxResultChars }),
-    ...(concurrency === undefined ? {} : { concurrency }),
-  };
+  // The MCP SDK is an optional peer: loaded only now, so help and usage errors work without it.
+  let serve: typeof import('./mcp-serve.js').serveMcp;
   try {
-    const tools = loaded.registry.toFunctionSchemas(ctx).map((schema) => schema.name);
-    if (port !== undefined) {
-      const allowedHost = values['allowed-host'];
-      const running = await serveMcpHttp(loaded.registry, ctx, {
-        ...options,
-        port,
-        ...(values.host === undefined ? {} : { host: values.host }),
-        ...(allowedHost === undefined
-          ? {}
-          : { allowedHosts: ['localhost', '127.0.0.1', '[::1]', ...allowedHost] }),
-      });
-      io.error(
-        `graded-tools: MCP (Streamable HTTP) on ${running.url} — ${tools.length} tools: ${tools.join(', ')}`,
-      );
-      const stop = () => void running.close().finally(() => process.exit(0));
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-      return 0;
-    }
-    const server = createMcpServer(loaded.registry, ctx, options);
-    const stop = () => void server.close().finally(() => process.exit(0));
-    process.stdin.once('end', stop);
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    await server.connect(new StdioServerTransport());
-    io.error(`graded-tools: MCP on stdio — ${tools.length} tools: ${tools.join(', ') || '(none)'}`);
-    return 0;
+    ({ serveMcp: serve } = await import('./mcp-serve.js'));
   } catch (error) {
-    io.error(
-      error instanceof ToolDefinitionError
-        ? `graded-tools: ${error.message}`
-        : `graded-tools: could not start: ${error instanceof Error ? error.message : String(error)}`,
-    );
+    if (!isMissingMcpSdk(error)) throw error;
+    io.error(MISSING_SDK);
     return 1;
   }
+  const { scope, flag, host } = values;
+  return serve(
+    {
+      modulePath,
+      ...(scope === undefined ? {} : { scope }),
+      flags: flag ?? [],
+      ...(locale === undefined ? {} : { locale: locale as Locale }),
+      ...(maxResultChars === undefined ? {} : { maxResultChars }),
+      ...(concurrency === undefined ? {} : { concurrency }),
+      ...(port === undefined ? {} : { port }),
+      ...(host === undefined ? {} : { host }),
+      ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
+    },
+    io,
+  );
 }

@@ -5,6 +5,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { defineTool, type InvokeContext } from 'graded-tools';
 import { createMcpServer, type McpHttpServer, serveMcpHttp } from 'graded-tools/mcp';
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import {
   assertNothingWrittenOrSent,
   createDesk,
@@ -254,6 +255,126 @@ describe('Streamable HTTP', () => {
     );
     expect(results.map((result) => textOf(result))).toEqual(['"done"', '"done"', '"done"']);
     expect(most).toBe(1);
+  });
+
+  it('applies maxCallsPerTurn to a batch of tools/call in one request', async () => {
+    let ran = 0;
+    const desk = createDesk();
+    desk.registry.register(
+      defineTool({
+        name: 'count.read',
+        description: 'Counts its runs.',
+        sideEffect: 'read',
+        inputSchema: { type: 'object' },
+        run: () => {
+          ran += 1;
+          return ran;
+        },
+      }),
+    );
+    running = await serveMcpHttp(desk.registry, {}, { maxCallsPerTurn: 3 });
+    const batch = Array.from({ length: 10 }, (_, id) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'count__read', arguments: {} },
+    }));
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2025-06-18',
+    };
+    const answer = await rawRequest(running.url, 'POST', headers, JSON.stringify(batch));
+    expect(answer.status).toBe(200);
+    const replies = (JSON.parse(answer.body) as { id: number; result: Record<string, unknown> }[]).sort(
+      (a, b) => a.id - b.id,
+    );
+    expect(replies).toHaveLength(10);
+    const refused = replies.filter(({ result }) => result.isError === true);
+    expect(refused).toHaveLength(7);
+    for (const { result } of refused)
+      expect(textOf(result)).toMatch(/^Too many tool calls in one turn: only the first 3/);
+    expect(ran).toBe(3);
+    // The next request is a new turn.
+    const next = await rawRequest(running.url, 'POST', headers, JSON.stringify(batch[0]));
+    expect(JSON.parse(next.body).result.isError).toBeFalsy();
+    expect(ran).toBe(4);
+  });
+
+  async function httpClient(name: string): Promise<Client> {
+    const client = new Client({ name, version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(running?.url ?? '')));
+    open.push(client);
+    return client;
+  }
+
+  it('four calls whose validation hangs time out instead of starving every other client', async () => {
+    const desk = createDesk();
+    desk.registry.register(
+      defineTool({
+        name: 'hang.read',
+        description: 'Its schema never finishes checking.',
+        sideEffect: 'read',
+        timeoutMs: 200,
+        inputSchema: z.object({ q: z.string().refine(() => new Promise<boolean>(() => {})) }),
+        run: () => 'never',
+      }),
+    );
+    running = await serveMcpHttp(desk.registry, DESK_CONTEXT);
+    const hanging = await Promise.all([1, 2, 3, 4].map((n) => httpClient(`hang${n}`)));
+    const stuck = hanging.map((client) =>
+      client.callTool({ name: 'hang__read', arguments: { q: 'x' } }).then(
+        (result) => result,
+        (error: unknown) => ({ rejected: String(error) }),
+      ),
+    );
+    const other = await httpClient('other');
+    // Fails in 5 s (the SDK's own request timeout) rather than hanging the test.
+    const found = await other.callTool(
+      { name: 'session__fetch', arguments: { conversationId: 'c-1001' } },
+      undefined,
+      { timeout: 5_000 },
+    );
+    expect(JSON.parse(textOf(found))).toMatchObject({ customer: 'ana@example.com' });
+    for (const result of await Promise.all(stuck)) {
+      expect(result).toMatchObject({ isError: true });
+      expect(textOf(result)).toMatch(/did not finish within 200 ms/);
+    }
+  });
+
+  it('a client that disconnects aborts its call and frees its place', async () => {
+    let aborted = 0;
+    const desk = createDesk();
+    desk.registry.register(
+      defineTool({
+        name: 'stuck.read',
+        description: 'Waits until aborted.',
+        sideEffect: 'read',
+        inputSchema: { type: 'object' },
+        run: (_input, runContext) =>
+          new Promise(() => {
+            runContext.signal.addEventListener('abort', () => {
+              aborted += 1;
+            });
+          }),
+      }),
+    );
+    running = await serveMcpHttp(desk.registry, DESK_CONTEXT, { concurrency: 2 });
+    const leaving = await Promise.all([1, 2].map((n) => httpClient(`leaving${n}`)));
+    const calls = leaving.map((client) =>
+      client.callTool({ name: 'stuck__read', arguments: {} }).catch(() => 'closed'),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const client of leaving) await client.close();
+    expect(await Promise.all(calls)).toEqual(['closed', 'closed']);
+    await expect.poll(() => aborted).toBe(2);
+    const other = await httpClient('other');
+    const found = await other.callTool(
+      { name: 'session__fetch', arguments: { conversationId: 'c-1001' } },
+      undefined,
+      { timeout: 5_000 },
+    );
+    expect(JSON.parse(textOf(found))).toMatchObject({ customer: 'ana@example.com' });
   });
 
   it('refuses foreign Host and Origin headers (DNS rebinding) and non-POST methods', async () => {

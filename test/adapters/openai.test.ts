@@ -411,6 +411,37 @@ describe('strict mode', () => {
     expect(parseError(plainAnswer?.content).code).toBe('INVALID_INPUT');
   });
 
+  it('answers arguments nested 20,000 deep with an error for that call, the others still answered', async () => {
+    const { registry } = createDesk();
+    const ctx = { flags: { kb: true } };
+    const deep = `${'['.repeat(20_000)}${']'.repeat(20_000)}`;
+    const raw = `{"query":"x","limit":null,"z":${deep}}`;
+    const good = '{"query":"refund","limit":null}';
+    const chat = await answerChatToolCalls(
+      registry,
+      assistant([call('d', 'kb__search', raw), call('g', 'kb__search', good)]),
+      ctx,
+      { strict: true },
+    );
+    expect(chat.map((message) => message.tool_call_id)).toEqual(['d', 'g']);
+    expect(parseError(chat[0]?.content)).toMatchObject({
+      code: 'INVALID_ARGUMENTS',
+      message: expect.stringMatching(/nested deeper than 64 levels/),
+    });
+    expect(JSON.parse(String(chat[1]?.content))[0]).toMatchObject({ id: 'kb-1' });
+    const responses = await answerResponsesFunctionCalls(
+      registry,
+      [
+        { type: 'function_call', call_id: 'd', name: 'kb__search', arguments: raw },
+        { type: 'function_call', call_id: 'g', name: 'kb__search', arguments: good },
+      ],
+      ctx,
+      { strict: true },
+    );
+    expect(parseError(responses[0]?.output).code).toBe('INVALID_ARGUMENTS');
+    expect(JSON.parse(String(responses[1]?.output))[0]).toMatchObject({ id: 'kb-1' });
+  });
+
   it('refuses a keyword strict mode lacks, naming the tool and the keyword', () => {
     const registry = new ToolRegistry().register(
       defineTool({

@@ -1,6 +1,6 @@
 import type { ModelMessage } from 'ai';
-import { type CallIdRule, PRINTABLE_ID_RULE, planCalls } from '../shared/call-plan.js';
-import { isRecord } from '../shared/json-schema-walk.js';
+import { isRecord } from '../../util/is-record.js';
+import { type CallIdRule, PRINTABLE_ID_RULE, planCalls } from '../core/call-plan.js';
 
 const ID_RULE: CallIdRule = { ...PRINTABLE_ID_RULE, prefix: 'call_gt_' };
 

@@ -7,8 +7,8 @@ import {
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { ToolRegistry } from '../../registry.js';
-import { createLimiter } from '../shared/limit-concurrency.js';
-import { resolveAdapterOptions } from '../shared/options.js';
+import { createLimiter } from '../core/limit-concurrency.js';
+import { resolveAdapterOptions } from '../core/options.js';
 import { hostRefusal, LOOPBACK_HOSTS } from './host-check.js';
 import { buildMcpServer, type McpContext, type McpServerOptions } from './server.js';
 
@@ -84,7 +84,8 @@ export function createMcpHttpHandler<C>(
     const refusal = hostRefusal(header(req, 'host'), header(req, 'origin'), policy);
     if (refusal !== undefined) return refuse(res, 403, refusal);
     if (req.method !== 'POST') return refuse(res, 405, 'Method not allowed.', { allow: 'POST' });
-    const server = buildMcpServer(registry, ctx, options, limit);
+    // One server per request: its `tools/call`s (a JSON-RPC batch) are one turn.
+    const server = buildMcpServer({ registry, ctx, options, limit, countsCalls: true });
     // No `sessionIdGenerator`: stateless mode, one transport per request.
     const transport = new StreamableHTTPServerTransport({
       enableJsonResponse: true,

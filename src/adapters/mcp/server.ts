@@ -8,17 +8,20 @@ import {
   type ServerRequest,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { formatMessage } from '../../messages/index.js';
 import type { InvokeContext, ToolRegistry } from '../../registry.js';
-import { failure, type ReadOnlyResult } from '../../result.js';
-import { describeThrown } from '../../util/describe-thrown.js';
-import { combineSignals } from '../shared/combine-signals.js';
-import { createLimiter, type Limiter } from '../shared/limit-concurrency.js';
-import { type AdapterOptions, resolveAdapterOptions } from '../shared/options.js';
-import { PACKAGE_VERSION } from '../shared/package-version.js';
-import { replyLocale } from '../shared/reply-locale.js';
-import { modelTools } from '../shared/tool-list.js';
-import { toToolReply } from '../shared/tool-reply.js';
+import type { ReadOnlyResult } from '../../result.js';
+import type { FunctionSchema } from '../../tools/function-schema.js';
+import { PACKAGE_VERSION } from '../../util/package-version.js';
+import { answerCall } from '../core/answer-call.js';
+import { createLimiter, type Limiter } from '../core/limit-concurrency.js';
+import { modelTools } from '../core/list-tools.js';
+import { type AdapterOptions, resolveAdapterOptions } from '../core/options.js';
+import { replyLocale } from '../core/reply-locale.js';
+import { toToolReply } from '../core/tool-reply.js';
+import { CallSignals } from './call-signals.js';
+
+/** Shared by every server, so the per-request servers of the HTTP handler reuse one pool too. */
+const callSignals = new CallSignals();
 
 /** What the MCP SDK hands a request handler: the client's cancellation signal, auth info, session id. */
 export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -32,7 +35,10 @@ export type McpContext<AppContext = unknown> =
   | InvokeContext<AppContext>
   | ((extra: McpRequestExtra) => InvokeContext<AppContext> | Promise<InvokeContext<AppContext>>);
 
-/** Options for the MCP server. `maxCallsPerTurn` does not apply: MCP sends one call per request. */
+/**
+ * Options for the MCP server. `maxCallsPerTurn` bounds the `tools/call`s of one Streamable HTTP request
+ * (a JSON-RPC batch); over stdio or in memory every call is a request of its own.
+ */
 export interface McpServerOptions extends AdapterOptions {
   /** `serverInfo.name` (default `'graded-tools'`). */
   readonly name?: string;
@@ -67,22 +73,49 @@ export function createMcpServer<C>(
   ctx: McpContext<C> = {},
   options: McpServerOptions = {},
 ): Server {
-  return buildMcpServer(registry, ctx, options, createLimiter(resolveAdapterOptions(options).concurrency));
+  const limit = createLimiter(resolveAdapterOptions(options).concurrency);
+  return buildMcpServer({ registry, ctx, options, limit, countsCalls: false });
 }
 
-/**
- * `createMcpServer` with a given limiter, so the stateless HTTP handler can bound tool runs across
- * all requests rather than per request.
- */
-export function buildMcpServer<C>(
-  registry: ToolRegistry<C>,
-  ctx: McpContext<C>,
-  options: McpServerOptions,
-  limit: Limiter,
-): Server {
+/** What `buildMcpServer` needs: the registry, the context, the options and how calls are bounded. */
+export interface McpServerSetup<C> {
+  readonly registry: ToolRegistry<C>;
+  readonly ctx: McpContext<C>;
+  readonly options: McpServerOptions;
+  /** Bounds tool runs: per server, or across every request of an HTTP handler. */
+  readonly limit: Limiter;
+  /** True when the server lives for one HTTP request: its calls are one turn, `maxCallsPerTurn` applies. */
+  readonly countsCalls: boolean;
+}
+
+/** The MCP listing of one model tool: its wire name, title, schema and read-only annotations. */
+function toMcpTool<C>(registry: ToolRegistry<C>, schema: FunctionSchema): Tool {
+  const info = registry.get(schema.name);
+  const title = info?.title ?? schema.name;
+  return {
+    name: schema.name,
+    title,
+    description: schema.description,
+    // The registry refuses a root that is not `type: 'object'`, which is what MCP requires.
+    inputSchema: schema.parameters as Tool['inputSchema'],
+    annotations: {
+      title,
+      readOnlyHint: true,
+      destructiveHint: false,
+      idempotentHint: true,
+      openWorldHint: info?.openWorld ?? false,
+    },
+  };
+}
+
+/** `createMcpServer` with a given limiter, for the stateless HTTP handler (one server per request). */
+export function buildMcpServer<C>(setup: McpServerSetup<C>): Server {
+  const { registry, ctx, options, limit } = setup;
   const resolved = resolveAdapterOptions(options);
-  const contextFor = async (extra: McpRequestExtra): Promise<InvokeContext<C>> =>
-    typeof ctx === 'function' ? await ctx(extra) : ctx;
+  // A fixed context is used as is: no await on every call for it.
+  const contextFor = (extra: McpRequestExtra): InvokeContext<C> | Promise<InvokeContext<C>> =>
+    typeof ctx === 'function' ? ctx(extra) : ctx;
+  let calls = 0;
 
   const server = new Server(
     { name: options.name ?? 'graded-tools', version: options.version ?? PACKAGE_VERSION },
@@ -94,44 +127,32 @@ export function buildMcpServer<C>(
 
   server.setRequestHandler(ListToolsRequestSchema, async (_request, extra) => {
     const invokeContext = await contextFor(extra);
-    const tools = modelTools(registry, invokeContext, 'MCP', Number.POSITIVE_INFINITY).map((schema): Tool => {
-      const info = registry.get(schema.name);
-      const title = info?.title ?? schema.name;
-      return {
-        name: schema.name,
-        title,
-        description: schema.description,
-        // The registry refuses a root that is not `type: 'object'`, which is what MCP requires.
-        inputSchema: schema.parameters as Tool['inputSchema'],
-        annotations: {
-          title,
-          readOnlyHint: true,
-          destructiveHint: false,
-          idempotentHint: true,
-          openWorldHint: info?.openWorld ?? false,
-        },
-      };
-    });
-    return { tools };
+    const schemas = modelTools(registry, invokeContext, 'MCP', Number.POSITIVE_INFINITY);
+    return { tools: schemas.map((schema) => toMcpTool(registry, schema)) };
   });
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const invokeContext = await contextFor(extra);
-    const signal = combineSignals(invokeContext.signal, extra.signal);
-    const callContext = signal === undefined ? invokeContext : { ...invokeContext, signal };
+    // Counted before anything awaits, so a batch is counted in the order it was sent.
+    const position = setup.countsCalls ? calls++ : undefined;
+    const given = contextFor(extra);
+    const invokeContext = given instanceof Promise ? await given : given;
     const { name, arguments: args } = request.params;
-    const result = await limit(async (): Promise<ReadOnlyResult> => {
-      try {
-        return await registry.invokeReadOnly(name, args ?? {}, callContext);
-      } catch (error) {
-        const detail = describeThrown(error);
-        return failure(
-          'RUN_FAILED',
-          formatMessage('RUN_FAILED', { detail }, replyLocale(registry, invokeContext)),
-        );
-      }
-    });
-    const shown = registry.get(name)?.wireName ?? '';
+    const callSignal = callSignals.follow(extra.signal, invokeContext.signal);
+    let result: ReadOnlyResult;
+    try {
+      result = await answerCall({
+        registry,
+        name,
+        args: args ?? {},
+        ctx: { ...invokeContext, signal: callSignal.signal },
+        options: resolved,
+        limit,
+        position,
+      });
+    } finally {
+      callSignal.release();
+    }
+    const shown = () => registry.get(name)?.wireName ?? '';
     const reply = toToolReply(result, shown, resolved.maxResultChars, replyLocale(registry, invokeContext));
     return reply.ok
       ? { content: [{ type: 'text', text: reply.text }] }

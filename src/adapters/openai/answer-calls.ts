@@ -1,9 +1,13 @@
+import { formatMessage } from '../../messages/index.js';
 import type { InvokeContext, ToolRegistry } from '../../registry.js';
-import { answerCalls as answerSharedCalls } from '../shared/answer-calls.js';
-import { type CallIdRule, PRINTABLE_ID_RULE, type RawCall } from '../shared/call-plan.js';
-import { isRecord } from '../shared/json-schema-walk.js';
-import { type ResolvedAdapterOptions, resolveAdapterOptions } from '../shared/options.js';
-import { errorJson } from '../shared/tool-reply.js';
+import { failure } from '../../result.js';
+import type { JsonSchema } from '../../tool.js';
+import { isRecord } from '../../util/is-record.js';
+import { answerCalls as answerTurn, type PreparedArguments } from '../core/answer-calls.js';
+import { type CallIdRule, PRINTABLE_ID_RULE, type RawCall } from '../core/call-plan.js';
+import { type ResolvedAdapterOptions, resolveAdapterOptions } from '../core/options.js';
+import { replyLocale } from '../core/reply-locale.js';
+import { errorJson } from '../core/tool-reply.js';
 import { stripStrictNulls } from './strip-nulls.js';
 import type { OpenAIAdapterOptions } from './tool-list.js';
 
@@ -66,6 +70,24 @@ export function replayArguments(args: unknown): string {
   }
 }
 
+/** The arguments of one call: strict-mode nulls stripped when its tool is listed strict. */
+function prepareArguments<C>(
+  registry: ToolRegistry<C>,
+  ctx: InvokeContext<C>,
+  args: unknown,
+  name: string,
+  strictParameters: ReadonlyMap<string, JsonSchema> | undefined,
+): PreparedArguments {
+  const parameters = strictParameters?.get(name);
+  if (parameters === undefined) return { args };
+  const stripped = stripStrictNulls(args, parameters);
+  if ('args' in stripped) return stripped;
+  // The registry's own wording for arguments nested too deep, so the model reads one message.
+  const detail = `it is nested deeper than ${stripped.tooDeep} levels`;
+  const message = formatMessage('INVALID_ARGUMENTS', { tool: name, detail }, replyLocale(registry, ctx));
+  return { refused: failure('INVALID_ARGUMENTS', message) };
+}
+
 /**
  * Runs the calls through the model's exit (stripping strict-mode nulls when `strict`) and returns,
  * per call and in order, the id it is answered under and the text the model sees.
@@ -81,9 +103,13 @@ export async function answerCalls<C>(
     options.strict === true
       ? new Map(registry.toFunctionSchemas(ctx).map((schema) => [schema.name, schema.parameters]))
       : undefined;
-  const answered = await answerSharedCalls(registry, calls, ID_RULE, ctx, resolved, (call, name) => {
-    const parameters = strictParameters?.get(name);
-    return parameters === undefined ? call?.args : stripStrictNulls(call?.args, parameters);
+  const answered = await answerTurn({
+    registry,
+    calls,
+    rule: ID_RULE,
+    ctx,
+    options: resolved,
+    argumentsOf: (call, name) => prepareArguments(registry, ctx, call.args, name, strictParameters),
   });
   return answered.map(({ id, reply }) => ({
     id: id ?? '',

@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import type { InvokeContext, ToolRegistry } from '../../registry.js';
-import { planCalls } from '../shared/call-plan.js';
-import { isRecord } from '../shared/json-schema-walk.js';
+import { isRecord } from '../../util/is-record.js';
+import { planCalls } from '../core/call-plan.js';
 import { answerCalls, chatCallsOf, ID_RULE, replayArguments } from './answer-calls.js';
 import { type OpenAIAdapterOptions, openAITools } from './tool-list.js';
 

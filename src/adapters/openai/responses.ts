@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
 import type { InvokeContext, ToolRegistry } from '../../registry.js';
-import { planCalls } from '../shared/call-plan.js';
+import { planCalls } from '../core/call-plan.js';
 import {
   answerCalls,
   ID_RULE,

@@ -1,6 +1,7 @@
 import { ToolDefinitionError } from '../../errors/tool-definition-error.js';
 import type { JsonSchema } from '../../tool.js';
-import { allowsNull, isRecord } from '../shared/json-schema-walk.js';
+import { isRecord } from '../../util/is-record.js';
+import { allowsNull } from './json-schema-walk.js';
 
 /**
  * Keywords strict Structured Outputs cannot express. The list follows the `openai` SDK's own strict

@@ -1,8 +1,13 @@
 import type { JsonSchema } from '../../tool.js';
-import { allowsNull, isRecord, jsonTypeOf, resolveLocalRef, typeAdmits } from '../shared/json-schema-walk.js';
+import { isRecord } from '../../util/is-record.js';
+import { allowsNull, jsonTypeOf, resolveLocalRef, typeAdmits } from './json-schema-walk.js';
 
-/** Deeper than this the walk stops: a recursive schema must not let a model exhaust the stack. */
-const MAX_DEPTH = 64;
+/**
+ * The deepest arguments strict mode takes: the registry's default `argumentLimits.maxDepth`. Deeper
+ * ones are refused before anything walks or re-serialises them (`JSON.stringify` recurses).
+ */
+export const MAX_STRICT_DEPTH = 64;
+const MAX_DEPTH = MAX_STRICT_DEPTH;
 /** Longer raw arguments are left to the registry, which refuses them by its own length limit. */
 const MAX_ARGUMENT_CHARS = 1_000_000;
 
@@ -48,21 +53,40 @@ function strip(value: unknown, schemaIn: unknown, root: JsonSchema, depth: numbe
   return changed;
 }
 
+/** True when `value` nests objects or arrays deeper than `limit`; a loop, never recursion. */
+export function isNestedDeeper(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+    const [node, depth] = top;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > limit) return true;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/** Strict-mode arguments ready for the model's exit, or refused for nesting deeper than `MAX_STRICT_DEPTH`. */
+export type StrictArguments = { readonly args: unknown } | { readonly tooDeep: number };
+
 /**
  * Undoes what strict mode asks of the model: it must send every property, `null` for the optional
  * ones it means to leave out. Those nulls are removed (only where the tool's own schema does not
  * accept `null`) so the tool's schema, which the model's exit still checks, validates the input as
  * written. Anything that is not a JSON object string is returned untouched for the exit to refuse.
  */
-export function stripStrictNulls(rawArguments: unknown, parameters: JsonSchema): unknown {
-  if (typeof rawArguments !== 'string' || rawArguments.length > MAX_ARGUMENT_CHARS) return rawArguments;
+export function stripStrictNulls(rawArguments: unknown, parameters: JsonSchema): StrictArguments {
+  if (typeof rawArguments !== 'string' || rawArguments.length > MAX_ARGUMENT_CHARS)
+    return { args: rawArguments };
   let parsed: unknown;
   try {
     parsed = JSON.parse(rawArguments);
   } catch {
-    return rawArguments;
+    return { args: rawArguments };
   }
-  if (!isRecord(parsed)) return rawArguments;
+  if (!isRecord(parsed)) return { args: rawArguments };
+  if (isNestedDeeper(parsed, MAX_STRICT_DEPTH)) return { tooDeep: MAX_STRICT_DEPTH };
   // The result goes back as a string so the registry's own argument limits still apply to it.
-  return strip(parsed, parameters, parameters, 0) ? JSON.stringify(parsed) : rawArguments;
+  return { args: strip(parsed, parameters, parameters, 0) ? JSON.stringify(parsed) : rawArguments };
 }

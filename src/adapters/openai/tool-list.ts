@@ -2,8 +2,8 @@ import type OpenAI from 'openai';
 import type { InvokeContext, ToolRegistry } from '../../registry.js';
 import type { JsonSchema } from '../../tool.js';
 import type { FunctionSchema } from '../../tools/function-schema.js';
-import { type AdapterOptions, resolveAdapterOptions } from '../shared/options.js';
-import { internalName, modelTools, refuseRootKeywords } from '../shared/tool-list.js';
+import { internalName, modelTools, refuseRootKeywords } from '../core/list-tools.js';
+import { type AdapterOptions, resolveAdapterOptions } from '../core/options.js';
 import { toOpenAIStrictSchema } from './strict-schema.js';
 
 /** Options for the OpenAI adapter: pass the same ones to the list and to the answer functions. */

@@ -5,7 +5,7 @@ import {
   modelFacingName,
   PRINTABLE_ID_RULE,
   planCalls,
-} from '../../../src/adapters/shared/call-plan.js';
+} from '../../../src/adapters/core/call-plan.js';
 import { PROVIDER_NAME_RULE } from '../support/hostile-calls.js';
 
 const anyId = fc.oneof(

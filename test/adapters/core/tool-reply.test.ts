@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { errorJson, toToolReply } from '../../../src/adapters/shared/tool-reply.js';
+import { errorJson, toToolReply } from '../../../src/adapters/core/tool-reply.js';
 
 describe('toToolReply', () => {
   it('sends data as JSON text', () => {

@@ -1,9 +1,5 @@
-/** Small, dependency-free readers for JSON Schema documents, shared by the schema transforms. */
-
-/** A plain object (not an array, not null). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+/** Small, dependency-free readers for JSON Schema documents, shared by the strict-mode transforms. */
+import { isRecord } from '../../util/is-record.js';
 
 /** The schema a local `$ref` (`#`, `#/$defs/x`, `#/definitions/x` …) points at, or `undefined`. */
 export function resolveLocalRef(root: unknown, ref: string): unknown {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { truncateText, truncationMarker } from '../../../src/adapters/shared/truncate.js';
+import { truncateText, truncationMarker } from '../../src/util/truncate.js';
 
 describe('truncateText', () => {
   it('returns text that fits unchanged', () => {

@@ -1,7 +1,7 @@
 import { formatMessage, type Locale } from '../../messages/index.js';
 import type { ErrorCode, ReadOnlyResult } from '../../result.js';
 import { describeThrown } from '../../util/describe-thrown.js';
-import { truncateText } from './truncate.js';
+import { truncateText } from '../../util/truncate.js';
 
 /** A tool result as the model will see it: JSON text of the data, or an error it can act on. */
 export type ToolReply =
@@ -31,11 +31,12 @@ function jsonText(data: unknown): { text: string } | { problem: string } {
 /**
  * Turns what the model's exit returned into what the model sees. A result that cannot be written
  * as JSON (a BigInt, a cycle, a throwing `toJSON`) becomes a `RUN_FAILED` reply instead of an
- * exception: nothing a tool returns may break the adapter.
+ * exception: nothing a tool returns may break the adapter. `tool` names it in that message (a
+ * function, to look the name up only then).
  */
 export function toToolReply(
   result: ReadOnlyResult,
-  tool: string,
+  tool: string | (() => string),
   maxChars: number,
   locale: Locale | undefined,
 ): ToolReply {
@@ -43,7 +44,11 @@ export function toToolReply(
   const json = jsonText(result.data);
   if ('problem' in json) {
     const detail = `its result cannot be sent as JSON (${json.problem.slice(0, 200)})`;
-    const message = formatMessage('RUN_FAILED', { tool, detail }, locale);
+    const message = formatMessage(
+      'RUN_FAILED',
+      { tool: typeof tool === 'string' ? tool : tool(), detail },
+      locale,
+    );
     return { ok: false, code: 'RUN_FAILED', message: truncateText(message, maxChars) };
   }
   const text = truncateText(json.text, maxChars);

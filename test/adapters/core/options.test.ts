@@ -1,6 +1,6 @@
 import { ToolDefinitionError } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
-import { resolveAdapterOptions } from '../../../src/adapters/shared/options.js';
+import { resolveAdapterOptions } from '../../../src/adapters/core/options.js';
 
 describe('resolveAdapterOptions', () => {
   it('fills in the defaults', () => {
