@@ -17,6 +17,7 @@ export type {
   ConfirmationFilter,
   ConfirmationHistoryEntry,
   ConfirmationListResult,
+  ConfirmationPruneResult,
   ConfirmationResult,
   ConfirmationStatus,
   ConfirmationSweepResult,
@@ -25,6 +26,7 @@ export type {
   ConfirmResult,
   ConfirmSuccess,
   MarkDeliveredOptions,
+  PruneOptions,
   RecoverStaleOptions,
   RejectOptions,
 } from './confirm/types.js';

@@ -1,7 +1,8 @@
 import { type ConfirmationAction, type EventListener, emitSafely } from '../events.js';
 import { GuardedCall, type GuardedOutcome } from '../invoke/run-guarded.js';
-import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
-import { isFlagGranted, refusalFor } from '../policy/gates.js';
+import { formatMessage, type Locale, type MessageParams, toLocale } from '../messages/index.js';
+import { approverGates, readFlags } from '../policy/call-context.js';
+import { refusalFor } from '../policy/gates.js';
 import { type ConfirmRequired, type ErrorCode, failure } from '../result.js';
 import type { Approval } from '../tool.js';
 import type { ToolInfo } from '../tools/tool-info.js';
@@ -68,7 +69,6 @@ export type Created = ConfirmRequired | CreateRefusal;
 /** The longest look-back `recoverStale` and `prune` accept: a year. */
 const MAX_OLDER_THAN_MS = 366 * 24 * 60 * 60 * 1000;
 const NOT_JSON = 'the result is not JSON and was not stored';
-const LOCALES: readonly Locale[] = ['en', 'zh-CN'];
 
 /** Builds a failure in the caller's language, carrying the confirmation when there is one. */
 type Fail = (code: ErrorCode, params: MessageParams, confirmation?: Confirmation) => ConfirmationFailure;
@@ -88,7 +88,7 @@ interface Approving {
   /** Lower case: a digest shown in capitals is the same digest. */
   readonly digest: string | undefined;
   /** Only the flags granted (exactly `true`), copied. */
-  readonly flags: Readonly<Record<string, boolean>> | undefined;
+  readonly flags: Readonly<Record<string, true>> | undefined;
   readonly scope: string | undefined;
   readonly signal: AbortSignal | undefined;
 }
@@ -111,7 +111,7 @@ export class ConfirmationFlow {
 
   constructor(settings: ConfirmationFlowSettings) {
     this.#s = settings;
-    this.#locale = knownLocale(settings.locale, 'en');
+    this.#locale = toLocale(settings.locale, 'en');
     this.view = Object.freeze({
       get: (id: string, options?: unknown) => this.get(id, options),
       list: (filter?: unknown) => this.list(filter),
@@ -204,7 +204,7 @@ export class ConfirmationFlow {
    */
   async #approve(id: string, options: unknown, mode: 'confirm' | 'retry'): Promise<ConfirmResult> {
     const read = readOptions(options, ['approvedBy', 'digest', 'flags', 'scope', 'signal', 'locale']);
-    const fail = failureIn(knownLocale(read?.locale, this.#locale));
+    const fail = failureIn(toLocale(read?.locale, this.#locale));
     try {
       if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
       let approving: Approving | string;
@@ -235,9 +235,9 @@ export class ConfirmationFlow {
       if (!payload.ok) return payload.failure;
       const tool = this.#s.sendTool(record.tool);
       if (tool === undefined) return fail('UNKNOWN_TOOL', { tool: record.tool }, record);
-      const scope = approving.scope ?? record.scope;
-      const refusal = refusalFor(tool.info, { flags: approving.flags, scope }, 'person');
-      if (refusal !== undefined) return fail(refusal, { tool: record.tool, scope }, record);
+      const gates = approverGates(approving, record.scope);
+      const refusal = refusalFor(tool.info, gates, 'person');
+      if (refusal !== undefined) return fail(refusal, { tool: record.tool, scope: gates.scope }, record);
       if (approving.signal?.aborted) return fail('ABORTED', {}, record);
 
       const claim = await this.#claim(record, attempt, approving.approvedBy);
@@ -440,7 +440,7 @@ export class ConfirmationFlow {
   }): Promise<ConfirmationResult> {
     const { id, decision, byOption, noteOption } = asked;
     const read = readOptions(asked.options, [byOption, noteOption, 'locale']);
-    const fail = failureIn(knownLocale(read?.locale, this.#locale));
+    const fail = failureIn(toLocale(read?.locale, this.#locale));
     try {
       if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
       const by = read[byOption];
@@ -471,7 +471,7 @@ export class ConfirmationFlow {
   /** Marks every pending confirmation past its `expiresAt` as `expired`. */
   async expireDue(options: unknown): Promise<ConfirmationSweepResult> {
     const read = readOptions(options, ['locale']);
-    const fail = failureIn(knownLocale(read?.locale, this.#locale));
+    const fail = failureIn(toLocale(read?.locale, this.#locale));
     try {
       if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
       const swept = await callStore(() => this.#s.store.expire({ now: this.#s.now() }));
@@ -489,7 +489,7 @@ export class ConfirmationFlow {
    */
   async recoverStale(options: unknown): Promise<ConfirmationSweepResult> {
     const read = readOptions(options, ['olderThanMs', 'locale']);
-    const fail = failureIn(knownLocale(read?.locale, this.#locale));
+    const fail = failureIn(toLocale(read?.locale, this.#locale));
     try {
       if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
       const olderThanMs = read.olderThanMs;
@@ -510,7 +510,7 @@ export class ConfirmationFlow {
    */
   async prune(options: unknown): Promise<ConfirmationPruneResult> {
     const read = readOptions(options, ['olderThanMs', 'locale']);
-    const fail = failureIn(knownLocale(read?.locale, this.#locale));
+    const fail = failureIn(toLocale(read?.locale, this.#locale));
     try {
       if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
       const olderThanMs = read.olderThanMs;
@@ -537,7 +537,7 @@ export class ConfirmationFlow {
   /** One confirmation by id (`CONFIRMATION_NOT_FOUND` when there is none). */
   async get(id: string, options?: unknown): Promise<ConfirmationResult> {
     const read = readOptions(options, ['locale']);
-    const fail = failureIn(knownLocale(read?.locale, this.#locale));
+    const fail = failureIn(toLocale(read?.locale, this.#locale));
     try {
       if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
       if (!isConfirmationIdShape(id)) return fail('CONFIRMATION_NOT_FOUND', {});
@@ -553,7 +553,7 @@ export class ConfirmationFlow {
   /** Newest first; with `status: 'pending'`, only those that can still be confirmed. */
   async list(filter?: unknown): Promise<ConfirmationListResult> {
     const read = readOptions(filter, ['status', 'tool', 'limit', 'locale']);
-    const fail = failureIn(knownLocale(read?.locale, this.#locale));
+    const fail = failureIn(toLocale(read?.locale, this.#locale));
     try {
       if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
       const { status, tool, limit } = read;
@@ -632,24 +632,15 @@ function alreadyDecided(fail: Fail, record: Confirmation): ConfirmationFailure {
   return fail('ALREADY_DECIDED', { status: record.status }, record);
 }
 
-/** A locale we have messages for, or `fallback`: a caller's text never indexes an object. */
-function knownLocale(value: unknown, fallback: Locale): Locale {
-  return LOCALES.includes(value as Locale) ? (value as Locale) : fallback;
-}
-
-/** The granted flags, copied once (own enumerable keys set to exactly `true`), or why they cannot be read. */
-function grantedFlags(flags: unknown): Readonly<Record<string, boolean>> | undefined | string {
+/** The granted flags, copied once by the gates' rule, or why they cannot be read. */
+function grantedFlags(flags: unknown): Readonly<Record<string, true>> | undefined | string {
   if (flags === undefined) return undefined;
   if (typeof flags !== 'object' || flags === null) return '`flags` must be an object of feature flags';
-  const granted: Record<string, boolean> = Object.create(null);
   try {
-    for (const key of Object.keys(flags)) {
-      if (isFlagGranted(flags as Record<string, boolean>, key)) granted[key] = true;
-    }
+    return readFlags(flags).flags;
   } catch {
     return '`flags` could not be read';
   }
-  return granted;
 }
 
 const LOOK_BACK = '`olderThanMs` must be a number of milliseconds from 0 to a year';

@@ -28,7 +28,7 @@ export interface InvokeSettings {
   readonly onEvent: EventListener | undefined;
   readonly describeError: (error: unknown, tool: string) => string;
   /** Stores a person's prepared send as a pending confirmation (the confirmation flow's first step). */
-  readonly ask: (request: NewConfirmation) => Created | Promise<Created>;
+  readonly ask: (request: NewConfirmation) => Promise<Created>;
 }
 
 /** One call in flight: the caller's context as read once, the tool, and when it started. */
@@ -166,23 +166,18 @@ export class InvokePath {
   }
 
   /** A person's send was prepared: store it as a pending confirmation and hand back what to show. */
-  #askForConfirmation(call: Call, input: unknown, payload: unknown): InvokeResult | Promise<InvokeResult> {
-    const created = this.#settings.ask({
-      tool: call.entry.tool.info.name,
-      input,
-      payload,
-      actor: call.ctx.actor,
-      scope: call.ctx.scope,
-    });
-    const answer = (result: Created): InvokeResult => {
-      if (!result.ok) return this.#fail(call, result.code, { detail: result.detail });
-      this.#report(call.ctx, call.entry.tool.info.name, call.started, 'confirm_required');
-      return result;
-    };
-    if (!(created instanceof Promise)) return answer(created);
-    return created.then(answer, (error: unknown) =>
-      this.#unexpected(call, call.ctx, call.entry.tool.info.name, error),
-    );
+  #askForConfirmation(call: Call, input: unknown, payload: unknown): Promise<InvokeResult> {
+    const { ctx, entry } = call;
+    return this.#settings
+      .ask({ tool: entry.tool.info.name, input, payload, actor: ctx.actor, scope: ctx.scope })
+      .then(
+        (created): InvokeResult => {
+          if (!created.ok) return this.#fail(call, created.code, { detail: created.detail });
+          this.#report(ctx, entry.tool.info.name, call.started, 'confirm_required');
+          return created;
+        },
+        (error: unknown) => this.#unexpected(call, ctx, entry.tool.info.name, error),
+      );
   }
 
   #refuse(call: Call, refusal: Refusal, asked: unknown): ToolFailure {

@@ -1,7 +1,8 @@
 import { formatMessage, type Locale } from '../messages/index.js';
 import type { CallerKind, SideEffect } from '../tool.js';
 import type { ToolInfo } from '../tools/tool-info.js';
-import { type GateContext, isFlagGranted, type Refusal, refusalFor } from './gates.js';
+import { readFlags } from './call-context.js';
+import { type GateContext, type Refusal, refusalFor } from './gates.js';
 
 /** Whether one kind of caller may reach a tool, and if not, why. */
 export interface Access {
@@ -46,10 +47,7 @@ function accessFor(tool: ToolInfo, ctx: GateContext, caller: CallerKind, locale:
 
 /** The flags a context grants, by the same rule the gates use. */
 export function grantedFlagsOf(flags: GateContext['flags']): string[] {
-  if (flags == null) return [];
-  return Object.keys(flags)
-    .filter((flag) => isFlagGranted(flags, flag))
-    .sort();
+  return [...readFlags(flags).granted];
 }
 
 /**

@@ -33,8 +33,14 @@ export interface UnreadableContext {
 const NO_FLAGS: Readonly<Record<string, true>> = Object.freeze(Object.create(null));
 export const EMPTY_GATES: GateSnapshot = Object.freeze({ scope: undefined, flags: NO_FLAGS, granted: [] });
 
-/** Granted flags by the gates' rule: own keys whose value is exactly `true`. */
-function readFlags(flags: unknown): { flags: Readonly<Record<string, true>>; granted: string[] } {
+/**
+ * Granted flags by the gates' rule, each read once: own enumerable keys whose value is exactly `true`,
+ * as a frozen null-prototype record and as a sorted list. Throws what a hostile getter throws.
+ */
+export function readFlags(flags: unknown): {
+  flags: Readonly<Record<string, true>>;
+  granted: readonly string[];
+} {
   if (typeof flags !== 'object' || flags === null) return { flags: NO_FLAGS, granted: [] };
   const granted: string[] = [];
   for (const key of Object.keys(flags)) {
@@ -53,7 +59,7 @@ function readFlags(flags: unknown): { flags: Readonly<Record<string, true>>; gra
  */
 export function readGates(raw: unknown): GateSnapshot {
   if (raw === undefined || raw === null) return EMPTY_GATES;
-  const ctx = raw as GateContext;
+  const ctx = raw as { readonly scope?: unknown; readonly flags?: unknown };
   const scope = ctx.scope;
   const { flags, granted } = readFlags(ctx.flags);
   return { scope: typeof scope === 'string' ? scope : undefined, flags, granted };
@@ -102,4 +108,18 @@ export function readCallContext(
   } catch (error) {
     return { detail: `the context could not be read: ${describeThrown(error).slice(0, 200)}`, locale };
   }
+}
+
+/**
+ * The gates a person's confirm is checked under: the approver's own flags, and their scope — or, when
+ * they give none, the scope the send was asked in.
+ */
+export function approverGates(
+  approver: {
+    readonly flags: Readonly<Record<string, true>> | undefined;
+    readonly scope: string | undefined;
+  },
+  askedScope: string | undefined,
+): GateContext {
+  return { flags: approver.flags, scope: approver.scope ?? askedScope };
 }
