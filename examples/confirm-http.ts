@@ -126,7 +126,7 @@ export function createConfirmHandler(registry: ToolRegistry) {
       const { digest, reason } = body.value;
       const result =
         action === 'confirm'
-          ? // The digest the screen showed: if the stored payload differs, nothing is sent.
+          ? // The digest the screen showed: if the stored tool or payload differs, nothing is sent.
             await registry.confirm(id, {
               approvedBy: person,
               digest: typeof digest === 'string' ? digest : undefined,
