@@ -469,58 +469,55 @@ export class ConfirmationFlow {
   // ── sweep ────────────────────────────────────────────────────────────────────────────────────
 
   /** Marks every pending confirmation past its `expiresAt` as `expired`. */
-  async expireDue(options: unknown): Promise<ConfirmationSweepResult> {
-    const read = readOptions(options, ['locale']);
-    const fail = failureIn(toLocale(read?.locale, this.#locale));
-    try {
-      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
-      const swept = await callStore(() => this.#s.store.expire({ now: this.#s.now() }));
-      if (!swept.ok) return fail('STORE_FAILED', { detail: swept.detail });
-      for (const confirmation of swept.value) this.#emit('expired', confirmation);
-      return { ok: true, changed: swept.value };
-    } catch (error) {
-      return fail('RUN_FAILED', { detail: describeThrown(error) });
-    }
+  expireDue(options: unknown): Promise<ConfirmationSweepResult> {
+    return this.#sweep(options, false, async () => {
+      const changed = await this.#s.store.expire({ now: this.#s.now() });
+      for (const confirmation of changed) this.#emit('expired', confirmation);
+      return { ok: true, changed };
+    });
   }
 
   /**
    * Marks deliveries started more than `olderThanMs` ago that never recorded an outcome as
    * `unknown`. It never re-delivers: only a person does, with `retry`, after reading the history.
    */
-  async recoverStale(options: unknown): Promise<ConfirmationSweepResult> {
-    const read = readOptions(options, ['olderThanMs', 'locale']);
-    const fail = failureIn(toLocale(read?.locale, this.#locale));
-    try {
-      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
-      const olderThanMs = read.olderThanMs;
-      if (!isLookBack(olderThanMs)) return fail('INVALID_OPTION', { detail: LOOK_BACK });
-      const now = this.#s.now();
-      const swept = await callStore(() => this.#s.store.recoverStale({ now, olderThanMs }));
-      if (!swept.ok) return fail('STORE_FAILED', { detail: swept.detail });
-      for (const confirmation of swept.value) this.#emit('unknown', confirmation);
-      return { ok: true, changed: swept.value };
-    } catch (error) {
-      return fail('RUN_FAILED', { detail: describeThrown(error) });
-    }
+  recoverStale(options: unknown): Promise<ConfirmationSweepResult> {
+    return this.#sweep(options, true, async (olderThanMs) => {
+      const changed = await this.#s.store.recoverStale({ now: this.#s.now(), olderThanMs });
+      for (const confirmation of changed) this.#emit('unknown', confirmation);
+      return { ok: true, changed };
+    });
   }
 
   /**
    * Deletes finished confirmations (`delivered`, `rejected`, `expired`) last changed more than
    * `olderThanMs` ago; never an open one or one whose outcome a person must still decide.
    */
-  async prune(options: unknown): Promise<ConfirmationPruneResult> {
-    const read = readOptions(options, ['olderThanMs', 'locale']);
+  prune(options: unknown): Promise<ConfirmationPruneResult> {
+    return this.#sweep(options, true, async (olderThanMs) => ({
+      ok: true,
+      deleted: await this.#s.store.prune({ before: this.#s.now() - olderThanMs }),
+    }));
+  }
+
+  /**
+   * One sweep: its options read once (`locale`, and `olderThanMs` when it takes one), then the store
+   * work, whose rejection is `STORE_FAILED`.
+   */
+  async #sweep<R extends { readonly ok: true }>(
+    options: unknown,
+    takesLookBack: boolean,
+    work: (olderThanMs: number) => Promise<R>,
+  ): Promise<R | ConfirmationFailure> {
+    const read = readOptions(options, takesLookBack ? ['olderThanMs', 'locale'] : ['locale']);
     const fail = failureIn(toLocale(read?.locale, this.#locale));
+    if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
+    const olderThanMs = takesLookBack ? read.olderThanMs : 0;
+    if (!isLookBack(olderThanMs)) return fail('INVALID_OPTION', { detail: LOOK_BACK });
     try {
-      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
-      const olderThanMs = read.olderThanMs;
-      if (!isLookBack(olderThanMs)) return fail('INVALID_OPTION', { detail: LOOK_BACK });
-      const before = this.#s.now() - olderThanMs;
-      const pruned = await callStore(() => this.#s.store.prune({ before }));
-      if (!pruned.ok) return fail('STORE_FAILED', { detail: pruned.detail });
-      return { ok: true, deleted: pruned.value };
+      return await work(olderThanMs);
     } catch (error) {
-      return fail('RUN_FAILED', { detail: describeThrown(error) });
+      return fail('STORE_FAILED', { detail: storeFailure(error) });
     }
   }
 
