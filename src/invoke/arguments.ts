@@ -144,6 +144,14 @@ function findParsedProblem(value: object, depth: number, maxDepth: number): stri
   return undefined;
 }
 
+/**
+ * False when the text alone shows there is nothing to check: too short to nest past `maxDepth` (each
+ * level takes two characters) and without `__proto__`, spelled plainly or with an escape.
+ */
+function textMayHoldProblem(text: string, maxDepth: number): boolean {
+  return text.length >= 2 * (maxDepth + 2) || text.includes('__proto__') || text.includes('\\');
+}
+
 function checkParsed(value: Record<string, unknown>, limits: ArgumentLimits): ArgumentsProblem | undefined {
   let problem: string | undefined;
   try {
@@ -181,6 +189,7 @@ export function readArguments(
       );
     }
     if (!isPlainRecord(parsed)) return new ArgumentsProblem(describeKind(parsed));
+    if (!textMayHoldProblem(raw, limits.maxDepth)) return parsed;
     return checkParsed(parsed, limits) ?? parsed;
   }
   if (!isPlainRecord(raw)) return new ArgumentsProblem(describeKind(raw));

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { ToolRegistry } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
 
@@ -134,5 +135,41 @@ describe('arguments: a __proto__ key', () => {
       },
     );
     expect(calls).toEqual([{ note: '__proto__ é' }]);
+  });
+});
+
+describe('arguments: the short-text fast path agrees with the full check', () => {
+  /** JSON values with `__proto__` keys (plain and escaped) and nesting around the depth limit. */
+  const hostileJson = fc.letrec((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      fc.jsonValue({ maxDepth: 2 }),
+      fc.array(tie('value'), { maxLength: 2 }),
+      fc.dictionary(fc.constantFrom('a', '__proto__', 'b\u005c', 'q'), tie('value'), { maxKeys: 2 }),
+    ),
+  })).value;
+
+  it('accepts a raw JSON string exactly when the same object is accepted (property)', async () => {
+    const { registry } = openTool();
+    const limits = new ToolRegistry({ argumentLimits: { maxDepth: 3 } }).register({
+      name: 'kb.store',
+      description: 'Store anything.',
+      sideEffect: 'read',
+      inputSchema: { type: 'object' },
+      run: () => 'ran',
+    });
+    await fc.assert(
+      fc.asyncProperty(hostileJson, fc.boolean(), fc.boolean(), async (value, wrap, escaped) => {
+        let text = JSON.stringify(wrap ? { v: value } : value);
+        if (escaped) text = text.replaceAll('__proto__', '\\u005f_proto__');
+        if (!text.startsWith('{')) return;
+        for (const target of [registry, limits]) {
+          const fromText = await target.invokeReadOnly('kb__store', text);
+          const fromObject = await target.invokeReadOnly('kb__store', JSON.parse(text));
+          expect(fromText.ok).toBe(fromObject.ok);
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
