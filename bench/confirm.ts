@@ -17,6 +17,7 @@ import pg from 'pg';
 import { startApp } from '../test/helpers/app-process.js';
 import { probePostgres, uniqueTable } from '../test/helpers/postgres.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
+import { printTable } from './measure.js';
 import { benchMemoryStore } from './memory-store.js';
 
 /** The issue's targets, in round trips per second. */
@@ -149,14 +150,6 @@ async function processContention(
 }
 
 const fmt = (n: number | undefined) => (n === undefined ? '—' : Math.round(n).toLocaleString('en-US'));
-
-function printTable(headers: string[], rows: string[][]): void {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-  console.log(line(headers));
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const row of rows) console.log(line(row));
-}
 
 /** Runs the confirmation benchmark and prints its tables. */
 export async function benchConfirm(options: { readonly quick?: boolean } = {}): Promise<void> {

@@ -5,25 +5,12 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ToolRegistry } from 'graded-tools';
 import { z } from 'zod';
 import { compareRates, formatRate, median, timeOnce, verdict } from './measure.js';
+import { searchArgs, searchRun, searchSchema, searchShape } from './search-tool.js';
 
-// One tool, one 3-property schema, the same arguments string for every contender.
-const schema = {
-  type: 'object',
-  properties: {
-    query: { type: 'string', minLength: 1 },
-    limit: { type: 'integer', minimum: 1, maximum: 50 },
-    locale: { type: 'string', enum: ['en', 'zh-CN'] },
-  },
-  required: ['query', 'limit', 'locale'],
-  additionalProperties: false,
-} as const;
-const zodSchema = z.object({
-  query: z.string().min(1),
-  limit: z.number().int().min(1).max(50),
-  locale: z.enum(['en', 'zh-CN']),
-});
-const args = JSON.stringify({ query: 'refund for a duplicate charge', limit: 5, locale: 'en' });
-const run = async (input: { query: string; limit: number }) => ({ hits: input.limit, query: input.query });
+const schema = searchSchema;
+const zodSchema = z.object(searchShape);
+const args = searchArgs;
+const run = searchRun;
 
 function tenThousandTools(registry: ToolRegistry): void {
   for (let i = 0; i < 10_000; i += 1) {

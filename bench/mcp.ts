@@ -7,26 +7,14 @@ import { ToolRegistry } from 'graded-tools';
 import { createMcpServer } from 'graded-tools/mcp';
 import { z } from 'zod';
 import { formatRate, median, verdict } from './measure.js';
+import { searchInput, searchRun, searchSchema, searchShape } from './search-tool.js';
 
 // One tool, one 3-property schema (as zod for both servers, and as JSON Schema for ours), one handler.
-const shape = {
-  query: z.string().min(1),
-  limit: z.number().int().min(1).max(50),
-  locale: z.enum(['en', 'zh-CN']),
-};
+const shape = searchShape;
 const zodSchema = z.object(shape);
-const jsonSchema = {
-  type: 'object',
-  properties: {
-    query: { type: 'string', minLength: 1 },
-    limit: { type: 'integer', minimum: 1, maximum: 50 },
-    locale: { type: 'string', enum: ['en', 'zh-CN'] },
-  },
-  required: ['query', 'limit', 'locale'],
-  additionalProperties: false,
-} as const;
-const args = { query: 'refund for a duplicate charge', limit: 5, locale: 'en' };
-const run = async (input: { query: string; limit: number }) => ({ hits: input.limit, query: input.query });
+const jsonSchema = searchSchema;
+const args = searchInput;
+const run = searchRun;
 
 /**
  * Calls per CPU-second of each contender in short interleaved batches, and each one's ratio to

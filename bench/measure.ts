@@ -47,3 +47,12 @@ export const formatRate = (perSecond: number) =>
 
 /** A verdict next to a target, so a reader sees at once what was met. */
 export const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
+
+/** Prints a Markdown table whose columns are padded to their widest cell. */
+export function printTable(headers: string[], rows: string[][]): void {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
+  console.log(line(headers));
+  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
+  for (const row of rows) console.log(line(row));
+}

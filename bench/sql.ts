@@ -16,7 +16,7 @@ import { createSqliteStore } from 'graded-tools/sqlite';
 import pg from 'pg';
 import { probePostgres, uniqueTable } from '../test/helpers/postgres.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
-import { median, timeOnce, verdict } from './measure.js';
+import { median, printTable, timeOnce, verdict } from './measure.js';
 
 /** The issue's targets: round trips against the bare driver doing the same, and only the three writes. */
 const TARGET_SAME = 0.95;
@@ -439,14 +439,6 @@ async function pruneAndList(dir: string, count: number): Promise<string[][]> {
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
-
-function printTable(headers: string[], rows: string[][]): void {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(' | ')} |`;
-  console.log(line(headers));
-  console.log(`|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`);
-  for (const row of rows) console.log(line(row));
-}
 
 /** Runs the SQL store benchmark and prints its tables. */
 export async function benchSql(options: { readonly quick?: boolean } = {}): Promise<void> {

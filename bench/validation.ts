@@ -1,18 +1,10 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ToolRegistry } from 'graded-tools';
 import { compareRates, formatRate, timeOnce, verdict } from './measure.js';
+import { searchArgs, searchRun, searchSchema } from './search-tool.js';
 
 // The 3-property schema of bench/core.ts, and the same with a `pattern` (which runs on RE2 here).
-const plain = {
-  type: 'object',
-  properties: {
-    query: { type: 'string', minLength: 1 },
-    limit: { type: 'integer', minimum: 1, maximum: 50 },
-    locale: { type: 'string', enum: ['en', 'zh-CN'] },
-  },
-  required: ['query', 'limit', 'locale'],
-  additionalProperties: false,
-} as const;
+const plain = searchSchema;
 const withPattern = {
   ...plain,
   properties: { ...plain.properties, query: { type: 'string', minLength: 1, pattern: '^[\\w ,.-]{1,200}$' } },
@@ -22,8 +14,8 @@ const withRe2Pattern = {
   ...plain,
   properties: { ...plain.properties, query: { type: 'string', minLength: 1, pattern: '(refund|charge)' } },
 } as const;
-const args = JSON.stringify({ query: 'refund for a duplicate charge', limit: 5, locale: 'en' });
-const run = async (input: { query: string; limit: number }) => ({ hits: input.limit, query: input.query });
+const args = searchArgs;
+const run = searchRun;
 
 async function compareWithBare(label: string, schema: object, quick: boolean): Promise<string[]> {
   const registry = new ToolRegistry().register({
