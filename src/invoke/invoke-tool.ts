@@ -14,7 +14,7 @@ import {
 import type { CallerKind } from '../tool.js';
 import type { ToolEntry, ToolTable } from '../tools/tool-table.js';
 import { describeThrown } from '../util/describe-thrown.js';
-import { validateStandard } from '../validation/standard-schema.js';
+import { type StandardOutcome, validateStandard } from '../validation/standard-schema.js';
 import { type ArgumentLimits, ArgumentsProblem, readArguments } from './arguments.js';
 import { ToolRunContext } from './run-context.js';
 import { GuardedCall, type GuardedOutcome } from './run-guarded.js';
@@ -103,22 +103,32 @@ export class InvokePath {
       const parsed = readArguments(rawInput, this.#settings.limits);
       if (parsed instanceof ArgumentsProblem)
         return this.#fail(call, 'INVALID_ARGUMENTS', { detail: parsed.detail });
-      if (entry.tool.standard !== undefined) return this.#run(call, parsed, true);
+      if (entry.tool.standard !== undefined) {
+        const verdict = validateStandard(entry.tool.standard, parsed);
+        if (verdict instanceof Promise) return this.#run(call, parsed, verdict);
+        if (!verdict.valid) return this.#invalidInput(call, verdict.issues);
+        return this.#run(call, verdict.value, undefined);
+      }
       const validate = this.#settings.table.validatorOf(entry);
       if (typeof validate === 'string') return this.#fail(call, 'SCHEMA_ERROR', { detail: validate });
       const checked = validate(parsed);
       if (!checked.valid) return this.#invalidInput(call, checked.issues);
-      return this.#run(call, parsed, false);
+      return this.#run(call, parsed, undefined);
     } catch (error) {
       return this.#unexpected(call, ctx, name, error);
     }
   }
 
   /**
-   * Runs `run` (or a send tool's `prepare`) under one guard: the timeout and the caller's signal
-   * cover a Standard Schema's validation too, so one whose check never settles still ends the call.
+   * Runs `run` (or a send tool's `prepare`) under one guard. A Standard Schema that answers with a
+   * promise is awaited under the same guard: the timeout and the caller's signal cover its check too,
+   * so one whose check never settles still ends the call.
    */
-  #run(call: Call, input: unknown, validateFirst: boolean): InvokeResult | Promise<InvokeResult> {
+  #run(
+    call: Call,
+    input: unknown,
+    pendingVerdict: Promise<StandardOutcome> | undefined,
+  ): InvokeResult | Promise<InvokeResult> {
     const { tool } = call.entry;
     const timeoutMs = tool.info.timeoutMs ?? this.#settings.defaultTimeoutMs;
     const guard = new GuardedCall(timeoutMs, call.ctx.signal);
@@ -127,9 +137,10 @@ export class InvokePath {
     // A send tool's confirmation records the input as validated (a Standard Schema may transform it).
     let validated = input;
     const answer = (outcome: GuardedOutcome<unknown>) => this.#answer(call, validated, outcome, timeoutMs);
-    if (!validateFirst) return guard.run(() => work?.call(tool.receiver, input, runContext), answer);
+    if (pendingVerdict === undefined)
+      return guard.run(() => work?.call(tool.receiver, input, runContext), answer);
     return guard.run(async () => {
-      const checked = await validateStandard(tool.standard as NonNullable<typeof tool.standard>, input);
+      const checked = await pendingVerdict;
       if (!checked.valid) return new Refused(checked.issues);
       // The guard may have ended while the check ran: then nothing runs.
       if (guard.isSettled) return undefined;

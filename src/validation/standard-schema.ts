@@ -31,15 +31,28 @@ function pointer(path: StandardSchemaV1.Issue['path']): string {
     .join('');
 }
 
-/** Runs a Standard Schema's own validation: its output (with any transforms) is what `run` gets. */
-export async function validateStandard(
-  schema: StandardSchemaV1,
-  input: unknown,
-): Promise<{ valid: true; value: unknown } | { valid: false; issues: ValidationIssue[] }> {
-  const result = await schema['~standard'].validate(input);
+/** A Standard Schema's verdict: its output (with any transforms) is what `run` gets. */
+export type StandardOutcome = { valid: true; value: unknown } | { valid: false; issues: ValidationIssue[] };
+
+function toOutcome(result: StandardSchemaV1.Result<unknown>): StandardOutcome {
   if (result.issues === undefined) return { valid: true, value: result.value };
   return {
     valid: false,
     issues: result.issues.map((issue) => ({ path: pointer(issue.path), message: issue.message })),
   };
+}
+
+/**
+ * Runs a Standard Schema's own validation: the verdict at once when the schema answers synchronously
+ * (zod without async refinements does), a promise of it when the schema answers with one.
+ */
+export function validateStandard(
+  schema: StandardSchemaV1,
+  input: unknown,
+): StandardOutcome | Promise<StandardOutcome> {
+  const result = schema['~standard'].validate(input);
+  // Any thenable counts as "answers later": read synchronously, it would look like a pass.
+  return typeof (result as { then?: unknown }).then === 'function'
+    ? Promise.resolve(result).then(toOutcome)
+    : toOutcome(result as StandardSchemaV1.Result<unknown>);
 }

@@ -1,4 +1,9 @@
-import { createAjvValidator, type JsonSchemaValidator, ToolRegistry } from 'graded-tools';
+import {
+  createAjvValidator,
+  type JsonSchemaValidator,
+  type ToolDefinition,
+  ToolRegistry,
+} from 'graded-tools';
 import { describe, expect, it } from 'vitest';
 import { readTool } from '../helpers/tools.js';
 
@@ -116,5 +121,46 @@ describe('the default validator over a registry’s lifetime', () => {
     }
     const kept = await registry.invoke('kb.cycle1', { p1: 'no' });
     expect(kept.ok === false && kept.code).toBe('INVALID_INPUT');
+  });
+});
+
+describe('Standard Schema validation, synchronous or not', () => {
+  /** A hand-made Standard Schema that answers through `answer` and describes itself as an open object. */
+  const handMade = (answer: (value: unknown) => unknown) => ({
+    '~standard': {
+      version: 1 as const,
+      vendor: 'hand-made',
+      validate: answer,
+      jsonSchema: { input: () => ({ type: 'object' }), output: () => ({ type: 'object' }) },
+    },
+  });
+
+  it('refuses input whose verdict comes as a thenable that is not a Promise, never reading it as a pass', async () => {
+    const ran: unknown[] = [];
+    const verdict = { issues: [{ message: 'no thanks', path: ['q'] }] };
+    const registry = new ToolRegistry().register({
+      ...readTool('kb.odd').tool,
+      // biome-ignore lint/suspicious/noThenProperty: the point is a thenable that is not a Promise
+      inputSchema: handMade(() => ({ then: (resolve: (v: unknown) => void) => resolve(verdict) })),
+      run: (input: unknown) => ran.push(input),
+    } as ToolDefinition);
+    const result = await registry.invoke('kb.odd', { q: 1 });
+    expect(result).toMatchObject({
+      ok: false,
+      code: 'INVALID_INPUT',
+      issues: [{ path: '/q', message: 'no thanks' }],
+    });
+    expect(ran).toEqual([]);
+  });
+
+  it('runs the tool with a synchronous verdict’s output, transforms included', async () => {
+    const ran: unknown[] = [];
+    const registry = new ToolRegistry().register({
+      ...readTool('kb.sync').tool,
+      inputSchema: handMade((value) => ({ value: { ...(value as object), seen: true } })),
+      run: (input: unknown) => ran.push(input),
+    } as ToolDefinition);
+    expect((await registry.invoke('kb.sync', { q: 1 })).ok).toBe(true);
+    expect(ran).toEqual([{ q: 1, seen: true }]);
   });
 });
