@@ -238,7 +238,7 @@ export class InvokePath {
   #unexpected(call: Call | undefined, ctx: CallContext, name: unknown, error: unknown): ToolFailure {
     const detail = describeThrown(error);
     if (call !== undefined) return this.#fail(call, 'RUN_FAILED', { detail });
-    this.#report(ctx, String(name).slice(0, 128), 0, 'failed', 'RUN_FAILED');
+    this.#report(ctx, typeof name === 'string' ? name.slice(0, 128) : typeof name, 0, 'failed', 'RUN_FAILED');
     const tool = echoableName(name);
     return failure(
       'RUN_FAILED',

@@ -64,7 +64,7 @@ function readFields(definition: ToolDefinition): Fields {
 function checkName(fields: Fields): { name: string; wireName: string; domain: string } {
   const name = fields.name;
   if (typeof name !== 'string' || !isValidToolName(name))
-    return fail('INVALID_NAME', String(name), NAME_RULES);
+    return fail('INVALID_NAME', typeof name === 'string' ? name : `(a ${typeof name})`, NAME_RULES);
   const wireName = toWireName(name);
   if (wireName.length > MAX_WIRE_NAME_LENGTH) {
     fail(

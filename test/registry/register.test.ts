@@ -124,3 +124,16 @@ describe('ToolRegistry#register', () => {
     expect(compiled).toBe(0);
   });
 });
+
+describe('register with a name that is not a string', () => {
+  it('throws ToolDefinitionError INVALID_NAME even for a null-prototype object', () => {
+    const registry = new ToolRegistry();
+    const definition = { ...readTool().tool, name: Object.create(null) as string };
+    expect(() => registry.register(definition)).toThrow(ToolDefinitionError);
+    try {
+      registry.register(definition);
+    } catch (error) {
+      expect((error as ToolDefinitionError).code).toBe('INVALID_NAME');
+    }
+  });
+});
