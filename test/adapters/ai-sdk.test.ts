@@ -1,4 +1,4 @@
-import { generateText, stepCountIs } from 'ai';
+import { generateText, type ModelMessage, stepCountIs } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { defineTool, type ReadOnlyResult, ToolRegistry } from 'graded-tools';
 import { sanitizeAiSdkMessages, toAiSdkTools } from 'graded-tools/ai-sdk';
@@ -164,6 +164,63 @@ describe('toAiSdkTools', () => {
     expect(sanitizeAiSdkMessages(sanitizeAiSdkMessages(result.response.messages))).toEqual(
       sanitizeAiSdkMessages(result.response.messages),
     );
+  });
+
+  it('sanitizeAiSdkMessages keeps each result with its own call when one id is reused for two tools', () => {
+    const messages: ModelMessage[] = [
+      { role: 'user', content: 'Go.' },
+      {
+        role: 'assistant',
+        content: [
+          {
+            type: 'tool-call',
+            toolCallId: 'same',
+            toolName: 'session__fetch',
+            input: { conversationId: 'c-1' },
+          },
+          { type: 'tool-call', toolCallId: 'same', toolName: 'kb__search', input: { query: 'refund' } },
+        ],
+      },
+      {
+        role: 'tool',
+        content: [
+          // The results come back in the other order: each must still find its own call.
+          {
+            type: 'tool-result',
+            toolCallId: 'same',
+            toolName: 'kb__search',
+            output: { type: 'text', value: 'kb' },
+          },
+          {
+            type: 'tool-result',
+            toolCallId: 'same',
+            toolName: 'session__fetch',
+            output: { type: 'text', value: 'session' },
+          },
+        ],
+      },
+    ];
+    const pairs = (list: ModelMessage[]) => {
+      const calls = new Map<string, string>();
+      const results: [name: string, call: string | undefined, output: unknown][] = [];
+      for (const message of list) {
+        if (typeof message.content === 'string') continue;
+        for (const part of message.content) {
+          if (part.type === 'tool-call') calls.set(part.toolCallId, part.toolName);
+          if (part.type === 'tool-result')
+            results.push([part.toolName, calls.get(part.toolCallId), part.output]);
+        }
+      }
+      return { calls, results };
+    };
+    const sanitized = sanitizeAiSdkMessages(messages);
+    const { calls, results } = pairs(sanitized);
+    expect(calls.size).toBe(2);
+    expect(results).toEqual([
+      ['kb__search', 'kb__search', { type: 'text', value: 'kb' }],
+      ['session__fetch', 'session__fetch', { type: 'text', value: 'session' }],
+    ]);
+    expect(sanitizeAiSdkMessages(sanitized)).toEqual(sanitized);
   });
 
   it('bounds concurrency and answers calls past maxCallsPerTurn in one step without running them', async () => {

@@ -76,6 +76,36 @@ describe('createMcpServer over an in-memory transport', () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'graded-tools' });
   });
 
+  it("keeps a tool's own $schema in its inputSchema, and adds none where the tool had none", async () => {
+    const desk = createDesk();
+    const dialect = 'https://json-schema.org/draft/2020-12/schema';
+    desk.registry.register(
+      defineTool({
+        name: 'web.lookup',
+        description: 'Fetch a public web page.',
+        sideEffect: 'read',
+        inputSchema: {
+          $schema: dialect,
+          type: 'object',
+          properties: { url: { type: 'string' } },
+          required: ['url'],
+        },
+        run: (input: { url: string }) => ({ url: input.url }),
+      }),
+    );
+    const client = await connectInMemory(createMcpServer(desk.registry, DESK_CONTEXT));
+    open.push(client);
+    const { tools } = await client.listTools();
+    const web = tools.find((tool) => tool.name === 'web__lookup');
+    const session = tools.find((tool) => tool.name === 'session__fetch');
+    expect(web?.inputSchema).toMatchObject({ $schema: dialect, type: 'object', required: ['url'] });
+    expect(session?.inputSchema).toMatchObject({ type: 'object' });
+    expect(session?.inputSchema).not.toHaveProperty('$schema');
+    // The model's own list stays without it.
+    for (const schema of desk.registry.toFunctionSchemas(DESK_CONTEXT))
+      expect(schema.parameters).not.toHaveProperty('$schema');
+  });
+
   it('answers tools/call: success as text, refusals and bad input as isError results', async () => {
     const desk = deskWithWebTool();
     const client = await connectInMemory(createMcpServer(desk.registry, DESK_CONTEXT));

@@ -15,7 +15,8 @@ function isClientToolCall(part: unknown): part is Part {
  * history itself and replays the model's tool calls as the model made them: a name the provider
  * rejects, or two calls under one id, would make the next request fail. This fixes each assistant
  * turn the way the other adapters do — illegal names become `invalid_tool_name`, missing or repeated
- * ids become unique, non-object input becomes `{}` — and renames the matching tool results in order.
+ * ids become unique, non-object input becomes `{}` — and renames the matching tool results: each
+ * result follows the call with its id and tool name, in order.
  * Pure and idempotent: run it on every step from `prepareStep`.
  *
  * @example
@@ -36,9 +37,10 @@ function isClientToolCall(part: unknown): part is Part {
  * ```
  */
 export function sanitizeAiSdkMessages(messages: readonly ModelMessage[]): ModelMessage[] {
-  // Result parts are matched to calls by the model's id, in order: the n-th result for id X answers
-  // the n-th call that used X.
-  let renames = new Map<string, { id: string; name: string }[]>();
+  // Result parts are matched to calls by the model's id and tool name, in order: the n-th result for
+  // id X and tool T answers the n-th call to T that used X. The name matters because a provider may
+  // reuse one id for two different tools; a result is never moved to another tool's call.
+  let renames = new Map<string, { given: unknown; id: string; name: string }[]>();
   return messages.map((message): ModelMessage => {
     if (!isRecord(message) || !Array.isArray(message.content)) return message;
     if (message.role === 'assistant') {
@@ -56,7 +58,7 @@ export function sanitizeAiSdkMessages(messages: readonly ModelMessage[]): ModelM
         const { id = '', name } = plan[next] ?? { name: '' };
         next += 1;
         const key = String(part.toolCallId);
-        renames.set(key, [...(renames.get(key) ?? []), { id, name }]);
+        renames.set(key, [...(renames.get(key) ?? []), { given: part.toolName, id, name }]);
         return { ...part, toolCallId: id, toolName: name, input: isRecord(part.input) ? part.input : {} };
       });
       return { ...message, content: sanitized } as ModelMessage;
@@ -65,7 +67,9 @@ export function sanitizeAiSdkMessages(messages: readonly ModelMessage[]): ModelM
       const content: unknown[] = message.content;
       const sanitized = content.map((part) => {
         if (!isRecord(part) || part.type !== 'tool-result') return part;
-        const renamed = renames.get(String(part.toolCallId))?.shift();
+        const pending = renames.get(String(part.toolCallId)) ?? [];
+        const at = pending.findIndex((call) => call.given === part.toolName);
+        const renamed = at === -1 ? undefined : pending.splice(at, 1)[0];
         return renamed === undefined ? part : { ...part, toolCallId: renamed.id, toolName: renamed.name };
       });
       return { ...message, content: sanitized } as ModelMessage;

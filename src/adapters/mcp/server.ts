@@ -92,12 +92,18 @@ export interface McpServerSetup<C> {
 function toMcpTool<C>(registry: ToolRegistry<C>, schema: FunctionSchema): Tool {
   const info = registry.get(schema.name);
   const title = info?.title ?? schema.name;
+  const given = info?.inputSchema.$schema;
+  const dialect = typeof given === 'string' ? given : undefined;
   return {
     name: schema.name,
     title,
     description: schema.description,
-    // The registry refuses a root that is not `type: 'object'`, which is what MCP requires.
-    inputSchema: schema.parameters as Tool['inputSchema'],
+    // The registry refuses a root that is not `type: 'object'`, which is what MCP requires. The model's
+    // list drops `$schema` (some providers reject it); MCP clients read it to pick the dialect
+    // (SEP-1613), so the tool's own one is put back.
+    inputSchema: (dialect === undefined
+      ? schema.parameters
+      : { $schema: dialect, ...schema.parameters }) as Tool['inputSchema'],
     annotations: {
       title,
       readOnlyHint: true,
