@@ -16,7 +16,7 @@ function isClientToolCall(part: unknown): part is Part {
  * rejects, or two calls under one id, would make the next request fail. This fixes each assistant
  * turn the way the other adapters do — illegal names become `invalid_tool_name`, missing or repeated
  * ids become unique, non-object input becomes `{}` — and renames the matching tool results: each
- * result follows the call with its id and tool name, in order.
+ * result follows the call with its id and its tool name (else the next call under that id), in order.
  * Pure and idempotent: run it on every step from `prepareStep`.
  *
  * @example
@@ -39,7 +39,7 @@ function isClientToolCall(part: unknown): part is Part {
 export function sanitizeAiSdkMessages(messages: readonly ModelMessage[]): ModelMessage[] {
   // Result parts are matched to calls by the model's id and tool name, in order: the n-th result for
   // id X and tool T answers the n-th call to T that used X. The name matters because a provider may
-  // reuse one id for two different tools; a result is never moved to another tool's call.
+  // reuse one id for two different tools.
   let renames = new Map<string, { given: unknown; id: string; name: string }[]>();
   return messages.map((message): ModelMessage => {
     if (!isRecord(message) || !Array.isArray(message.content)) return message;
@@ -68,8 +68,9 @@ export function sanitizeAiSdkMessages(messages: readonly ModelMessage[]): ModelM
       const sanitized = content.map((part) => {
         if (!isRecord(part) || part.type !== 'tool-result') return part;
         const pending = renames.get(String(part.toolCallId)) ?? [];
-        const at = pending.findIndex((call) => call.given === part.toolName);
-        const renamed = at === -1 ? undefined : pending.splice(at, 1)[0];
+        // Its own tool's call under that id first; else, as before, the next call under that id.
+        const own = pending.findIndex((call) => call.given === part.toolName);
+        const renamed = pending.splice(own === -1 ? 0 : own, 1)[0];
         return renamed === undefined ? part : { ...part, toolCallId: renamed.id, toolName: renamed.name };
       });
       return { ...message, content: sanitized } as ModelMessage;
