@@ -19,6 +19,7 @@ import { probePostgres, uniqueTable } from '../test/helpers/postgres.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
 import { printTable } from './measure.js';
 import { benchMemoryStore } from './memory-store.js';
+import { registryOn, roundTrip } from './send-tool.js';
 
 /** The issue's targets, in round trips per second. */
 const TARGETS = { memory: 100_000, sqlite: 5_000, postgres: 1_000 } as const;
@@ -30,32 +31,10 @@ interface Row {
   readonly note: string;
 }
 
-function registryOn(store: ConfirmationStore, name = 'bench.send'): ToolRegistry {
-  return new ToolRegistry({ confirmations: store }).register(
-    defineTool({
-      name,
-      description: 'A send tool whose delivery is free, so the bench measures the confirmation path.',
-      sideEffect: 'send',
-      inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
-      prepare: (input: { n: number }) => ({
-        n: input.n,
-        to: 'ana@example.com',
-        text: 'Your refund is on its way.',
-      }),
-      deliver: (_payload, approval) => ({ accepted: approval.confirmationId }),
-    }),
-  );
-}
-
 /** Sequential round trips: a person invokes, confirms with the digest, the tool delivers. */
 async function roundTrips(registry: ToolRegistry, count: number): Promise<number> {
   const started = performance.now();
-  for (let n = 0; n < count; n++) {
-    const asked = (await registry.invoke('bench.send', { n }, { actor: 'agent' })) as ConfirmRequired;
-    if (!asked.requiresConfirm) throw new Error(`invoke failed: ${JSON.stringify(asked)}`);
-    const sent = await registry.confirm(asked.confirmationId, { approvedBy: 'lead', digest: asked.digest });
-    if (!sent.ok) throw new Error(`confirm failed: ${sent.error}`);
-  }
+  for (let n = 0; n < count; n++) await roundTrip(registry, n);
   return (count / (performance.now() - started)) * 1_000;
 }
 

@@ -7,13 +7,13 @@ import {
   type ConfirmationStore,
   type ConfirmRequired,
   createMemoryStore,
-  defineTool,
   type FinishChange,
   type StoreChange,
-  ToolRegistry,
+  type ToolRegistry,
   type TransitionOutcome,
 } from 'graded-tools';
 import { compareRates, timeOnce } from './measure.js';
+import { registryOn, roundTrip } from './send-tool.js';
 
 const FINISHED = new Set(['delivered', 'rejected', 'expired']);
 
@@ -123,26 +123,6 @@ export function createMapStore(maxRecords: number, snapshots: boolean): Confirma
       return 0;
     },
   };
-}
-
-function registryOn(store: ConfirmationStore): ToolRegistry {
-  return new ToolRegistry({ confirmations: store }).register(
-    defineTool({
-      name: 'bench.send',
-      description: 'A send tool whose delivery is free.',
-      sideEffect: 'send',
-      inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
-      prepare: (input: { n: number }) => ({ n: input.n, to: 'ana@example.com', text: 'Your refund.' }),
-      deliver: (_payload, approval) => ({ accepted: approval.confirmationId }),
-    }),
-  );
-}
-
-async function roundTrip(registry: ToolRegistry, n: number): Promise<void> {
-  const asked = (await registry.invoke('bench.send', { n }, { actor: 'agent' })) as ConfirmRequired;
-  if (!asked.requiresConfirm) throw new Error(`invoke failed: ${JSON.stringify(asked)}`);
-  const sent = await registry.confirm(asked.confirmationId, { approvedBy: 'lead', digest: asked.digest });
-  if (!sent.ok) throw new Error(`confirm failed: ${sent.error}`);
 }
 
 /** Fills a store to `count` records: the older half pending (never due), the newer half delivered. */

@@ -4,19 +4,14 @@ import { closeSync, fdatasyncSync, openSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import {
-  type Confirmation,
-  type ConfirmationStore,
-  type ConfirmRequired,
-  defineTool,
-  ToolRegistry,
-} from 'graded-tools';
+import type { Confirmation, ConfirmationStore } from 'graded-tools';
 import { createPostgresStore } from 'graded-tools/postgres';
 import { createSqliteStore } from 'graded-tools/sqlite';
 import pg from 'pg';
 import { probePostgres, uniqueTable } from '../test/helpers/postgres.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
 import { median, printTable, timeOnce, verdict } from './measure.js';
+import { registryOn, roundTrip } from './send-tool.js';
 
 /** The issue's targets: round trips against the bare driver doing the same, and only the three writes. */
 const TARGET_SAME = 0.95;
@@ -57,27 +52,10 @@ function confirmationFor(n: number): Confirmation {
   };
 }
 
-function registryOn(store: ConfirmationStore): Trip {
-  const registry = new ToolRegistry({ confirmations: store }).register(
-    defineTool({
-      name: 'bench.send',
-      description: 'A send tool whose delivery is free, so the bench measures the confirmation path.',
-      sideEffect: 'send',
-      inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
-      prepare: (input: { n: number }) => ({
-        n: input.n,
-        to: 'ana@example.com',
-        text: 'Your refund is on its way.',
-      }),
-      deliver: (_payload, approval) => ({ accepted: approval.confirmationId }),
-    }),
-  );
-  return async (n) => {
-    const asked = (await registry.invoke('bench.send', { n }, { actor: 'agent' })) as ConfirmRequired;
-    if (!asked.requiresConfirm) throw new Error(`invoke failed: ${JSON.stringify(asked)}`);
-    const sent = await registry.confirm(asked.confirmationId, { approvedBy: 'lead', digest: asked.digest });
-    if (!sent.ok) throw new Error(`confirm failed: ${sent.error}`);
-  };
+/** The registry round trip: invoke → confirm (digest) → delivered. */
+function registryTrip(store: ConfirmationStore): Trip {
+  const registry = registryOn(store);
+  return (n) => roundTrip(registry, n);
 }
 
 /** The store calls a registry round trip makes: create, the read before the claim, claim, finish. */
@@ -179,7 +157,7 @@ function sqliteContenders(
   );
 
   const contenders: Contenders = {
-    registry: registryOn(registryStore),
+    registry: registryTrip(registryStore),
     store: storeTrip(store),
     bareSame: async (n) => {
       const c = confirmationFor(n);
@@ -238,7 +216,7 @@ async function postgresContenders(url: string): Promise<{ contenders: Contenders
   const finish = `UPDATE ${t} SET status = 'delivered', updated_at = $2, result = $3, ${append('$4')}${relaxed} WHERE id = $1 AND attempt = 1 AND status = 'delivering'`;
 
   const contenders: Contenders = {
-    registry: registryOn(registryStore),
+    registry: registryTrip(registryStore),
     store: storeTrip(store),
     bareSame: async (n) => {
       const c = confirmationFor(n);
