@@ -90,7 +90,7 @@ export function createMapStore(maxRecords: number, snapshots: boolean): Confirma
       return c && out(c);
     },
     async list() {
-      return [...records.values()].slice(-100).reverse();
+      return { confirmations: [...records.values()].slice(-100).reverse() };
     },
     async claim(id, at) {
       return move(id, ['pending'], 'delivering', at, true);

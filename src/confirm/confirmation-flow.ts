@@ -8,6 +8,7 @@ import type { Approval } from '../tool.js';
 import type { ToolInfo } from '../tools/tool-info.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { isConfirmationIdShape, newConfirmationId } from './confirmation-id.js';
+import { decodeCursor } from './cursor.js';
 import { confirmationDigest, snapshotJson } from './digest.js';
 import { nameProblem, noteProblem, recordableLabel, storableText } from './labels.js';
 import type { ConfirmationStore, FinishChange, TransitionOutcome } from './store.js';
@@ -549,18 +550,21 @@ export class ConfirmationFlow {
 
   /** Newest first; with `status: 'pending'`, only those that can still be confirmed. */
   async list(filter?: unknown): Promise<ConfirmationListResult> {
-    const read = readOptions(filter, ['status', 'tool', 'limit', 'locale']);
+    const read = readOptions(filter, ['status', 'tool', 'limit', 'cursor', 'locale']);
     const fail = failureIn(toLocale(read?.locale, this.#locale));
     try {
       if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
-      const { status, tool, limit } = read;
+      const { status, tool, limit, cursor } = read;
       if (status !== undefined && !CONFIRMATION_STATUSES.includes(status as ConfirmationStatus)) {
         const detail = `\`status\` must be one of ${CONFIRMATION_STATUSES.join(', ')}`;
         return fail('INVALID_OPTION', { detail });
       }
       if (tool !== undefined && typeof tool !== 'string')
         return fail('INVALID_OPTION', { detail: '`tool` must be a tool name' });
+      if (cursor !== undefined && decodeCursor(cursor) === undefined)
+        return fail('INVALID_OPTION', { detail: '`cursor` must be a `nextCursor` this list returned' });
       const query = {
+        ...(cursor === undefined ? {} : { cursor: cursor as string }),
         ...(status === undefined ? {} : { status: status as ConfirmationStatus }),
         ...(tool === undefined ? {} : { tool }),
         limit: clampLimit(typeof limit === 'number' ? limit : undefined),
@@ -569,7 +573,8 @@ export class ConfirmationFlow {
       };
       const listed = await callStore(() => this.#s.store.list(query));
       if (!listed.ok) return fail('STORE_FAILED', { detail: listed.detail });
-      return { ok: true, confirmations: listed.value };
+      const { confirmations, nextCursor } = listed.value;
+      return nextCursor === undefined ? { ok: true, confirmations } : { ok: true, confirmations, nextCursor };
     } catch (error) {
       return fail('STORE_FAILED', { detail: describeThrown(error) });
     }

@@ -174,7 +174,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       // Newest first; among equal times the later created first (the sort is stable).
       if (!inTimeOrder)
         matches.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
-      return matches.slice(0, limit);
+      return { confirmations: matches.slice(0, limit) };
     },
 
     async claim(id, at) {

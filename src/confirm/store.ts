@@ -9,6 +9,26 @@ export interface ConfirmationQuery {
   readonly limit?: number;
   /** Only confirmations whose `expiresAt` is later than this (epoch ms). */
   readonly expiresAfter?: number;
+  /**
+   * Start after this position: a `nextCursor` this store returned (`decodeCursor` reads it; the
+   * registry has checked that it decodes). Keyset pagination: a deep page costs what the first costs.
+   */
+  readonly cursor?: string;
+}
+
+/** One page of `list`: newest first, and where the next page starts when there may be one. */
+export interface ConfirmationPage {
+  readonly confirmations: Confirmation[];
+  /** Pass it back as `cursor` for the next page; absent on the last page. */
+  readonly nextCursor?: string;
+}
+
+/**
+ * What `watch` reports: the confirmation that was created or changed, when the store knows which;
+ * without `id`, something may have changed and a reader should read again.
+ */
+export interface StoreNotice {
+  readonly id?: string;
 }
 
 /** A change made by a person (or the system) at a time. `now` is epoch ms from the registry's clock. */
@@ -58,8 +78,8 @@ export interface ConfirmationStore {
   create(confirmation: Confirmation): Promise<void>;
   /** The confirmation, or `undefined`. */
   get(id: string): Promise<Confirmation | undefined>;
-  /** Confirmations matching `query`, newest first. */
-  list(query?: ConfirmationQuery): Promise<Confirmation[]>;
+  /** One page of the confirmations matching `query`, newest first (`encodeCursor` makes `nextCursor`). */
+  list(query?: ConfirmationQuery): Promise<ConfirmationPage>;
   /**
    * `pending` → `delivering` when not expired at `now`, adding one to `attempt`. The single step that
    * makes delivery exactly-once.
@@ -93,6 +113,13 @@ export interface ConfirmationStore {
    * decide.
    */
   prune(change: { readonly before: number }): Promise<number>;
+  /**
+   * Optional: calls `listener` soon after a confirmation is created or changed by *another* process
+   * sharing this store (PostgreSQL `LISTEN/NOTIFY`, SQLite polling); changes made through this process's
+   * registry are reported by the registry itself. Returns a function that stops watching. `listener` is
+   * never called after that, and what it throws is swallowed.
+   */
+  watch?(listener: (notice: StoreNotice) => void): () => void;
 }
 
 /** Statuses `prune` may delete: nothing is left to decide about them. */

@@ -89,6 +89,8 @@ export interface ConfirmationFilter {
   readonly tool?: string;
   /** At most this many, newest first (default 100, at most 1,000). */
   readonly limit?: number;
+  /** The `nextCursor` of the page before: the page after it. */
+  readonly cursor?: string;
 }
 
 /** What `registry.confirm` and `registry.retry` are told about the approval. */
@@ -162,7 +164,12 @@ export type ConfirmationResult =
 
 /** What `registry.confirmations.list` resolves to. */
 export type ConfirmationListResult =
-  | { readonly ok: true; readonly confirmations: Confirmation[] }
+  | {
+      readonly ok: true;
+      readonly confirmations: Confirmation[];
+      /** Pass it as `cursor` for the next page; absent on the last page. */
+      readonly nextCursor?: string;
+    }
   | ConfirmationFailure;
 
 /** What `recoverStale` and `expireDue` resolve to: the confirmations they changed. */

@@ -78,7 +78,7 @@ describe("a person's invoke of a send tool", () => {
     const result = await registry.invoke('mail.send', {});
     expect(result).toMatchObject({ ok: false, code: 'RUN_FAILED' });
     expect(result.ok ? '' : result.error).toMatch(/JSON/);
-    expect(await store.list()).toEqual([]);
+    expect((await store.list()).confirmations).toEqual([]);
     expect(deliveries).toEqual([]);
   });
 

@@ -102,7 +102,7 @@ describe('exactly-once across processes: SQLite file', () => {
         .split('\n')
         .map((line) => line.split(' ')[0] ?? '');
       expectExactlyOnce(ids, delivered, summaries);
-      const records = await store.list({ limit: 1_000 });
+      const records = (await store.list({ limit: 1_000 })).confirmations;
       expect(records.filter((r) => r.status === 'delivered' && r.attempt === 1)).toHaveLength(CONFIRMATIONS);
       store.close();
     },

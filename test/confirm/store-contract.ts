@@ -338,16 +338,17 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
       const other = await created({ tool: `${tool}x` }, T0 + 40);
       await store.claim(b.id, { now: T0 + 31 });
 
-      const all = await store.list({ tool });
+      const all = (await store.list({ tool })).confirmations;
       expect(all.map((x) => x.id)).toEqual([c.id, b.id, a.id]);
-      const pending = await store.list({ tool, status: 'pending' });
+      const pending = (await store.list({ tool, status: 'pending' })).confirmations;
       expect(pending.map((x) => x.id)).toEqual([c.id, a.id]);
-      expect((await store.list({ tool, limit: 1 })).map((x) => x.id)).toEqual([c.id]);
-      const live = await store.list({ tool, status: 'pending', expiresAfter: T0 + 15 + HOUR });
+      expect((await store.list({ tool, limit: 1 })).confirmations.map((x) => x.id)).toEqual([c.id]);
+      const live = (await store.list({ tool, status: 'pending', expiresAfter: T0 + 15 + HOUR }))
+        .confirmations;
       expect(live.map((x) => x.id)).toEqual([c.id]);
-      expect((await store.list({ tool: `${tool}x` })).map((x) => x.id)).toEqual([other.id]);
-      expect(await store.list({ tool: 'nobody.uses' })).toEqual([]);
-      expect((await store.list({ limit: 100_000 })).length).toBeLessThanOrEqual(1_000);
+      expect((await store.list({ tool: `${tool}x` })).confirmations.map((x) => x.id)).toEqual([other.id]);
+      expect((await store.list({ tool: 'nobody.uses' })).confirmations).toEqual([]);
+      expect((await store.list({ limit: 100_000 })).confirmations.length).toBeLessThanOrEqual(1_000);
     });
 
     it('prunes only finished confirmations last changed before the cut-off', async () => {
@@ -429,7 +430,7 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
       }
 
       expect(await store.prune({ before: T0 - 50 * HOUR })).toBeGreaterThanOrEqual(1_102);
-      const left = await store.list({ tool });
+      const left = (await store.list({ tool })).confirmations;
       expect(left.map((c) => c.status).sort()).toEqual(['delivering', 'failed', 'pending', 'unknown']);
       expect(left.map((c) => c.id).sort()).toEqual(open.map((c) => c.id).sort());
       expect(await store.get(rejected[0] as string)).toBeUndefined();
@@ -447,9 +448,11 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
         await created(tool, T0 + 150),
         await created(tool, T0 + 299),
       ];
-      const listed = await store.list({ tool });
+      const listed = (await store.list({ tool })).confirmations;
       expect(listed.map((c) => c.id)).toEqual(mine.map((c) => c.id).reverse());
-      expect((await store.list({ tool, status: 'pending', limit: 2 })).map((c) => c.id)).toEqual(
+      expect(
+        (await store.list({ tool, status: 'pending', limit: 2 })).confirmations.map((c) => c.id),
+      ).toEqual(
         mine
           .map((c) => c.id)
           .reverse()
@@ -495,7 +498,7 @@ function snapshotCases(
         }
       }
     };
-    for (const record of await store.list({ tool })) tamper(record);
+    for (const record of (await store.list({ tool })).confirmations) tamper(record);
     const claimed = await store.claim(original.id, { now: T0 + 1, by: 'lead-2' });
     if (claimed.ok) tamper(claimed.confirmation);
     const read = await store.get(original.id);

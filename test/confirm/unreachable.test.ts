@@ -32,7 +32,7 @@ describe('the confirmation path is out of reach of the model and of plans', () =
       });
       expect(result).toMatchObject({ ok: false, code: 'UNKNOWN_TOOL' });
     }
-    expect((await store.list()).map((c) => c.status)).toEqual(['pending']);
+    expect((await store.list()).confirmations.map((c) => c.status)).toEqual(['pending']);
     expect(data.outbox).toEqual([]);
     const offered = registry.toFunctionSchemas({ scope: 'desk', flags: { kb: true } }).map((s) => s.name);
     expect(offered.sort()).toEqual(['kb__search', 'session__fetch']);
@@ -61,7 +61,7 @@ describe('the confirmation path is out of reach of the model and of plans', () =
     expect(result.steps.map((s) => s.result && !s.result.ok && s.result.code)).toContain(
       'SEND_REQUIRES_CONFIRM',
     );
-    expect((await store.list()).map((c) => c.id)).toEqual([asked.confirmationId]);
+    expect((await store.list()).confirmations.map((c) => c.id)).toEqual([asked.confirmationId]);
     expect((await store.get(asked.confirmationId))?.status).toBe('pending');
     expect(data.outbox).toEqual([]);
   });

@@ -218,7 +218,7 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
         );
         lists.set(key, statement);
       }
-      return (await statement(values)).rows.map(fromRow);
+      return { confirmations: (await statement(values)).rows.map(fromRow) };
     },
 
     claim: (id, change) => move('claim', id, change),
