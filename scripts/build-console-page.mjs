@@ -29,4 +29,6 @@ writeFileSync(
     `/** The console page's script, minified. */\nexport const PAGE_SCRIPT: string = ${JSON.stringify(script)};\n` +
     `/** The console page's style sheet, minified. */\nexport const PAGE_STYLE: string = ${JSON.stringify(style)};\n`,
 );
-console.log(`console page: script ${(script.length / 1024).toFixed(1)} KB, style ${(style.length / 1024).toFixed(1)} KB`);
+console.log(
+  `console page: script ${(script.length / 1024).toFixed(1)} KB, style ${(style.length / 1024).toFixed(1)} KB`,
+);

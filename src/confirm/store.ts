@@ -40,6 +40,29 @@ export interface StoreChange {
   readonly note?: string | undefined;
 }
 
+/**
+ * A claim, and optionally a person's edit of the payload made in the same conditional write: the
+ * stored `payload` and `digest` become the edited ones only if the claim wins and the stored digest is
+ * still `fromDigest` (otherwise the claim is refused as `wrong-status` with the record as it is).
+ */
+export interface ClaimChange extends StoreChange {
+  readonly edit?: PayloadEdit | undefined;
+}
+
+/** What a person changed before confirming; recorded in the claim's history entry as `edit`. */
+export interface PayloadEdit {
+  /** The edited payload (plain JSON, already validated) … */
+  readonly payload: unknown;
+  /** … and its JSON text, as stored. */
+  readonly payloadJson: string;
+  /** `payloadDigest(tool, payload)` of the edited payload. */
+  readonly digest: string;
+  /** The digest the person was shown before editing: the stored one. */
+  readonly fromDigest: string;
+  /** The top-level fields whose values changed. */
+  readonly fields: readonly string[];
+}
+
 /** How a delivery attempt ended. `attempt` must be the one the claim returned. */
 export interface FinishChange extends StoreChange {
   readonly attempt: number;
@@ -84,7 +107,7 @@ export interface ConfirmationStore {
    * `pending` → `delivering` when not expired at `now`, adding one to `attempt`. The single step that
    * makes delivery exactly-once.
    */
-  claim(id: string, change: StoreChange): Promise<TransitionOutcome>;
+  claim(id: string, change: ClaimChange): Promise<TransitionOutcome>;
   /** `unknown` | `failed` → `delivering` for a person's retry, adding one to `attempt`. */
   reclaim(id: string, change: StoreChange): Promise<TransitionOutcome>;
   /**

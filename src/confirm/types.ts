@@ -42,6 +42,12 @@ export interface ConfirmationHistoryEntry {
   readonly by?: string;
   /** Why: a rejection reason, a delivery error, a recovery note. */
   readonly note?: string;
+  /** On the claim of a confirmation a person edited: the digest before, the digest after, what changed. */
+  readonly edit?: {
+    readonly fromDigest: string;
+    readonly toDigest: string;
+    readonly fields: readonly string[];
+  };
 }
 
 /**
