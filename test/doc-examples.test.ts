@@ -51,5 +51,6 @@ describe('doc comment examples', () => {
   it('compile under the project’s strict settings', () => {
     const snippets = found.map(({ from, index, code }) => ({ name: `${from}_${index}`, code }));
     expect(compileSnippets('doc-examples', snippets)).toEqual([]);
-  });
+    // One program over every example and the framework SDKs' types: slow on a busy machine.
+  }, 180_000);
 });
