@@ -26,7 +26,8 @@ export type MastraTool = Tool<unknown, ReadOnlyResult>;
  * Validation is the exit's: the input schema is a Standard JSON Schema that describes the model's
  * JSON Schema and lets every input through, so the model reads our `INVALID_INPUT` issue list. No
  * tool sets `requireApproval`: a write or send is never listed, so no approval of Mastra (nor one the
- * model gives itself) decides one. At most `concurrency` calls of this set run at once.
+ * model gives itself) decides one. At most `concurrency` calls of this set run at once. Mastra itself
+ * ends a run quietly when the model calls `constructor` or `__proto__` (nothing runs).
  *
  * @example
  * ```ts

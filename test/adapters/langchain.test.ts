@@ -12,6 +12,7 @@ import {
   assertNothingWrittenOrSent,
   createDesk,
   DESK_CONTEXT,
+  HOSTILE_NAMES,
   WRITE_AND_SEND_WIRE_NAMES,
 } from './support/hostile-calls.js';
 
@@ -104,6 +105,22 @@ describe('toLangChainTools', () => {
     expect(String(shown.get('hallucinated')?.content)).toMatch(/ticket__delete_all/);
     expect(String(shown.get('send')?.content)).toMatch(/message__send.*not a valid tool/s);
     expect(ranTools(desk.events)).toEqual(['session.fetch']);
+    expect(assertNothingWrittenOrSent(desk)).toEqual([]);
+  });
+
+  it('answers every hostile name to the model and runs none of them', async () => {
+    const desk = createDesk();
+    const names = HOSTILE_NAMES.map(({ name }) => name).filter((name) => typeof name === 'string');
+    const model = fakeModel()
+      .respondWithTools(names.map((name, index) => ({ name, args: {}, id: `h${index}` })))
+      .respond(new AIMessage('Done.'));
+    const agent = createAgent({ model, tools: toLangChainTools(desk.registry, DESK_CONTEXT) });
+    const state = await agent.invoke({ messages: [{ role: 'user', content: 'Go.' }] });
+    expect(state.messages.at(-1)?.content).toBe('Done.');
+    const shown = toolMessages(model.calls[1]?.messages ?? []);
+    expect([...shown.keys()].sort()).toEqual(names.map((_, index) => `h${index}`).sort());
+    for (const message of shown.values()) expect(message.status).toBe('error');
+    expect(ranTools(desk.events)).toEqual([]);
     expect(assertNothingWrittenOrSent(desk)).toEqual([]);
   });
 

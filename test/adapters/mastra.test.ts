@@ -7,6 +7,7 @@ import {
   assertNothingWrittenOrSent,
   createDesk,
   DESK_CONTEXT,
+  HOSTILE_NAMES,
   WRITE_AND_SEND_WIRE_NAMES,
 } from './support/hostile-calls.js';
 
@@ -65,6 +66,9 @@ function shownResults(call: CallOptions | undefined): Map<string, { type: string
   return shown;
 }
 
+/** Names Mastra resolves on Object.prototype (see the test that pins its behaviour). */
+const PROTOTYPE_KEYS = ['__proto__', 'constructor'];
+
 /** How many times the model's exit ran a tool to its end (not a refusal, not invalid input). */
 const ranTools = (events: readonly { tool: string; outcome: string }[]) =>
   events.filter((event) => event.outcome === 'ok').map((event) => event.tool);
@@ -118,6 +122,53 @@ describe('toMastraTools', () => {
     expect(ranTools(desk.events)).toEqual(['session.fetch']);
     expect(assertNothingWrittenOrSent(desk)).toEqual([]);
   });
+
+  it('answers every hostile name to the model and runs none of them', async () => {
+    const desk = createDesk();
+    const names = HOSTILE_NAMES.map(({ name }) => name)
+      .filter((name) => typeof name === 'string')
+      .filter((name) => !PROTOTYPE_KEYS.includes(name));
+    const model = scriptedModel([
+      toolCalls(names.map((name, index): [string, string, string] => [`h${index}`, name, '{}'])),
+      text('Done.'),
+    ]);
+    const agent = new Agent({
+      id: 'desk',
+      name: 'Desk',
+      instructions: 'Help the customer.',
+      model,
+      tools: toMastraTools(desk.registry, DESK_CONTEXT),
+    });
+    const result = await agent.generate('Go.', { maxSteps: 4 });
+    expect(result.text).toBe('Done.');
+    const shown = shownResults(model.doGenerateCalls[1]);
+    expect([...shown.keys()].sort()).toEqual(names.map((_, index) => `h${index}`).sort());
+    for (const output of shown.values()) expect(output.type).toBe('error-text');
+    expect(ranTools(desk.events)).toEqual([]);
+    expect(assertNothingWrittenOrSent(desk)).toEqual([]);
+  });
+
+  it.each(PROTOTYPE_KEYS)(
+    'a call to %s ends the run quietly in Mastra itself, and nothing runs',
+    async (name) => {
+      // Mastra (1.71) looks the name up on a plain object, finds Object.prototype's member and stops
+      // the loop as if for a client tool: no answer reaches the model, but nothing runs and nothing throws.
+      const desk = createDesk();
+      const model = scriptedModel([toolCalls([['p', name, '{}']]), text('Done.')]);
+      const agent = new Agent({
+        id: 'desk',
+        name: 'Desk',
+        instructions: 'Help the customer.',
+        model,
+        tools: toMastraTools(desk.registry, DESK_CONTEXT),
+      });
+      const result = await agent.generate('Go.', { maxSteps: 4 });
+      expect(model.doGenerateCalls).toHaveLength(1);
+      expect(result.text).toBe('');
+      expect(desk.events).toEqual([]);
+      expect(assertNothingWrittenOrSent(desk)).toEqual([]);
+    },
+  );
 
   it('gives the app the result itself and cuts what the model reads to maxResultChars', async () => {
     const registry = new ToolRegistry().register({

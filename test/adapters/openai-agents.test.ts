@@ -7,6 +7,7 @@ import {
   assertNothingWrittenOrSent,
   createDesk,
   DESK_CONTEXT,
+  HOSTILE_NAMES,
   WRITE_AND_SEND_WIRE_NAMES,
 } from './support/hostile-calls.js';
 
@@ -77,6 +78,35 @@ describe('toAgentsTools', () => {
     expect(shown.get('send')).toMatch(/message__send/);
     expect(ranTools(desk.events)).toEqual(['session.fetch']);
     expect(assertNothingWrittenOrSent(desk)).toEqual([]);
+  });
+
+  it('answers every hostile name to the model and runs none of them', async () => {
+    const desk = createDesk();
+    const names = HOSTILE_NAMES.map(({ name }) => name).filter((name) => typeof name === 'string');
+    const model = new ScriptedModel([
+      names.map((name, index) => functionCall(name, {}, { callId: `h${index}` })),
+      [assistantMessage('Done.')],
+    ]);
+    const agent = new Agent({ name: 'Desk', model, tools: toAgentsTools(desk.registry, DESK_CONTEXT) });
+    const result = await run(agent, 'Go.', { toolNotFoundBehavior: 'return_error_to_model' });
+    expect(result.finalOutput).toBe('Done.');
+    expect([...shownOutputs(model, 1).keys()].sort()).toEqual(names.map((_, index) => `h${index}`).sort());
+    expect(ranTools(desk.events)).toEqual([]);
+    expect(assertNothingWrittenOrSent(desk)).toEqual([]);
+  });
+
+  it('refuses at list time a schema strict mode cannot express, and lists it with strict: false', () => {
+    const registry = new ToolRegistry().register({
+      name: 'tags.read',
+      description: 'Read tags.',
+      sideEffect: 'read',
+      inputSchema: { type: 'object', patternProperties: { '^t': { type: 'string' } } },
+      run: () => [],
+    });
+    expect(() => toAgentsTools(registry)).toThrow(expect.objectContaining({ code: 'UNSUPPORTED_SCHEMA' }));
+    expect(toAgentsTools(registry, {}, { strict: false }).map((tool) => [tool.name, tool.strict])).toEqual([
+      ['tags__read', false],
+    ]);
   });
 
   it('without toolNotFoundBehavior the SDK ends the run on a hallucinated name, before any tool runs', async () => {
