@@ -73,6 +73,7 @@ export function toAgentsTools<C>(
       // The model's own argument text when the SDK hands it over, so the registry's limits see it.
       const raw = details?.toolCall?.arguments ?? JSON.stringify(input);
       const prepared = strict ? stripStrictNulls(raw, original) : { args: raw };
+      // Too deep to strip: the raw text goes on, and the registry's own depth limit refuses it.
       return (await runCall(name, 'args' in prepared ? prepared.args : raw, details?.signal)).text;
     };
     // A mutable copy: the SDK prepares the schema it is given; the registry's stays frozen.
