@@ -95,7 +95,10 @@ export async function decide(ctx: PersonRequest, id: string, ask: DecisionAsk): 
       ok: true,
       status: confirmation.status,
       confirmation,
-      message: consoleWords(locale).done[confirmation.status],
+      message:
+        ask.kind === 'markDelivered'
+          ? consoleWords(locale).markedDelivered
+          : consoleWords(locale).done[confirmation.status],
     },
   };
 }

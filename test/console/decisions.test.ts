@@ -151,7 +151,11 @@ describe.each(STORES)('decisions from the console (%s)', (_, makeStore) => {
       body: { note: 'Customer replied to it.' },
       person: 'lead-wu',
     });
-    expect(marked.body).toMatchObject({ ok: true, status: 'delivered' });
+    expect(marked.body).toMatchObject({
+      ok: true,
+      status: 'delivered',
+      message: 'Marked as delivered; it will not be sent again.',
+    });
     expect(marked.body.confirmation.history.at(-1)).toMatchObject({
       status: 'delivered',
       by: 'lead-wu',
@@ -259,6 +263,24 @@ describe.each(STORES)('decisions from the console (%s)', (_, makeStore) => {
       person: 'lead-li',
     });
     expect(other.body.ok).toBe(true);
+    expect(f.deliveries).toHaveLength(1);
+  });
+
+  it('four eyes: with requireDifferentApprover, the person who asked cannot confirm (SAME_PERSON)', async () => {
+    f = consoleFixture(makeStore, { registryOptions: { requireDifferentApprover: true } });
+    const asked = await f.ask();
+    const self = await f.json(`/api/confirmations/${asked.confirmationId}/confirm`, {
+      body: { digest: asked.digest },
+      person: 'agent-7',
+    });
+    expect(self.status).toBe(403);
+    expect(self.body).toMatchObject({ ok: false, code: 'SAME_PERSON', confirmation: { status: 'pending' } });
+    expect(f.deliveries).toEqual([]);
+    const other = await f.json(`/api/confirmations/${asked.confirmationId}/confirm`, {
+      body: { digest: asked.digest },
+      person: 'lead-li',
+    });
+    expect(other.body).toMatchObject({ ok: true, status: 'delivered' });
     expect(f.deliveries).toHaveLength(1);
   });
 

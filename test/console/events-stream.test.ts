@@ -1,5 +1,5 @@
 import { createApprovalsConsole } from 'graded-tools/console';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   type ConsoleFixture,
   changeEvents,
@@ -29,6 +29,20 @@ describe.each(STORES)('GET api/events (%s)', (_, makeStore) => {
     const text = await readEvents(reader, (t) => changeEvents(t).length > 0);
     expect(changeEvents(text)).toContainEqual({ id: asked.confirmationId });
     await reader.cancel();
+  });
+
+  it('says it is alive every 15 s, so proxies keep an idle stream open', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      f = consoleFixture(makeStore);
+      const reader = ((await open(f)).body as ReadableStream<Uint8Array>).getReader();
+      await readEvents(reader, (t) => t.includes('retry'));
+      vi.advanceTimersByTime(15_000);
+      expect(await readEvents(reader, (t) => t.includes('\n\n'))).toBe(': ping\n\n');
+      await reader.cancel();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('tells a new confirmation without a reload, and only ids the person may view', async () => {
