@@ -122,6 +122,20 @@ describe.each(STORES)('toNodeListener over a real loopback server (%s)', (_, mak
       body: JSON.stringify({ reason: 'x'.repeat(300 * 1024) }),
     });
     expect(huge.status).toBe(413);
+    // Streamed without a Content-Length: refused once past the limit, the answer still arrives.
+    let sent = 0;
+    const chunked = await fetch(`${origin}/approvals/api/confirmations/${asked.confirmationId}/reject`, {
+      method: 'POST',
+      headers: { [PERSON_HEADER]: 'lead-li', origin, 'content-type': 'application/json' },
+      body: new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (++sent > 40) controller.close();
+          else controller.enqueue(new Uint8Array(16 * 1024).fill(0x20));
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
     const session = await fetch(`${origin}/approvals/api/session`, {
       headers: { [PERSON_HEADER]: 'lead-li' },
     });
