@@ -11,6 +11,7 @@ const SDKS = {
   gemini: '/node_modules/@google/genai/',
   ai: '/node_modules/ai/',
   mcp: '/node_modules/@modelcontextprotocol/sdk/',
+  'mcp-server': '/node_modules/@modelcontextprotocol/server/',
 } as const;
 
 type Sdk = keyof typeof SDKS;
@@ -71,7 +72,11 @@ export async function resolve(specifier, context, next) {
     expect(sdksLoadedBy('ai-sdk')).toEqual(['ai']);
   });
 
-  it('graded-tools/mcp loads the MCP SDK and nothing else', () => {
+  it('graded-tools/mcp loads the MCP SDK v1 and nothing else', () => {
     expect(sdksLoadedBy('mcp')).toEqual(['mcp']);
+  });
+
+  it('graded-tools/mcp-server loads the MCP SDK v2 and nothing else', () => {
+    expect(sdksLoadedBy('mcp-server')).toEqual(['mcp-server']);
   });
 });
