@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-const ENTRIES = ['index', 'openai', 'anthropic', 'gemini', 'ai-sdk', 'mcp', 'cli'];
+const ENTRIES = ['index', 'openai', 'anthropic', 'gemini', 'ai-sdk', 'mcp', 'mcp-server', 'cli'];
 const LOCK = `${ROOT}.tmp/build.lock`;
 
 const isBuilt = () => ENTRIES.every((entry) => existsSync(`${ROOT}dist/${entry}.mjs`));
