@@ -59,7 +59,6 @@ export function createMcpServer<C>(
 /** `createMcpServer` with a given limiter, for the stateless HTTP handler (one server per request). */
 export function buildMcpServer<C>(setup: McpServerSetup<C, McpRequestExtra>): Server {
   const { options } = setup;
-  const handlers = createToolHandlers(setup);
   const server = new Server(
     { name: options.name ?? 'graded-tools', version: options.version ?? PACKAGE_VERSION },
     {
@@ -67,9 +66,15 @@ export function buildMcpServer<C>(setup: McpServerSetup<C, McpRequestExtra>): Se
       ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     },
   );
+  installToolHandlers(server, setup);
+  return server;
+}
+
+/** Answers `tools/list` and `tools/call` on an SDK v1 `Server` (its own, or an `McpServer`'s). */
+export function installToolHandlers<C>(server: Server, setup: McpServerSetup<C, McpRequestExtra>): void {
+  const handlers = createToolHandlers(setup);
   server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => handlers.listTools(extra));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
     handlers.callTool(request.params, extra, extra.signal),
   );
-  return server;
 }
