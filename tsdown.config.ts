@@ -14,6 +14,7 @@ export default defineConfig({
     langchain: 'src/adapters/langchain.ts',
     mastra: 'src/adapters/mastra.ts',
     console: 'src/console/index.ts',
+    'mcp-server': 'src/adapters/mcp-server.ts',
     // The `graded-tools` bin; its `#!/usr/bin/env node` line is kept and the file made executable.
     cli: 'src/cli/index.ts',
   },
