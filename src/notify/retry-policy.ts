@@ -57,6 +57,8 @@ export function parseRetryAfter(
   if (value === null || value === undefined || value.trim() === '') return undefined;
   const text = value.trim();
   if (/^\d+$/.test(text)) return Number(text) * 1000;
+  // An HTTP date names its month; without this, Date.parse reads '-5' as a year.
+  if (!/[A-Za-z]/.test(text)) return undefined;
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
