@@ -151,14 +151,14 @@ describe('slackNotifier', () => {
   it('times out a hanging webhook and retries', async () => {
     const slack = await receiver((_, index) => (index === 0 ? 'hang' : { status: 200, body: 'ok' }));
     const attempts: NotifyAttempt[] = [];
-    const result = await slackNotifier({ webhookUrl: slack.url, timeoutMs: 200, backoffMs: 5 }).send(
+    const result = await slackNotifier({ webhookUrl: slack.url, timeoutMs: 1000, backoffMs: 5 }).send(
       notice(),
       {
         onAttempt: (a) => attempts.push(a),
       },
     );
     expect(result).toEqual({ ok: true });
-    expect(attempts.map((a) => a.error)).toEqual(['timed out after 200 ms', undefined]);
+    expect(attempts.map((a) => a.error)).toEqual(['timed out after 1000 ms', undefined]);
   });
 
   it('refuses a webhook URL that is not http(s) at setup', () => {

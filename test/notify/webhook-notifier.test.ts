@@ -172,12 +172,12 @@ describe('webhookNotifier', () => {
     const result = await webhookNotifier({
       url: hook.url,
       secret: SECRET,
-      timeoutMs: 300,
+      timeoutMs: 1000,
       backoffMs: 5,
     }).send(notice(), { onAttempt: (a) => attempts.push(a) });
     expect(result).toEqual({ ok: true });
     expect(attempts.map(({ ok, error }) => ({ ok, error }))).toEqual([
-      { ok: false, error: 'timed out after 300 ms' },
+      { ok: false, error: 'timed out after 1000 ms' },
       { ok: true, error: undefined },
     ]);
     expect(hook.requests.map((r) => r.headers['webhook-id'])).toEqual(['c_4f1a.created', 'c_4f1a.created']);
