@@ -15,6 +15,7 @@ export default defineConfig({
     mastra: 'src/adapters/mastra.ts',
     console: 'src/console/index.ts',
     'mcp-server': 'src/adapters/mcp-server.ts',
+    notify: 'src/notify/index.ts',
     // The `graded-tools` bin; its `#!/usr/bin/env node` line is kept and the file made executable.
     cli: 'src/cli/index.ts',
   },
