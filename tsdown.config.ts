@@ -10,6 +10,7 @@ export default defineConfig({
     gemini: 'src/adapters/gemini.ts',
     'ai-sdk': 'src/adapters/ai-sdk.ts',
     mcp: 'src/adapters/mcp.ts',
+    console: 'src/console/index.ts',
     // The `graded-tools` bin; its `#!/usr/bin/env node` line is kept and the file made executable.
     cli: 'src/cli/index.ts',
   },
