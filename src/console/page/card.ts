@@ -124,12 +124,13 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
   const actions = (card: Card): HTMLElement | undefined => {
     const pending = card.status === 'pending';
     if (!pending && card.status !== 'failed' && card.status !== 'unknown') return undefined;
-    const inputId = `note-${card.id}`;
+    const label = pending ? t.reason : t.note;
     const input = el('input', {
-      id: inputId,
       type: 'text',
       name: pending ? 'reason' : 'note',
       autocomplete: 'off',
+      'aria-label': label,
+      placeholder: label,
     });
     const make = (label: string, action: Action, kind: string) => {
       const button = el('button', { type: 'button', class: kind }, label);
@@ -140,13 +141,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
       ? [make(t.confirm, 'confirm', 'primary'), make(t.reject, 'reject', 'danger')]
       : [make(t.retry, 'retry', 'primary'), make(t.markDelivered, 'markDelivered', 'secondary')];
     for (const button of buttons) button.disabled = busy;
-    return el(
-      'div',
-      { class: 'actions' },
-      el('label', { class: 'note', for: inputId }, pending ? t.reason : t.note),
-      input,
-      el('div', { class: 'buttons' }, ...buttons),
-    );
+    return el('div', { class: 'actions' }, input, el('div', { class: 'buttons' }, ...buttons));
   };
 
   const render = (card: Card) => {

@@ -47,7 +47,14 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
   filters.addEventListener('submit', (event) => event.preventDefault());
 
   const selectAll = el('input', { type: 'checkbox', id: 'select-all' });
-  const bulkReason = el('input', { type: 'text', id: 'bulk-reason', name: 'reason', autocomplete: 'off' });
+  const bulkReason = el('input', {
+    type: 'text',
+    id: 'bulk-reason',
+    name: 'reason',
+    autocomplete: 'off',
+    'aria-label': t.reason,
+    placeholder: t.reason,
+  });
   const confirmSelected = el('button', { type: 'button', class: 'primary' }, t.confirmSelected);
   const rejectSelected = el('button', { type: 'button', class: 'danger' }, t.rejectSelected);
   const bulkStatus = el('p', { role: 'status', class: 'bulk-outcome', 'aria-live': 'polite' });
@@ -55,9 +62,8 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     'div',
     { class: 'bulk' },
     el('label', { class: 'check' }, selectAll, t.selectAll),
-    el('label', { for: 'bulk-reason' }, t.reason),
-    bulkReason,
     el('div', { class: 'buttons' }, confirmSelected, rejectSelected),
+    bulkReason,
     bulkStatus,
   );
   const list = el('div', { class: 'list' });
