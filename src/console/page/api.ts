@@ -63,7 +63,13 @@ export interface Preview {
 
 /** The page's view of the server: one method per endpoint. */
 export interface Api {
-  list(query: { status?: string; tool?: string; cursor?: string }): Promise<ListPage | Failure>;
+  list(query: {
+    status?: string;
+    tool?: string;
+    cursor?: string;
+    limit?: string;
+  }): Promise<ListPage | Failure>;
+  session(): Promise<{ ok: true; person: { id: string; name?: string }; serverTime: string } | Failure>;
   get(id: string): Promise<{ ok: true; confirmation: Card; serverTime: string } | Failure>;
   confirm(id: string, body: { digest: string; payload?: unknown }): Promise<Decision>;
   reject(id: string, reason: string): Promise<Decision>;
@@ -102,14 +108,16 @@ export function createApi(base: string, networkError: string): Api {
   const at = (id: string, action = '') => `confirmations/${encodeURIComponent(id)}${action}`;
   const withReason = (key: string, text: string) => (text.trim() ? { [key]: text.trim() } : {});
   return {
-    list: ({ status, tool, cursor }) => {
+    list: ({ status, tool, cursor, limit }) => {
       const query = new URLSearchParams();
+      if (limit) query.set('limit', limit);
       if (status) query.set('status', status);
       if (tool) query.set('tool', tool);
       if (cursor) query.set('cursor', cursor);
       const search = query.toString();
       return call(`confirmations${search ? `?${search}` : ''}`);
     },
+    session: () => call('session'),
     get: (id) => call(at(id)),
     confirm: (id, body) => call(at(id, '/confirm'), body),
     reject: (id, reason) => call(at(id, '/reject'), withReason('reason', reason)),

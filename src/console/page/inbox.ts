@@ -20,6 +20,8 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
   const { api, t } = options;
   const query = new URLSearchParams(location.search);
   const filter = { status: query.get('status') ?? 'pending', tool: query.get('tool') ?? '' };
+  // A page size in the address (`?limit=20`) is passed on; the server caps it.
+  const limit = query.get('limit') ?? '';
   const views = new Map<string, CardView>();
   let nextCursor: string | undefined;
 
@@ -111,7 +113,7 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
   const load = async (cursor?: string) => {
     more.disabled = true;
     loading.textContent = t.loading;
-    const page = await api.list({ ...filter, ...(cursor ? { cursor } : {}) });
+    const page = await api.list({ ...filter, limit, ...(cursor ? { cursor } : {}) });
     loading.textContent = '';
     more.disabled = false;
     if (!page.ok) {
@@ -135,6 +137,7 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     const search = new URLSearchParams();
     if (filter.status !== 'pending') search.set('status', filter.status);
     if (filter.tool) search.set('tool', filter.tool);
+    if (limit) search.set('limit', limit);
     const text = search.toString();
     history.replaceState(null, '', text ? `?${text}` : location.pathname);
     void load();
@@ -192,7 +195,7 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
   return (notice) => {
     if (notice.id === undefined) {
       void (async () => {
-        const page = await api.list(filter);
+        const page = await api.list({ ...filter, limit });
         if (!page.ok) return;
         syncClock(page.serverTime);
         for (const card of page.confirmations) place(card, false);

@@ -17,14 +17,19 @@ function start(): void {
   document.title = t.appTitle;
 
   const liveState = el('span', { class: 'live', 'data-live': 'off' }, t.offline);
-  const person = app.dataset.person;
+  const person = el('p', { class: 'person' }, app.dataset.person ? t.signedInAs(app.dataset.person) : '');
+  void api.session().then((session) => {
+    if (session.ok && session.person.name) {
+      person.textContent = t.signedInAs(`${session.person.name} (${session.person.id})`);
+    }
+  });
   const main = el('main', { id: 'main' });
   app.replaceChildren(
     el(
       'header',
       { class: 'top' },
       el('p', { class: 'brand' }, el('a', { href: `${base}/` }, t.appTitle)),
-      person ? el('p', { class: 'person' }, t.signedInAs(person)) : false,
+      person,
       liveState,
     ),
     main,

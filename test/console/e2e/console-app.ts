@@ -39,6 +39,8 @@ export interface ConsoleApp {
   failNextDelivery(): void;
   /** The agent asks to send `message`; returns the confirmation's id. */
   ask(message: Message, actor?: string): Promise<string>;
+  /** The agent asks to refund an order; returns the confirmation's id. */
+  askRefund(orderId: string, amountCents: number): Promise<string>;
   /** Signs `person` in for `context` (a session cookie for the console's origin). */
   signIn(context: BrowserContext, person: ConsolePerson): Promise<void>;
   close(): Promise<void>;
@@ -105,6 +107,26 @@ export async function startConsoleApp(options: {
     }),
   );
 
+  registry.register(
+    defineTool({
+      name: 'refund.issue',
+      title: 'Issue a refund',
+      description: 'Refund part or all of an order to the card it was paid with.',
+      sideEffect: 'send',
+      inputSchema: {
+        type: 'object',
+        properties: { orderId: { type: 'string' }, amountCents: { type: 'number', minimum: 1 } },
+        required: ['orderId', 'amountCents'],
+        additionalProperties: false,
+      } as const,
+      prepare: (input) => ({
+        orderId: input.orderId,
+        amount: `€${(Number(input.amountCents) / 100).toFixed(2)}`,
+      }),
+      deliver: (payload) => ({ refunded: payload.orderId }),
+    }),
+  );
+
   const approvals = createApprovalsConsole({
     registry,
     ...(options.locale ? { locale: options.locale } : {}),
@@ -142,6 +164,11 @@ export async function startConsoleApp(options: {
     },
     async ask(message, actor = 'agent-ana') {
       const asked = await registry.invoke('message.send', message, { actor });
+      if (!asked.ok || !asked.requiresConfirm) throw new Error(`ask failed: ${JSON.stringify(asked)}`);
+      return asked.confirmationId;
+    },
+    async askRefund(orderId, amountCents) {
+      const asked = await registry.invoke('refund.issue', { orderId, amountCents }, { actor: 'agent-ana' });
       if (!asked.ok || !asked.requiresConfirm) throw new Error(`ask failed: ${JSON.stringify(asked)}`);
       return asked.confirmationId;
     },

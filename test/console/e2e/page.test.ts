@@ -193,6 +193,46 @@ describe('the page', () => {
     expect(app.deliveries.map((m) => m.to)).toEqual(['newer@example.com']);
   });
 
+  it('filters by tool and status, and pages through with Load more, newest first', async () => {
+    const asked = [
+      await app.ask({ ...refund, to: 'one@example.com' }),
+      await app.askRefund('o-77', 4900),
+      await app.ask({ ...refund, to: 'two@example.com' }),
+      await app.ask({ ...refund, to: 'three@example.com' }),
+    ];
+    const listed = await app.registry.confirmations.list({ status: 'pending' });
+    const newestFirst = listed.ok ? listed.confirmations.map((c) => c.id) : [];
+    expect([...newestFirst].sort()).toEqual([...asked].sort());
+
+    const context = await newContext();
+    await app.signIn(context, LI);
+    const page = await context.newPage();
+    await page.goto(`${app.url}/?limit=3`);
+    const cards = page.locator('article.confirmation');
+    await expect.poll(() => cards.count()).toBe(3);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => cards.count()).toBe(4);
+    expect(
+      await cards.evaluateAll((all) =>
+        all.map((c) => (c as unknown as { dataset: { id: string } }).dataset.id),
+      ),
+    ).toEqual(newestFirst);
+    expect(await page.getByRole('button', { name: 'Load more' }).isHidden()).toBe(true);
+
+    await page.getByLabel('Tool').selectOption({ label: 'Issue a refund' });
+    await expect.poll(() => cards.count()).toBe(1);
+    const refundCard = cardOf(page, asked[1] ?? '');
+    expect(await refundCard.textContent()).toContain('€49.00');
+    await refundCard.getByRole('button', { name: 'Confirm', exact: true }).click();
+    expect(await outcomeOf(refundCard)).toMatch(/^Delivered\./);
+
+    await page.getByLabel('Tool').selectOption({ label: 'All tools' });
+    await page.getByLabel('Status').selectOption({ label: 'Delivered' });
+    await expect.poll(() => cards.count()).toBe(1);
+    expect(await cardOf(page, asked[1] ?? '').getAttribute('data-status')).toBe('delivered');
+    expect(page.url()).toBe(`${app.url}/?status=delivered&limit=3`);
+  });
+
   it('is readable on a phone: nothing wider than the screen, buttons large enough to tap', async () => {
     const id = await app.ask({
       ...refund,
