@@ -1,13 +1,19 @@
 // The public API, by name. Adding a symbol here is an API decision; test/index.test.ts snapshots the list.
 
+export type { ListPosition } from './confirm/cursor.js';
+export { decodeCursor, encodeCursor } from './confirm/cursor.js';
 export { canonicalJson, payloadDigest } from './confirm/digest.js';
 export type { MemoryStoreOptions } from './confirm/memory-store.js';
 export { createMemoryStore } from './confirm/memory-store.js';
 export type {
+  ClaimChange,
+  ConfirmationPage,
   ConfirmationQuery,
   ConfirmationStore,
   FinishChange,
+  PayloadEdit,
   StoreChange,
+  StoreNotice,
   TransitionOutcome,
   TransitionRefusal,
 } from './confirm/store.js';
@@ -17,14 +23,17 @@ export type {
   ConfirmationFilter,
   ConfirmationHistoryEntry,
   ConfirmationListResult,
+  ConfirmationNotice,
   ConfirmationPruneResult,
   ConfirmationResult,
   ConfirmationStatus,
   ConfirmationSweepResult,
   ConfirmationsView,
+  ConfirmationToolView,
   ConfirmOptions,
   ConfirmResult,
   ConfirmSuccess,
+  EditCheckResult,
   MarkDeliveredOptions,
   PruneOptions,
   RecoverStaleOptions,

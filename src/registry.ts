@@ -24,6 +24,7 @@ import { type GateContext, isAvailableIn } from './policy/gates.js';
 import type { InvokeResult, ReadOnlyResult } from './result.js';
 import type { ToolDefinition } from './tool.js';
 import { checkDefinition, isTimeoutMs, MAX_TIMEOUT_MS } from './tools/check-definition.js';
+import { checkPayload } from './tools/check-payload.js';
 import type { FunctionSchema } from './tools/function-schema.js';
 import type { ListFilter, ToolInfo } from './tools/tool-info.js';
 import { ToolTable } from './tools/tool-table.js';
@@ -67,6 +68,11 @@ export interface RegistryOptions {
   readonly confirmationTtlMs?: number;
   /** Refuse a confirm or retry that does not pass the digest the person was shown (default false). */
   readonly requireDigest?: boolean;
+  /**
+   * Four eyes (default false): `confirm` and `retry` refuse the person who asked (`SAME_PERSON`), and a
+   * send must record who asks (`ctx.actor`). Enforced in `confirm`, whatever screen calls it.
+   */
+  readonly requireDifferentApprover?: boolean;
   /** The clock of the confirmation path, in epoch ms (default `Date.now`); tests inject one. */
   readonly now?: () => number;
 }
@@ -121,6 +127,7 @@ export class ToolRegistry<AppContext = unknown> {
       now: settings.now,
       ttlMs: settings.confirmationTtlMs,
       requireDigest: settings.requireDigest,
+      requireDifferentApprover: settings.requireDifferentApprover,
       locale: settings.locale,
       defaultTimeoutMs: settings.defaultTimeoutMs,
       onEvent: settings.onEvent,
@@ -402,12 +409,20 @@ export class ToolRegistry<AppContext = unknown> {
 
   /** The send tool as registered now, for the confirmation path (one unregistered since is refused). */
   #sendTool(name: string): SendToolHandle | undefined {
-    const tool = this.#tools.resolve(name)?.tool;
+    const entry = this.#tools.resolve(name);
+    const tool = entry?.tool;
     const deliver = tool?.deliver;
-    if (tool === undefined || tool.info.sideEffect !== 'send' || deliver === undefined) return undefined;
+    if (entry === undefined || tool === undefined || tool.info.sideEffect !== 'send' || deliver === undefined)
+      return undefined;
+    const spec = tool.payload;
     return {
       info: tool.info,
       deliver: (payload, approval) => deliver.call(tool.receiver, payload, approval),
+      payloadSchema: spec?.json,
+      edit:
+        spec === undefined
+          ? undefined
+          : { editable: spec.editable, check: (payload) => checkPayload(this.#tools, entry, payload) },
     };
   }
 }
@@ -439,6 +454,7 @@ interface RegistrySettings {
   readonly confirmations: ConfirmationStore | undefined;
   readonly confirmationTtlMs: number;
   readonly requireDigest: boolean;
+  readonly requireDifferentApprover: boolean;
   readonly now: () => number;
 }
 
@@ -490,6 +506,7 @@ function readRegistryOptions(options: RegistryOptions): RegistrySettings {
     confirmations: o.confirmations as ConfirmationStore | undefined,
     confirmationTtlMs: ttlMs,
     requireDigest: o.requireDigest === true,
+    requireDifferentApprover: o.requireDifferentApprover === true,
     now: (o.now as (() => number) | undefined) ?? Date.now,
   };
 }
