@@ -46,6 +46,31 @@ describe('the built package', () => {
     expect(packages).toContain('ajv');
   });
 
+  it('exports exactly these subpaths (adding one is an API decision)', () => {
+    expect(Object.keys(pkg.exports)).toMatchInlineSnapshot(`
+      [
+        ".",
+        "./sqlite",
+        "./postgres",
+        "./openai",
+        "./anthropic",
+        "./gemini",
+        "./ai-sdk",
+        "./mcp",
+        "./console",
+        "./package.json",
+      ]
+    `);
+  });
+
+  it('loads from graded-tools/console only the core’s dependencies and Node built-ins: no driver, no SDK', () => {
+    const packages = [...importsOf(join(dist, 'console.mjs'))].map((s) =>
+      s.startsWith('node:') ? 'node:' : s.split('/')[0],
+    );
+    const allowed = new Set(['node:', ...Object.keys(pkg.dependencies)]);
+    expect(packages.filter((name) => !allowed.has(name ?? ''))).toEqual([]);
+  });
+
   it('imports and works from dist in a fresh Node process', () => {
     const script = `
       import { ToolRegistry } from ${JSON.stringify(join(dist, 'index.mjs'))};
@@ -72,6 +97,13 @@ describe('the built package', () => {
        const registry = new ToolRegistry().register(tool);
        const result: InvokeResult = await registry.invoke('kb.search', {});
        if (!result.ok) console.log(result.code);
+       import { createApprovalsConsole, toNodeListener, type ConsolePerson } from 'graded-tools/console';
+       const person: ConsolePerson = { id: 'lead-li' };
+       const approvals = createApprovalsConsole({ registry, authenticate: () => person, basePath: '/approvals' });
+       const listener: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void =
+         toNodeListener(approvals);
+       const response: Response = await approvals.fetch(new Request('http://127.0.0.1/approvals/'));
+       console.log(listener.length, response.status);
        export {};`,
     );
     const program = ts.createProgram([entry], {

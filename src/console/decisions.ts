@@ -9,7 +9,7 @@ import { isAllowed } from './access.js';
 import type { Card } from './cards.js';
 import { consoleMessage, consoleWords } from './console-messages.js';
 import type { PersonRequest } from './console-request.js';
-import { statusForCode } from './http-status.js';
+import { failureBody } from './registry-failure.js';
 import type { ConsoleAction } from './types.js';
 
 /** What a decision answers: it went through, or why not (in the person's language). */
@@ -102,17 +102,17 @@ export async function decide(ctx: PersonRequest, id: string, ask: DecisionAsk): 
 
 /** A registry failure as a decision: its code and words, the card, and who decided it first. */
 function failed(ctx: PersonRequest, failure: ConfirmationFailure): DecisionOutcome {
-  const { code, error, confirmation, issues } = failure;
-  const by = code === 'ALREADY_DECIDED' && confirmation !== undefined ? decidedBy(confirmation) : undefined;
+  const { status, ...body } = failureBody(failure, ctx.locale);
+  const { confirmation } = failure;
+  const by =
+    body.code === 'ALREADY_DECIDED' && confirmation !== undefined ? decidedBy(confirmation) : undefined;
   return {
-    status: statusForCode(code),
+    status,
     decision: {
       ok: false,
-      code,
-      error,
+      ...body,
       ...(confirmation === undefined ? {} : { confirmation: ctx.cards.card(confirmation) }),
       ...(by === undefined ? {} : { decidedBy: by }),
-      ...(issues === undefined ? {} : { issues }),
     },
   };
 }

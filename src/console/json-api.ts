@@ -1,9 +1,10 @@
 import { canonicalJson } from '../confirm/digest.js';
 import type { ConfirmationStatus } from '../confirm/types.js';
+import type { ToolFailure } from '../result.js';
 import { isAllowed } from './access.js';
 import type { PersonRequest } from './console-request.js';
-import { statusForCode } from './http-status.js';
 import { jsonResponse, refusal } from './json-response.js';
+import { failureBody } from './registry-failure.js';
 
 const serverTime = () => new Date().toISOString();
 
@@ -44,9 +45,9 @@ export async function listResponse(ctx: PersonRequest): Promise<Response> {
     ...(limit === undefined ? {} : { limit: Number(limit) }),
   });
   if (!listed.ok) {
-    const { code, error } = listed;
+    const { status, ...body } = failureBody(listed, ctx.locale);
     // A status, cursor or limit the registry refuses is the request's mistake.
-    return jsonResponse(code === 'INVALID_OPTION' ? 400 : statusForCode(code), { ok: false, code, error });
+    return jsonResponse(body.code === 'INVALID_OPTION' ? 400 : status, { ok: false, ...body });
   }
   const allowed = await Promise.all(
     listed.confirmations.map((c) => isAllowed(authorize, ctx.person, 'view', c)),
@@ -66,10 +67,7 @@ export async function listResponse(ctx: PersonRequest): Promise<Response> {
 export async function getResponse(ctx: PersonRequest, id: string): Promise<Response> {
   const { registry, authorize } = ctx.settings;
   const found = await registry.confirmations.get(id, { locale: ctx.locale });
-  if (!found.ok) {
-    const { code, error } = found;
-    return jsonResponse(statusForCode(code), { ok: false, code, error });
-  }
+  if (!found.ok) return failureResponse(found, ctx);
   if (!(await isAllowed(authorize, ctx.person, 'view', found.confirmation)))
     return refusal(403, 'FORBIDDEN', ctx.locale);
   return jsonResponse(200, {
@@ -91,26 +89,20 @@ export async function previewResponse(
   if (!Object.hasOwn(body, 'payload')) return refusal(400, 'BAD_REQUEST', ctx.locale);
   const { registry, authorize } = ctx.settings;
   const found = await registry.confirmations.get(id, { locale: ctx.locale });
-  if (!found.ok) {
-    const { code, error } = found;
-    return jsonResponse(statusForCode(code), { ok: false, code, error });
-  }
+  if (!found.ok) return failureResponse(found, ctx);
   if (!(await isAllowed(authorize, ctx.person, 'edit', found.confirmation)))
     return refusal(403, 'FORBIDDEN', ctx.locale);
   const checked = await registry.confirmations.checkEdit(id, body.payload, { locale: ctx.locale });
-  if (!checked.ok) {
-    const { code, error, issues } = checked;
-    return jsonResponse(statusForCode(code), {
-      ok: false,
-      code,
-      error,
-      ...(issues === undefined ? {} : { issues }),
-    });
-  }
+  if (!checked.ok) return failureResponse(checked, ctx);
   return jsonResponse(200, {
     ok: true,
     digest: checked.digest,
     canonicalJson: canonicalJson(checked.payload),
     changed: checked.changed,
   });
+}
+
+function failureResponse(failure: ToolFailure, ctx: PersonRequest): Response {
+  const { status, ...body } = failureBody(failure, ctx.locale);
+  return jsonResponse(status, { ok: false, ...body });
 }
