@@ -22,6 +22,8 @@ const store = createSqliteStore({ path: dbPath });
 const data = createSupportDeskData();
 const registry = createSupportDeskRegistry(data, {
   confirmations: store,
+  // Four eyes: Ana, who asks, cannot also confirm (sign in as her to see the refusal).
+  requireDifferentApprover: true,
   onEvent: (event) => {
     if (event.type !== 'confirmation' || event.action === 'created') return;
     console.log(

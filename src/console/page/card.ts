@@ -74,10 +74,17 @@ export function describeDecision(decision: Decision, action: Action, t: Strings)
       return t.expired;
     case 'PAYLOAD_CHANGED':
       return t.payloadChanged;
+    case 'SAME_PERSON':
+      return t.samePerson;
+    case 'FORBIDDEN':
+      return t.forbidden;
     case 'DELIVERY_FAILED':
       return t.deliveryFailed(decision.error);
     default: {
-      const issues = (decision.issues ?? []).map((issue) => `${issue.path || '/'} ${issue.message}`);
+      // The registry's message usually lists the issues already; add those it does not.
+      const issues = (decision.issues ?? [])
+        .map((issue) => `${issue.path || '/'}: ${issue.message}`)
+        .filter((line) => !decision.error.includes(line));
       return t.failedBecause(decision.code, [decision.error, ...issues].join(' · '));
     }
   }

@@ -69,7 +69,8 @@ export function createEditForm(card: Card, api: Api, t: Strings): EditForm {
         el('li', {}, `${issue.path || '/'}: ${issue.message}`),
       );
       result.replaceChildren(
-        el('p', { class: 'bad' }, t.failedBecause(answer.code, answer.error)),
+        // The message's first line; its list of issues is shown as a list.
+        el('p', { class: 'bad' }, t.failedBecause(answer.code, answer.error.split('\n')[0] ?? '')),
         el('ul', {}, ...issues),
       );
       return;

@@ -46,21 +46,6 @@ export interface ConsoleApp {
   close(): Promise<void>;
 }
 
-/** A person may change the subject and text (never the address) before confirming. */
-const editing = {
-  payloadSchema: {
-    type: 'object',
-    properties: {
-      to: { type: 'string', minLength: 3 },
-      subject: { type: 'string', minLength: 1, maxLength: 200 },
-      text: { type: 'string', minLength: 1, maxLength: 5000 },
-    },
-    required: ['to', 'subject', 'text'],
-    additionalProperties: false,
-  },
-  editable: ['subject', 'text'],
-};
-
 /** Starts a console over `store` on 127.0.0.1 and a free port. */
 export async function startConsoleApp(options: {
   readonly store: ConfirmationStore;
@@ -94,7 +79,18 @@ export async function startConsoleApp(options: {
         required: ['to', 'subject', 'text'],
         additionalProperties: false,
       } as const,
-      ...editing,
+      // A person may change the subject and text (never the address) before confirming.
+      payloadSchema: {
+        type: 'object',
+        properties: {
+          to: { type: 'string', minLength: 3 },
+          subject: { type: 'string', minLength: 1, maxLength: 200 },
+          text: { type: 'string', minLength: 1, maxLength: 5000 },
+        },
+        required: ['to', 'subject', 'text'],
+        additionalProperties: false,
+      },
+      editable: ['subject', 'text'],
       prepare: (input) => ({ to: input.to, subject: input.subject, text: input.text }),
       deliver: (payload: Message) => {
         if (failNext) {

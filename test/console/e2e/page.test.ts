@@ -233,6 +233,52 @@ describe('the page', () => {
     expect(page.url()).toBe(`${app.url}/?status=delivered&limit=3`);
   });
 
+  it('four eyes: the person who asked cannot confirm their own send; another person can', async () => {
+    await app.close();
+    app = await startConsoleApp({ store, requireDifferentApprover: true });
+    const id = await app.ask(refund, 'lead-li');
+    const page = await openInbox();
+    const card = cardOf(page, id);
+    await card.getByRole('button', { name: 'Confirm', exact: true }).click();
+    expect(await outcomeOf(card)).toBe(
+      'You asked for this send yourself: another person must confirm it. Nothing was sent.',
+    );
+    expect(await card.getAttribute('data-status')).toBe('pending');
+    expect(app.deliveries).toEqual([]);
+
+    const context = await newContext();
+    await app.signIn(context, { id: 'lead-wu', name: 'Wu' });
+    const wu = await context.newPage();
+    await wu.goto(`${app.url}/`);
+    await cardOf(wu, id).getByRole('button', { name: 'Confirm', exact: true }).click();
+    expect(await outcomeOf(cardOf(wu, id))).toMatch(/^Delivered\./);
+    expect(app.deliveries).toEqual([refund]);
+  });
+
+  it('an edit offers only the editable fields, and an invalid one is refused with its issues', async () => {
+    const id = await app.ask(refund);
+    const context = await newContext();
+    await app.signIn(context, LI);
+    const page = await context.newPage();
+    await page.goto(`${app.url}/confirmations/${id}`);
+    const form = page.locator('form.edit');
+    await form.getByLabel('text', { exact: true }).waitFor();
+    expect(
+      await form
+        .locator('textarea')
+        .evaluateAll((all) => all.map((t) => (t as unknown as { name: string }).name)),
+    ).toEqual(['subject', 'text']);
+    await form.getByLabel('subject', { exact: true }).fill('');
+    await page.getByRole('button', { name: 'Preview edit' }).click();
+    await expect.poll(() => form.locator('.preview').textContent()).toContain('INVALID_INPUT');
+    expect(await form.locator('.preview li').first().textContent()).toContain('/subject');
+    const card = cardOf(page, id);
+    await card.getByRole('button', { name: 'Confirm', exact: true }).click();
+    expect(await outcomeOf(card)).toMatch(/^Not done \(INVALID_INPUT\): [\s\S]*\/subject/);
+    expect(await card.getAttribute('data-status')).toBe('pending');
+    expect(app.deliveries).toEqual([]);
+  });
+
   it('is readable on a phone: nothing wider than the screen, buttons large enough to tap', async () => {
     const id = await app.ask({
       ...refund,
