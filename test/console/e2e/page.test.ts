@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createSqliteStore, type SqliteConfirmationStore } from 'graded-tools/sqlite';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { launchBrowser } from './browser.js';
 import { type ConsoleApp, startConsoleApp } from './console-app.js';
@@ -318,21 +318,38 @@ describe('the page', () => {
         text: 'Your plan moves to Starter on 1 January; you keep every feature of Team until then.',
       },
     ];
-    const ids: string[] = [];
-    for (const [i, message] of asks.entries())
-      ids.push(await app.ask(message, ['agent-ana', 'agent-bo'][i % 2]));
-    const page = await openInbox();
-    for (const id of ids) await cardOf(page, id).waitFor();
-    await expect
-      .poll(() =>
-        cardOf(page, ids[0] ?? '')
-          .locator('.countdown')
-          .textContent(),
-      )
-      .toMatch(/^Expires in/);
-    const docs = join(import.meta.dirname, '..', '..', '..', 'docs');
-    mkdirSync(docs, { recursive: true });
-    const png = await page.screenshot({ path: join(docs, 'console.png') });
-    expect(png.subarray(1, 4).toString()).toBe('PNG');
+    // One frozen instant for the server and the page, so the picture (times, countdowns) is the same
+    // on every run and the committed PNG only changes when the page does.
+    const instant = new Date('2026-03-02T09:30:00.000Z');
+    vi.useFakeTimers({ toFake: ['Date'], now: instant });
+    try {
+      const ids: string[] = [];
+      for (const [i, message] of asks.entries()) {
+        vi.setSystemTime(instant.getTime() - (asks.length - i) * 7 * 60_000);
+        ids.push(await app.ask(message, ['agent-ana', 'agent-bo'][i % 2]));
+      }
+      vi.setSystemTime(instant);
+      const context = await browser.newContext({
+        locale: 'en-US',
+        timezoneId: 'UTC',
+        viewport: { width: 1280, height: 800 },
+      });
+      contexts.push(context);
+      await context.clock.setFixedTime(instant);
+      await app.signIn(context, LI);
+      const page = await context.newPage();
+      await page.goto(`${app.url}/`);
+      await page.locator('.live[data-live="on"]').waitFor();
+      for (const id of ids) await cardOf(page, id).waitFor();
+      await expect.poll(() => page.locator('.person').textContent()).toBe('Signed in as Li (lead-li)');
+      const countdown = cardOf(page, ids[0] ?? '').locator('.countdown');
+      await expect.poll(() => countdown.textContent()).toBe('Expires in 32:00');
+      const docs = join(import.meta.dirname, '..', '..', '..', 'docs');
+      mkdirSync(docs, { recursive: true });
+      const png = await page.screenshot({ path: join(docs, 'console.png') });
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
