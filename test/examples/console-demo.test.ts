@@ -66,7 +66,7 @@ describe('npm run console (examples/console-demo.ts)', () => {
       });
       expect(await decided.json()).toMatchObject({ ok: true, status: 'delivered' });
       const short = first?.id.slice(0, 8) ?? '';
-      await expect.poll(() => stdout).toContain(`delivered ${short}…`);
+      await expect.poll(() => stdout, { timeout: 20_000 }).toContain(`delivered ${short}…`);
       expect(stdout).toContain(`confirmed ${short}… by lead-li`);
     } finally {
       child.kill('SIGINT');

@@ -17,6 +17,12 @@ const ARGS = [
   '--disable-quic',
 ];
 
+/**
+ * Waits on the page (`expect.poll`) give a noisy shared machine 20 s instead of vitest's 1 s: a poll
+ * returns as soon as the DOM says so, so a healthy run is not slower.
+ */
+export const PATIENT_POLLS = { expect: { poll: { timeout: 20_000, interval: 50 } } } as const;
+
 /** Launches Chromium once for a test file; close it in `afterAll`. */
 export async function launchBrowser(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {

@@ -8,7 +8,7 @@ import { createSqliteStore, type SqliteConfirmationStore } from 'graded-tools/sq
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../helpers/temp-dir.js';
-import { launchBrowser } from './browser.js';
+import { launchBrowser, PATIENT_POLLS } from './browser.js';
 import { type ConsoleApp, startConsoleApp } from './console-app.js';
 import { type BrowserGlobals, cardOf, outcomeOf, refund } from './scenarios.js';
 
@@ -21,6 +21,7 @@ let files = 0;
 const contexts: BrowserContext[] = [];
 
 beforeAll(async () => {
+  vi.setConfig(PATIENT_POLLS);
   browser = await launchBrowser();
 });
 afterAll(async () => {

@@ -3,8 +3,8 @@
 // (in words, inside the card) and in what `deliver` actually sent. Every wait is on DOM state.
 import type { ConfirmationStore } from 'graded-tools';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser } from './browser.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { launchBrowser, PATIENT_POLLS } from './browser.js';
 import { type ConsoleApp, type Message, startConsoleApp } from './console-app.js';
 
 /** A store for one test, with a way to change a stored payload behind the registry's back. */
@@ -56,6 +56,7 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
     const contexts: BrowserContext[] = [];
 
     beforeAll(async () => {
+      vi.setConfig(PATIENT_POLLS);
       browser = await launchBrowser();
     });
     afterAll(async () => {
