@@ -280,6 +280,28 @@ describe('the page', () => {
     expect(app.deliveries).toEqual([]);
   });
 
+  it('runs under its strict Content-Security-Policy without one violation (inbox, detail, preview)', async () => {
+    const id = await app.ask(refund);
+    const context = await newContext();
+    await context.addInitScript(() => {
+      const page = globalThis as unknown as {
+        __csp: string[];
+        addEventListener(type: string, listener: (event: { violatedDirective: string }) => void): void;
+      };
+      page.__csp = [];
+      page.addEventListener('securitypolicyviolation', (event) => page.__csp.push(event.violatedDirective));
+    });
+    await app.signIn(context, LI);
+    const page = await context.newPage();
+    const shell = await page.goto(`${app.url}/`);
+    expect(shell?.headers()['content-security-policy']).toContain("script-src 'self'");
+    await cardOf(page, id).getByRole('link', { name: 'Reply to the customer' }).click();
+    await page.getByLabel('text', { exact: true }).fill('Edited under the CSP.');
+    await page.getByRole('button', { name: 'Preview edit' }).click();
+    await expect.poll(() => page.locator('.preview').textContent()).toContain('Changed: text');
+    expect(await page.evaluate(() => (globalThis as unknown as { __csp: string[] }).__csp)).toEqual([]);
+  });
+
   it('is readable on a phone: nothing wider than the screen, buttons large enough to tap', async () => {
     const id = await app.ask({
       ...refund,
