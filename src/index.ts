@@ -5,6 +5,7 @@ export { decodeCursor, encodeCursor } from './confirm/cursor.js';
 export { canonicalJson, payloadDigest } from './confirm/digest.js';
 export type { MemoryStoreOptions } from './confirm/memory-store.js';
 export { createMemoryStore } from './confirm/memory-store.js';
+export type { ApprovalNotice, NoticeKind, Notifier, NotifyAttempt, NotifyOptions } from './confirm/notice.js';
 export type {
   ClaimChange,
   ConfirmationPage,
@@ -38,6 +39,8 @@ export type {
   PruneOptions,
   RecoverStaleOptions,
   RejectOptions,
+  SweepOptions,
+  SweepResult,
 } from './confirm/types.js';
 export { CONFIRMATION_STATUSES } from './confirm/types.js';
 export { getDefaultRegistry } from './default-registry.js';
@@ -49,6 +52,7 @@ export type {
   EventListener,
   InvokeEvent,
   InvokeOutcome,
+  NotifyEvent,
   RegistryEvent,
 } from './events.js';
 export type { ArgumentLimits } from './invoke/arguments.js';

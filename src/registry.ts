@@ -1,5 +1,8 @@
+import { ApproverNotices } from './confirm/approver-notices.js';
 import { ConfirmationFlow, type SendToolHandle } from './confirm/confirmation-flow.js';
 import { createMemoryStore } from './confirm/memory-store.js';
+import type { NotifyOptions } from './confirm/notice.js';
+import { type NotifySettings, readNotifyOptions } from './confirm/notify-options.js';
 import type { ConfirmationStore } from './confirm/store.js';
 import type {
   ConfirmationPruneResult,
@@ -12,6 +15,8 @@ import type {
   PruneOptions,
   RecoverStaleOptions,
   RejectOptions,
+  SweepOptions,
+  SweepResult,
 } from './confirm/types.js';
 import { ToolDefinitionError } from './errors/tool-definition-error.js';
 import type { EventListener } from './events.js';
@@ -75,6 +80,11 @@ export interface RegistryOptions {
   readonly requireDifferentApprover?: boolean;
   /** The clock of the confirmation path, in epoch ms (default `Date.now`); tests inject one. */
   readonly now?: () => number;
+  /**
+   * Tell approvers when a send waits, remind them before it expires (`sweep`), and tell the asker how
+   * it was decided — through `graded-tools/notify` channels. A channel never delays or fails a call.
+   */
+  readonly notify?: NotifyOptions;
 }
 
 const DEFAULT_CONFIRMATION_TTL_MS = 60 * 60 * 1000;
@@ -128,6 +138,19 @@ export class ToolRegistry<AppContext = unknown> {
       ttlMs: settings.confirmationTtlMs,
       requireDigest: settings.requireDigest,
       requireDifferentApprover: settings.requireDifferentApprover,
+      notices:
+        settings.notify.notifiers.length === 0
+          ? undefined
+          : new ApproverNotices({
+              notifiers: settings.notify.notifiers,
+              consoleUrl: settings.notify.consoleUrl,
+              includePayload: settings.notify.includePayload,
+              locale: settings.locale,
+              onEvent: settings.onEvent,
+              now: settings.now,
+              titleOf: (tool) => this.#tools.resolve(tool)?.tool.info.title ?? tool,
+            }),
+      remindBeforeMs: settings.notify.remindBeforeMs,
       locale: settings.locale,
       defaultTimeoutMs: settings.defaultTimeoutMs,
       onEvent: settings.onEvent,
@@ -320,6 +343,24 @@ export class ToolRegistry<AppContext = unknown> {
   }
 
   /**
+   * The housekeeping an app runs on an interval (the approvals console runs it for you): expires
+   * overdue pending confirmations, marks deliveries older than `staleAfterMs` (default 10 minutes)
+   * `unknown`, and — with `notify.remindBeforeMs` — reminds approvers of pending ones about to expire.
+   * Each reminder is claimed in the store, so instances sweeping one store send it once.
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * const registry = new ToolRegistry();
+   * const swept = await registry.sweep();
+   * if (swept.ok) console.log(swept.expired.length, swept.recovered.length, swept.reminded.length);
+   * ```
+   */
+  sweep(options?: SweepOptions): Promise<SweepResult> {
+    return this.#flow.sweep(options);
+  }
+
+  /**
    * After a crash: marks deliveries started more than `olderThanMs` ago that never recorded an
    * outcome as `unknown`. Never re-delivers; a person decides with `retry` or `markDelivered`. Run
    * it at startup and now and then, with more than your longest `deliver` timeout.
@@ -456,6 +497,7 @@ interface RegistrySettings {
   readonly requireDigest: boolean;
   readonly requireDifferentApprover: boolean;
   readonly now: () => number;
+  readonly notify: NotifySettings;
 }
 
 function optionError(message: string): ToolDefinitionError {
@@ -496,7 +538,10 @@ function readRegistryOptions(options: RegistryOptions): RegistrySettings {
     if (o[name] !== undefined && typeof o[name] !== 'function')
       throw optionError(`\`${name}\` must be a function.`);
   }
+  const notify = readNotifyOptions(o.notify, ttlMs);
+  if (typeof notify === 'string') throw optionError(`${notify}.`);
   return {
+    notify,
     onEvent: o.onEvent as EventListener | undefined,
     locale,
     validator: o.validator as JsonSchemaValidator | undefined,

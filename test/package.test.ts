@@ -10,6 +10,8 @@ const dist = join(root, 'dist');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
   exports: Record<string, { types: string; default: string } | string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
 };
 
 /** Every module specifier a built file and the chunks it imports pull in. */
@@ -46,21 +48,32 @@ describe('the built package', () => {
     expect(packages).toContain('ajv');
   });
 
-  it('exports exactly these subpaths (adding one is an API decision)', () => {
-    expect(Object.keys(pkg.exports)).toMatchInlineSnapshot(`
-      [
-        ".",
-        "./sqlite",
-        "./postgres",
-        "./openai",
-        "./anthropic",
-        "./gemini",
-        "./ai-sdk",
-        "./mcp",
-        "./console",
-        "./package.json",
-      ]
-    `);
+  it('has exactly these subpaths, each built, and each integration SDK an optional peer', () => {
+    // Adding a subpath is an API decision: change this list on purpose.
+    expect(Object.keys(pkg.exports)).toEqual([
+      '.',
+      './sqlite',
+      './postgres',
+      './openai',
+      './anthropic',
+      './gemini',
+      './ai-sdk',
+      './mcp',
+      './openai-agents',
+      './langchain',
+      './mastra',
+      './console',
+      './package.json',
+    ]);
+    for (const target of Object.values(pkg.exports)) {
+      if (typeof target === 'string') continue;
+      expect(existsSync(join(root, target.default))).toBe(true);
+      expect(existsSync(join(root, target.types))).toBe(true);
+    }
+    for (const sdk of ['@openai/agents', '@langchain/core', '@mastra/core']) {
+      expect(pkg.peerDependencies[sdk]).toBeDefined();
+      expect(pkg.peerDependenciesMeta[sdk]?.optional).toBe(true);
+    }
   });
 
   it('loads from graded-tools/console only the core’s dependencies and Node built-ins: no driver, no SDK', () => {

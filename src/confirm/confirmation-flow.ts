@@ -7,6 +7,7 @@ import { type ConfirmRequired, type ErrorCode, failure } from '../result.js';
 import type { Approval, JsonSchema } from '../tool.js';
 import type { ToolInfo } from '../tools/tool-info.js';
 import { describeThrown } from '../util/describe-thrown.js';
+import type { ApproverNotices } from './approver-notices.js';
 import { ChangeWatchers } from './change-watchers.js';
 import { isConfirmationIdShape, newConfirmationId } from './confirmation-id.js';
 import { decodeCursor } from './cursor.js';
@@ -29,6 +30,7 @@ import {
   type ConfirmationToolView,
   type ConfirmResult,
   type EditCheckResult,
+  type SweepResult,
 } from './types.js';
 
 /** A registered `send` tool as the confirmation path needs it. */
@@ -57,6 +59,10 @@ export interface ConfirmationFlowSettings {
   readonly onEvent: EventListener | undefined;
   readonly sendTool: (name: string) => SendToolHandle | undefined;
   readonly describeError: (error: unknown, tool: string) => string;
+  /** Who tells approvers (the registry's `notify`), if anyone. */
+  readonly notices: ApproverNotices | undefined;
+  /** A reminder this long before expiry, from `sweep` (0: none). */
+  readonly remindBeforeMs: number;
 }
 
 /** What a person's invoke of a send tool produced, to be stored for confirmation. */
@@ -78,6 +84,8 @@ export interface CreateRefusal {
 /** What `ask` answers. */
 export type Created = ConfirmRequired | CreateRefusal;
 
+/** How long a delivery may run before `sweep` calls it `unknown`, unless told otherwise. */
+const DEFAULT_STALE_AFTER_MS = 10 * 60_000;
 /** The longest look-back `recoverStale` and `prune` accept: a year. */
 const MAX_OLDER_THAN_MS = 366 * 24 * 60 * 60 * 1000;
 const NOT_JSON = 'the result is not JSON and was not stored';
@@ -601,6 +609,37 @@ export class ConfirmationFlow {
     }
   }
 
+  /**
+   * What an app runs now and then (the console runs it on an interval): expire the overdue, mark
+   * stale deliveries `unknown`, and remind approvers of what expires soon — each reminder claimed in
+   * the store, so several instances sweeping one store send it once.
+   */
+  async sweep(options?: unknown): Promise<SweepResult> {
+    const read = readOptions(options, ['staleAfterMs', 'locale']);
+    const fail = failureIn(toLocale(read?.locale, this.#locale));
+    if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
+    const staleAfterMs = read.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
+    if (!isLookBack(staleAfterMs))
+      return fail('INVALID_OPTION', {
+        detail: '`staleAfterMs` must be a number of milliseconds from 0 to a year',
+      });
+    try {
+      const { store, now, remindBeforeMs } = this.#s;
+      const expired = await store.expire({ now: now() });
+      for (const confirmation of expired) this.#emit('expired', confirmation);
+      const recovered = await store.recoverStale({ now: now(), olderThanMs: staleAfterMs });
+      for (const confirmation of recovered) this.#emit('unknown', confirmation);
+      const reminded =
+        remindBeforeMs > 0 && typeof store.remindDue === 'function'
+          ? await store.remindDue({ now: now(), within: remindBeforeMs })
+          : [];
+      for (const confirmation of reminded) this.#s.notices?.reminder(confirmation);
+      return { ok: true, expired, recovered, reminded };
+    } catch (error) {
+      return fail('STORE_FAILED', { detail: storeFailure(error) });
+    }
+  }
+
   /** Marks one pending confirmation past its expiry as `expired`; the answer is `EXPIRED` either way. */
   async #expireOne(record: Confirmation, now: number, fail: Fail): Promise<ConfirmationFailure> {
     const expired = await callStore(() => this.#s.store.expire({ now, id: record.id }));
@@ -715,6 +754,11 @@ export class ConfirmationFlow {
   /** Reports a confirmation step to the registry's listener and to watchers, never breaking the call. */
   #emit(action: ConfirmationAction, confirmation: Confirmation, by?: string): void {
     this.#watchers.notify({ id: confirmation.id });
+    const notices = this.#s.notices;
+    if (notices !== undefined) {
+      if (action === 'created') notices.created(confirmation);
+      else if (action !== 'confirmed') notices.decided(confirmation, action);
+    }
     const { onEvent, now } = this.#s;
     if (onEvent === undefined) return;
     emitSafely(onEvent, {

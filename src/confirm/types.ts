@@ -191,6 +191,29 @@ export type ConfirmationSweepResult =
   | { readonly ok: true; readonly changed: Confirmation[] }
   | ConfirmationFailure;
 
+/** What `registry.sweep` is told. */
+export interface SweepOptions {
+  /**
+   * Deliveries started longer ago than this are marked `unknown` (default 10 minutes; pick more than
+   * your longest `deliver` timeout).
+   */
+  readonly staleAfterMs?: number;
+  readonly locale?: Locale | undefined;
+}
+
+/** What `registry.sweep` resolves to: what each of its steps changed. */
+export type SweepResult =
+  | {
+      readonly ok: true;
+      /** Pending ones past their expiry, now `expired`. */
+      readonly expired: Confirmation[];
+      /** Deliveries that never recorded an outcome, now `unknown`. */
+      readonly recovered: Confirmation[];
+      /** Pending ones close to expiry whose approvers were reminded (by this instance). */
+      readonly reminded: Confirmation[];
+    }
+  | ConfirmationFailure;
+
 /** What `registry.prune` resolves to: how many finished confirmations it deleted. */
 export type ConfirmationPruneResult = { readonly ok: true; readonly deleted: number } | ConfirmationFailure;
 

@@ -1,5 +1,5 @@
 import { canonicalJson } from '../confirm/digest.js';
-import type { Confirmation, ConfirmationsView } from '../confirm/types.js';
+import type { Confirmation, ConfirmationsView, ConfirmationToolView } from '../confirm/types.js';
 
 /**
  * A confirmation as the page shows it: the record, its tool's title (or name), the fields a person may
@@ -11,12 +11,10 @@ export type Card = Confirmation & {
   readonly canonicalJson: string;
 };
 
-type ToolView = ReturnType<ConfirmationsView['tool']>;
-
 /** Builds cards, asking the registry about each tool once per request. */
 export class CardMaker {
   readonly #view: ConfirmationsView;
-  readonly #tools = new Map<string, ToolView>();
+  readonly #tools = new Map<string, ConfirmationToolView | undefined>();
 
   constructor(view: ConfirmationsView) {
     this.#view = view;
@@ -32,7 +30,7 @@ export class CardMaker {
     };
   }
 
-  #tool(name: string): ToolView {
+  #tool(name: string): ConfirmationToolView | undefined {
     if (!this.#tools.has(name)) this.#tools.set(name, this.#view.tool(name));
     return this.#tools.get(name);
   }

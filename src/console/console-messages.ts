@@ -20,8 +20,10 @@ interface ConsoleWords {
   readonly title: string;
   readonly signInTitle: string;
   readonly signIn: string;
-  /** A decision that went through, by the status it left the confirmation in. */
+  /** A confirm, retry or reject that went through, by the status it left the confirmation in. */
   readonly done: Readonly<Record<ConfirmationStatus, string>>;
+  /** A person settled an unknown or failed one as delivered. */
+  readonly markedDelivered: string;
 }
 
 const en: ConsoleWords = {
@@ -49,6 +51,7 @@ const en: ConsoleWords = {
     expired: 'It has expired; nothing was sent.',
     unknown: 'Confirmed, but whether it arrived is unknown.',
   },
+  markedDelivered: 'Marked as delivered; it will not be sent again.',
 };
 
 const zhCN: ConsoleWords = {
@@ -76,6 +79,7 @@ const zhCN: ConsoleWords = {
     expired: '已过期，未发送任何内容。',
     unknown: '已确认，但是否送达未知。',
   },
+  markedDelivered: '已标记为已送达，不会再次发送。',
 };
 
 const words: Readonly<Record<Locale, ConsoleWords>> = { en, 'zh-CN': zhCN };

@@ -49,55 +49,64 @@ export type DecisionAsk =
  * with the person as approver, their flags and scope, never a name from the request.
  */
 export async function decide(ctx: PersonRequest, id: string, ask: DecisionAsk): Promise<DecisionOutcome> {
-  const { registry } = ctx.settings;
-  const { person, locale } = ctx;
-  const found = await registry.confirmations.get(id, { locale });
+  const found = await ctx.settings.registry.confirmations.get(id, { locale: ctx.locale });
   if (!found.ok) return failed(ctx, found);
-  const actions: ConsoleAction[] =
-    ask.kind === 'confirm' && ask.payload !== undefined ? ['confirm', 'edit'] : [ask.kind];
-  for (const action of actions) {
-    if (!(await isAllowed(ctx.settings.authorize, person, action, found.confirmation)))
-      return {
-        status: 403,
-        decision: { ok: false, code: 'FORBIDDEN', error: consoleMessage('FORBIDDEN', locale) },
-      };
-  }
-  const approver = {
-    approvedBy: person.id,
-    flags: person.flags,
-    scope: person.scope,
-    locale,
-  };
-  let result: ConfirmResult | ConfirmationResult;
-  switch (ask.kind) {
-    case 'confirm':
-      result = await registry.confirm(id, {
-        ...approver,
-        digest: ask.digest,
-        ...(ask.payload === undefined ? {} : { payload: ask.payload.value }),
-      });
-      break;
-    case 'retry':
-      result = await registry.retry(id, { ...approver, digest: ask.digest });
-      break;
-    case 'reject':
-      result = await registry.reject(id, { rejectedBy: person.id, reason: ask.reason, locale });
-      break;
-    case 'markDelivered':
-      result = await registry.markDelivered(id, { by: person.id, note: ask.note, locale });
-      break;
-  }
+  if (!(await isAuthorized(ctx, ask, found.confirmation)))
+    return {
+      status: 403,
+      decision: { ok: false, code: 'FORBIDDEN', error: consoleMessage('FORBIDDEN', ctx.locale) },
+    };
+  const result = await askRegistry(ctx, id, ask);
   if (!result.ok) return failed(ctx, result);
   const confirmation = ctx.cards.card(result.confirmation);
+  const words = consoleWords(ctx.locale);
   return {
     status: 200,
     decision: {
       ok: true,
       status: confirmation.status,
       confirmation,
-      message: consoleWords(locale).done[confirmation.status],
+      message: ask.kind === 'markDelivered' ? words.markedDelivered : words.done[confirmation.status],
     },
   };
+}
+
+/** `authorize` allows the action, and `edit` too when the person changed the payload. */
+async function isAuthorized(
+  ctx: PersonRequest,
+  ask: DecisionAsk,
+  confirmation: Confirmation,
+): Promise<boolean> {
+  const actions: ConsoleAction[] =
+    ask.kind === 'confirm' && ask.payload !== undefined ? ['confirm', 'edit'] : [ask.kind];
+  for (const action of actions)
+    if (!(await isAllowed(ctx.settings.authorize, ctx.person, action, confirmation))) return false;
+  return true;
+}
+
+/** The registry call for `ask`, made as the signed-in person, in their language. */
+function askRegistry(
+  ctx: PersonRequest,
+  id: string,
+  ask: DecisionAsk,
+): Promise<ConfirmResult | ConfirmationResult> {
+  const { registry } = ctx.settings;
+  const { person, locale } = ctx;
+  const approver = { approvedBy: person.id, flags: person.flags, scope: person.scope, locale };
+  switch (ask.kind) {
+    case 'confirm':
+      return registry.confirm(id, {
+        ...approver,
+        digest: ask.digest,
+        ...(ask.payload === undefined ? {} : { payload: ask.payload.value }),
+      });
+    case 'retry':
+      return registry.retry(id, { ...approver, digest: ask.digest });
+    case 'reject':
+      return registry.reject(id, { rejectedBy: person.id, reason: ask.reason, locale });
+    case 'markDelivered':
+      return registry.markDelivered(id, { by: person.id, note: ask.note, locale });
+  }
 }
 
 /** A registry failure as a decision: its code and words, the card, and who decided it first. */

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
 import { SECURITY_HEADERS } from './security-headers.js';
 import type { ApprovalsConsole } from './types.js';
@@ -98,7 +97,47 @@ function bodyOf(req: IncomingMessage): NonNullable<RequestInit['body']> {
     if (typeof parsed === 'string' || parsed instanceof Uint8Array) return parsed;
     return JSON.stringify(parsed);
   }
-  return Readable.toWeb(req) as unknown as ReadableStream<Uint8Array>;
+  return streamOf(req);
+}
+
+/**
+ * The request body as a web stream, read only as fast as the console reads it. Cancelling it (a body
+ * over the limit) pauses the socket instead of destroying it, so the answer still goes out; the
+ * connection is then closed after it (see `writeResponse`).
+ */
+function streamOf(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let stop = () => {};
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const onData = (chunk: Buffer) => {
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      };
+      const onEnd = () => {
+        stop();
+        controller.close();
+      };
+      const onError = (error: Error) => {
+        stop();
+        controller.error(error);
+      };
+      stop = () => {
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.off('error', onError);
+      };
+      req.on('data', onData);
+      req.once('end', onEnd);
+      req.once('error', onError);
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      stop();
+      req.pause();
+    },
+  });
 }
 
 function first(value: string | string[] | undefined): string | undefined {
@@ -131,6 +170,8 @@ async function writeResponse(
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
+  // A body the console did not read to the end (refused, too large): the connection cannot be reused.
+  if (!req.complete && req.method !== 'GET' && req.method !== 'HEAD') headers.connection = 'close';
   res.writeHead(response.status, headers);
   const body = response.body;
   if (body === null || req.method === 'HEAD') {

@@ -11,6 +11,10 @@ const SDKS = {
   gemini: '/node_modules/@google/genai/',
   ai: '/node_modules/ai/',
   mcp: '/node_modules/@modelcontextprotocol/sdk/',
+  'openai-agents': '/node_modules/@openai/agents',
+  langchain: '/node_modules/@langchain/',
+  mastra: '/node_modules/@mastra/',
+  'mcp-server': '/node_modules/@modelcontextprotocol/server/',
 } as const;
 
 type Sdk = keyof typeof SDKS;
@@ -71,7 +75,23 @@ export async function resolve(specifier, context, next) {
     expect(sdksLoadedBy('ai-sdk')).toEqual(['ai']);
   });
 
-  it('graded-tools/mcp loads the MCP SDK and nothing else', () => {
+  it('graded-tools/mcp loads the MCP SDK v1 and nothing else', () => {
     expect(sdksLoadedBy('mcp')).toEqual(['mcp']);
+  });
+
+  it('graded-tools/openai-agents loads the Agents SDK (which brings its own openai) and no other framework', () => {
+    expect(sdksLoadedBy('openai-agents')).toEqual(['openai', 'openai-agents']);
+  });
+
+  it('graded-tools/langchain loads @langchain/core and nothing else', () => {
+    expect(sdksLoadedBy('langchain')).toEqual(['langchain']);
+  });
+
+  it('graded-tools/mastra loads @mastra/core and no other framework', () => {
+    expect(sdksLoadedBy('mastra')).toEqual(['mastra']);
+  });
+
+  it('graded-tools/mcp-server loads the MCP SDK v2 and nothing else', () => {
+    expect(sdksLoadedBy('mcp-server')).toEqual(['mcp-server']);
   });
 });

@@ -5,7 +5,20 @@ import { fileURLToPath } from 'node:url';
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-const ENTRIES = ['index', 'openai', 'anthropic', 'gemini', 'ai-sdk', 'mcp', 'cli'];
+const ENTRIES = [
+  'index',
+  'openai',
+  'anthropic',
+  'gemini',
+  'ai-sdk',
+  'mcp',
+  'mcp-server',
+  'openai-agents',
+  'langchain',
+  'mastra',
+  'console',
+  'cli',
+];
 const LOCK = `${ROOT}.tmp/build.lock`;
 
 const isBuilt = () => ENTRIES.every((entry) => existsSync(`${ROOT}dist/${entry}.mjs`));
