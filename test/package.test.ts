@@ -59,6 +59,7 @@ describe('the built package', () => {
       './gemini',
       './ai-sdk',
       './mcp',
+      './mcp-server',
       './openai-agents',
       './langchain',
       './mastra',
@@ -70,7 +71,7 @@ describe('the built package', () => {
       expect(existsSync(join(root, target.default))).toBe(true);
       expect(existsSync(join(root, target.types))).toBe(true);
     }
-    for (const sdk of ['@openai/agents', '@langchain/core', '@mastra/core']) {
+    for (const sdk of ['@openai/agents', '@langchain/core', '@mastra/core', '@modelcontextprotocol/server']) {
       expect(pkg.peerDependencies[sdk]).toBeDefined();
       expect(pkg.peerDependenciesMeta[sdk]?.optional).toBe(true);
     }
