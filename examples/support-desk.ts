@@ -141,3 +141,6 @@ for (const event of audit) {
   }
 }
 console.log(`\nTickets written: ${data.tickets.length}. Messages sent: ${data.outbox.length}.`);
+console.log(
+  '\nTo see and decide confirmations like these in a browser, run `npm run console`: the approvals console at http://127.0.0.1:3000.',
+);

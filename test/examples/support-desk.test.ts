@@ -30,5 +30,6 @@ describe('npm start (examples/support-desk.ts)', () => {
     expect(stdout).toContain('confirmation confirmed by lead-li');
     expect(stdout).toContain('confirmation delivered');
     expect(stdout).toContain('Tickets written: 0. Messages sent: 1.');
+    expect(stdout.trimEnd().split('\n').at(-1)).toContain('`npm run console`');
   });
 });

@@ -1,0 +1,132 @@
+// The console's JSON API, as the page calls it: same-origin, JSON bodies, never a thrown error — a
+// network failure comes back as a failure result like any other.
+
+export interface HistoryEntry {
+  readonly at: string;
+  readonly status: string;
+  readonly by?: string;
+  readonly note?: string;
+  readonly edit?: {
+    readonly fromDigest: string;
+    readonly toDigest: string;
+    readonly fields: readonly string[];
+  };
+}
+
+/** A confirmation as the server renders it for the console. */
+export interface Card {
+  readonly id: string;
+  readonly tool: string;
+  readonly title: string;
+  readonly payload: unknown;
+  readonly canonicalJson: string;
+  readonly digest: string;
+  readonly editable: readonly string[];
+  readonly actor?: string;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  readonly updatedAt: string;
+  readonly status: string;
+  readonly attempt: number;
+  readonly result?: unknown;
+  readonly error?: string;
+  readonly history: readonly HistoryEntry[];
+}
+
+export interface Failure {
+  readonly ok: false;
+  readonly code: string;
+  readonly error: string;
+  readonly confirmation?: Card;
+  readonly decidedBy?: string;
+  readonly issues?: readonly { readonly path: string; readonly message: string }[];
+}
+
+export type Decision =
+  | { readonly ok: true; readonly status: string; readonly confirmation: Card; readonly message: string }
+  | Failure;
+
+export interface ListPage {
+  readonly ok: true;
+  readonly confirmations: Card[];
+  readonly nextCursor?: string;
+  readonly tools: { readonly name: string; readonly title: string }[];
+  readonly serverTime: string;
+}
+
+export interface Preview {
+  readonly ok: true;
+  readonly digest: string;
+  readonly canonicalJson: string;
+  readonly changed: readonly string[];
+}
+
+/** The page's view of the server: one method per endpoint. */
+export interface Api {
+  list(query: {
+    status?: string;
+    tool?: string;
+    cursor?: string;
+    limit?: string;
+  }): Promise<ListPage | Failure>;
+  session(): Promise<{ ok: true; person: { id: string; name?: string }; serverTime: string } | Failure>;
+  get(id: string): Promise<{ ok: true; confirmation: Card; serverTime: string } | Failure>;
+  confirm(id: string, body: { digest: string; payload?: unknown }): Promise<Decision>;
+  reject(id: string, reason: string): Promise<Decision>;
+  retry(id: string, digest: string): Promise<Decision>;
+  markDelivered(id: string, note: string): Promise<Decision>;
+  preview(id: string, payload: unknown): Promise<Preview | Failure>;
+  confirmMany(
+    items: { id: string; digest: string }[],
+  ): Promise<{ ok: true; results: ({ id: string } & Decision)[] } | Failure>;
+  rejectMany(
+    ids: string[],
+    reason: string,
+  ): Promise<{ ok: true; results: ({ id: string } & Decision)[] } | Failure>;
+  /** Where the live-update stream is. */
+  readonly eventsUrl: string;
+}
+
+/** The API under `base` (the console's base path, '' at the root). */
+export function createApi(base: string, networkError: string): Api {
+  const call = async <T>(path: string, body?: object): Promise<T | Failure> => {
+    try {
+      const init: RequestInit = { credentials: 'same-origin', headers: { accept: 'application/json' } };
+      if (body !== undefined) {
+        init.method = 'POST';
+        init.headers = { accept: 'application/json', 'content-type': 'application/json' };
+        init.body = JSON.stringify(body);
+      }
+      const response = await fetch(`${base}/api/${path}`, init);
+      const json: unknown = await response.json();
+      if (typeof json === 'object' && json !== null && 'ok' in json) return json as T | Failure;
+      return { ok: false, code: `HTTP_${response.status}`, error: networkError };
+    } catch {
+      return { ok: false, code: 'NETWORK', error: networkError };
+    }
+  };
+  const at = (id: string, action = '') => `confirmations/${encodeURIComponent(id)}${action}`;
+  const withReason = (key: string, text: string) => (text.trim() ? { [key]: text.trim() } : {});
+  return {
+    list: ({ status, tool, cursor, limit }) => {
+      const query = new URLSearchParams();
+      if (limit) query.set('limit', limit);
+      if (status) query.set('status', status);
+      if (tool) query.set('tool', tool);
+      if (cursor) query.set('cursor', cursor);
+      const search = query.toString();
+      return call(`confirmations${search ? `?${search}` : ''}`);
+    },
+    session: () => call('session'),
+    get: (id) => call(at(id)),
+    confirm: (id, body) => call(at(id, '/confirm'), body),
+    reject: (id, reason) => call(at(id, '/reject'), withReason('reason', reason)),
+    retry: (id, digest) => call(at(id, '/retry'), { digest }),
+    markDelivered: (id, note) => call(at(id, '/mark-delivered'), withReason('note', note)),
+    preview: (id, payload) => call(at(id, '/preview'), { payload }),
+    confirmMany: (items) => call('confirm-many', { items }),
+    rejectMany: (ids, reason) =>
+      call('reject-many', { items: ids.map((id) => ({ id })), ...withReason('reason', reason) }),
+    eventsUrl: `${base}/api/events`,
+  };
+}

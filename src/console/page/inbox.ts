@@ -1,0 +1,217 @@
+// The inbox: filters (status, tool), the cards newest first, "Load more" through the server's cursor,
+// select + "Confirm selected" / "Reject selected", and live updates applied in place.
+import type { Api, Card, Decision } from './api.js';
+import { type CardView, createCardView, describeDecision } from './card.js';
+import { syncClock } from './countdown.js';
+import { el } from './dom.js';
+import type { Strings } from './i18n.js';
+
+const STATUSES = ['pending', 'delivering', 'delivered', 'failed', 'unknown', 'rejected', 'expired'];
+
+export interface InboxOptions {
+  readonly api: Api;
+  readonly t: Strings;
+  readonly base: string;
+  readonly locale: string;
+}
+
+/** Renders the inbox into `root`; the returned function applies one live-update notice. */
+export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: { id?: string }) => void {
+  const { api, t } = options;
+  const query = new URLSearchParams(location.search);
+  const filter = { status: query.get('status') ?? 'pending', tool: query.get('tool') ?? '' };
+  // A page size in the address (`?limit=20`) is passed on; the server caps it.
+  const limit = query.get('limit') ?? '';
+  const views = new Map<string, CardView>();
+  let nextCursor: string | undefined;
+
+  const statusSelect = el(
+    'select',
+    { id: 'filter-status', name: 'status' },
+    el('option', { value: '' }, t.allStatuses),
+  );
+  for (const status of STATUSES)
+    statusSelect.append(el('option', { value: status }, t.statuses[status] ?? status));
+  statusSelect.value = filter.status;
+  const toolSelect = el(
+    'select',
+    { id: 'filter-tool', name: 'tool' },
+    el('option', { value: '' }, t.allTools),
+  );
+  const filters = el(
+    'form',
+    { class: 'filters', 'aria-label': t.filters },
+    el('label', { for: 'filter-status' }, t.status),
+    statusSelect,
+    el('label', { for: 'filter-tool' }, t.tool),
+    toolSelect,
+  );
+  filters.addEventListener('submit', (event) => event.preventDefault());
+
+  const selectAll = el('input', { type: 'checkbox', id: 'select-all' });
+  const bulkReason = el('input', {
+    type: 'text',
+    id: 'bulk-reason',
+    name: 'reason',
+    autocomplete: 'off',
+    'aria-label': t.reason,
+    placeholder: t.reason,
+  });
+  const confirmSelected = el('button', { type: 'button', class: 'primary' }, t.confirmSelected);
+  const rejectSelected = el('button', { type: 'button', class: 'danger' }, t.rejectSelected);
+  const bulkStatus = el('p', { role: 'status', class: 'bulk-outcome', 'aria-live': 'polite' });
+  const bulk = el(
+    'div',
+    { class: 'bulk' },
+    el('label', { class: 'check' }, selectAll, t.selectAll),
+    el('div', { class: 'buttons' }, confirmSelected, rejectSelected),
+    bulkReason,
+    bulkStatus,
+  );
+  const list = el('div', { class: 'list' });
+  const empty = el('p', { class: 'empty' }, t.empty);
+  const more = el('button', { type: 'button', class: 'more secondary' }, t.loadMore);
+  const loading = el('p', { class: 'loading', role: 'status' });
+  root.replaceChildren(filters, bulk, list, empty, more, loading);
+
+  let bulkBusy = false;
+  const selection = () => [...views.values()].filter((view) => view.isSelected);
+  const refreshControls = () => {
+    const chosen = selection().length;
+    confirmSelected.disabled = bulkBusy || chosen === 0;
+    rejectSelected.disabled = bulkBusy || chosen === 0;
+    const pending = [...views.values()].filter((view) => view.card.status === 'pending').length;
+    selectAll.checked = chosen > 0 && chosen === pending;
+    selectAll.disabled = pending === 0;
+    empty.hidden = views.size > 0;
+    more.hidden = nextCursor === undefined;
+  };
+
+  const matches = (card: Card) =>
+    (!filter.status || card.status === filter.status) && (!filter.tool || card.tool === filter.tool);
+
+  /** Adds a card in newest-first order, or updates the one already shown. */
+  const place = (card: Card, atEnd: boolean) => {
+    const shown = views.get(card.id);
+    if (shown) {
+      if (card.updatedAt >= shown.card.updatedAt) shown.update(card);
+      return;
+    }
+    const view = createCardView(card, { ...options, detail: false, onChange: refreshControls });
+    views.set(card.id, view);
+    if (atEnd) {
+      list.append(view.element);
+      return;
+    }
+    const later = [...views.values()].find(
+      (other) => other !== view && other.card.createdAt < card.createdAt,
+    );
+    if (later) list.insertBefore(view.element, later.element);
+    else list.append(view.element);
+  };
+
+  const load = async (cursor?: string) => {
+    more.disabled = true;
+    loading.textContent = t.loading;
+    const page = await api.list({ ...filter, limit, ...(cursor ? { cursor } : {}) });
+    loading.textContent = '';
+    more.disabled = false;
+    if (!page.ok) {
+      loading.textContent = describeDecision(page, 'confirm', t);
+      return;
+    }
+    syncClock(page.serverTime);
+    if (toolSelect.options.length === 1) {
+      for (const tool of page.tools) toolSelect.append(el('option', { value: tool.name }, tool.title));
+      toolSelect.value = filter.tool;
+    }
+    nextCursor = page.nextCursor;
+    for (const card of page.confirmations) place(card, cursor !== undefined);
+    refreshControls();
+  };
+
+  const reload = () => {
+    views.clear();
+    list.replaceChildren();
+    nextCursor = undefined;
+    const search = new URLSearchParams();
+    if (filter.status !== 'pending') search.set('status', filter.status);
+    if (filter.tool) search.set('tool', filter.tool);
+    if (limit) search.set('limit', limit);
+    const text = search.toString();
+    history.replaceState(null, '', text ? `?${text}` : location.pathname);
+    void load();
+  };
+  statusSelect.addEventListener('change', () => {
+    filter.status = statusSelect.value;
+    reload();
+  });
+  toolSelect.addEventListener('change', () => {
+    filter.tool = toolSelect.value;
+    reload();
+  });
+  more.addEventListener('click', () => void load(nextCursor));
+  selectAll.addEventListener('change', () => {
+    for (const view of views.values()) view.setSelected(selectAll.checked);
+    refreshControls();
+  });
+
+  const decideMany = async (action: 'confirm' | 'reject') => {
+    const chosen = selection();
+    if (bulkBusy || chosen.length === 0) return;
+    bulkBusy = true;
+    refreshControls();
+    for (const view of chosen) view.setBusy(true);
+    bulkStatus.textContent = t.working;
+    const answer =
+      action === 'confirm'
+        ? await api.confirmMany(chosen.map((view) => ({ id: view.card.id, digest: view.card.digest })))
+        : await api.rejectMany(
+            chosen.map((view) => view.card.id),
+            bulkReason.value,
+          );
+    for (const view of chosen) view.setBusy(false);
+    bulkBusy = false;
+    if (!answer.ok) {
+      bulkStatus.textContent = describeDecision(answer, action, t);
+      refreshControls();
+      return;
+    }
+    let done = 0;
+    for (const result of answer.results) {
+      const view = views.get(result.id);
+      if (result.ok) done++;
+      view?.setSelected(false);
+      view?.showDecision(result as Decision, action);
+    }
+    bulkStatus.textContent = t.bulkDone(done, answer.results.length - done);
+    refreshControls();
+  };
+  confirmSelected.addEventListener('click', () => void decideMany('confirm'));
+  rejectSelected.addEventListener('click', () => void decideMany('reject'));
+
+  void load();
+
+  return (notice) => {
+    if (notice.id === undefined) {
+      void (async () => {
+        const page = await api.list({ ...filter, limit });
+        if (!page.ok) return;
+        syncClock(page.serverTime);
+        for (const card of page.confirmations) place(card, false);
+        refreshControls();
+      })();
+      return;
+    }
+    const id = notice.id;
+    void (async () => {
+      const found = await api.get(id);
+      if (!found.ok) return;
+      syncClock(found.serverTime);
+      // A card already shown stays (with its new status) until the filter changes; a new one appears
+      // only when it matches the filter.
+      if (views.has(id) || matches(found.confirmation)) place(found.confirmation, false);
+      refreshControls();
+    })();
+  };
+}

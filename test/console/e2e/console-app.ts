@@ -1,0 +1,182 @@
+// A support desk's approvals console on a loopback port, for the end-to-end tests: a real registry on
+// the store a test passes, the real `createApprovalsConsole` through `toNodeListener`, sessions as
+// random cookie tokens, and a record of what `deliver` sent and of every request the server answered.
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type ConfirmationStore, defineTool, ToolRegistry } from 'graded-tools';
+import { type ConsolePerson, createApprovalsConsole, toNodeListener } from 'graded-tools/console';
+import type { BrowserContext } from 'playwright-core';
+
+/** A message the agent wants to send, as `message.send` takes it. */
+export interface Message {
+  readonly to: string;
+  readonly subject: string;
+  readonly text: string;
+}
+
+/** One request the console answered. */
+export interface Answered {
+  readonly method: string;
+  readonly path: string;
+  readonly origin: string | undefined;
+  /** Whether the request carried a session cookie. */
+  readonly withSession: boolean;
+  readonly status: number;
+}
+
+export interface ConsoleApp {
+  /** The console's origin plus base path, e.g. `http://127.0.0.1:41234`. */
+  readonly url: string;
+  readonly registry: ToolRegistry;
+  /** What `deliver` was handed, in order. */
+  readonly deliveries: Message[];
+  /** Every request the console answered, in order. */
+  readonly answered: Answered[];
+  /** Moves the registry's clock on (for expiry). */
+  advanceClock(ms: number): void;
+  /** Makes the next `deliver` throw (the confirmation becomes `failed`). */
+  failNextDelivery(): void;
+  /** The agent asks to send `message`; returns the confirmation's id. */
+  ask(message: Message, actor?: string): Promise<string>;
+  /** The agent asks to refund an order; returns the confirmation's id. */
+  askRefund(orderId: string, amountCents: number): Promise<string>;
+  /** Signs `person` in for `context` (a session cookie for the console's origin). */
+  signIn(context: BrowserContext, person: ConsolePerson): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts a console over `store` on 127.0.0.1 and a free port. */
+export async function startConsoleApp(options: {
+  readonly store: ConfirmationStore;
+  readonly locale?: 'en' | 'zh-CN';
+  readonly requireDifferentApprover?: boolean;
+}): Promise<ConsoleApp> {
+  let clockOffset = 0;
+  let failNext = false;
+  const deliveries: Message[] = [];
+  const answered: Answered[] = [];
+  const sessions = new Map<string, ConsolePerson>();
+
+  const registry = new ToolRegistry({
+    confirmations: options.store,
+    now: () => Date.now() + clockOffset,
+    ...(options.requireDifferentApprover ? { requireDifferentApprover: true } : {}),
+  });
+  registry.register(
+    defineTool({
+      name: 'message.send',
+      title: 'Reply to the customer',
+      description: 'Email a reply to a support customer.',
+      sideEffect: 'send',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          to: { type: 'string', minLength: 3 },
+          subject: { type: 'string', minLength: 1 },
+          text: { type: 'string', minLength: 1 },
+        },
+        required: ['to', 'subject', 'text'],
+        additionalProperties: false,
+      } as const,
+      // A person may change the subject and text (never the address) before confirming.
+      payloadSchema: {
+        type: 'object',
+        properties: {
+          to: { type: 'string', minLength: 3 },
+          subject: { type: 'string', minLength: 1, maxLength: 200 },
+          text: { type: 'string', minLength: 1, maxLength: 5000 },
+        },
+        required: ['to', 'subject', 'text'],
+        additionalProperties: false,
+      },
+      editable: ['subject', 'text'],
+      prepare: (input) => ({ to: input.to, subject: input.subject, text: input.text }),
+      deliver: (payload: Message) => {
+        if (failNext) {
+          failNext = false;
+          throw new Error('the mail server said 451, try again later');
+        }
+        deliveries.push(payload);
+        return { messageId: `m-${deliveries.length}` };
+      },
+    }),
+  );
+
+  registry.register(
+    defineTool({
+      name: 'refund.issue',
+      title: 'Issue a refund',
+      description: 'Refund part or all of an order to the card it was paid with.',
+      sideEffect: 'send',
+      inputSchema: {
+        type: 'object',
+        properties: { orderId: { type: 'string' }, amountCents: { type: 'number', minimum: 1 } },
+        required: ['orderId', 'amountCents'],
+        additionalProperties: false,
+      } as const,
+      prepare: (input) => ({
+        orderId: input.orderId,
+        amount: `€${(Number(input.amountCents) / 100).toFixed(2)}`,
+      }),
+      deliver: (payload) => ({ refunded: payload.orderId }),
+    }),
+  );
+
+  const approvals = createApprovalsConsole({
+    registry,
+    ...(options.locale ? { locale: options.locale } : {}),
+    authenticate: (request) => {
+      const token = /(?:^|;\s*)session=([A-Za-z0-9_-]+)/.exec(request.headers.get('cookie') ?? '')?.[1];
+      return token === undefined ? undefined : sessions.get(token);
+    },
+  });
+  const listener = toNodeListener(approvals);
+  const server: Server = createServer((req, res) => {
+    res.on('finish', () => {
+      answered.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        origin: req.headers.origin,
+        withSession: /(?:^|;\s*)session=/.test(req.headers.cookie ?? ''),
+        status: res.statusCode,
+      });
+    });
+    listener(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  return {
+    url,
+    registry,
+    deliveries,
+    answered,
+    advanceClock: (ms) => {
+      clockOffset += ms;
+    },
+    failNextDelivery: () => {
+      failNext = true;
+    },
+    async ask(message, actor = 'agent-ana') {
+      const asked = await registry.invoke('message.send', message, { actor });
+      if (!asked.ok || !asked.requiresConfirm) throw new Error(`ask failed: ${JSON.stringify(asked)}`);
+      return asked.confirmationId;
+    },
+    async askRefund(orderId, amountCents) {
+      const asked = await registry.invoke('refund.issue', { orderId, amountCents }, { actor: 'agent-ana' });
+      if (!asked.ok || !asked.requiresConfirm) throw new Error(`ask failed: ${JSON.stringify(asked)}`);
+      return asked.confirmationId;
+    },
+    async signIn(context, person) {
+      const token = randomBytes(16).toString('base64url');
+      sessions.set(token, person);
+      await context.addCookies([{ name: 'session', value: token, url, httpOnly: true, sameSite: 'Lax' }]);
+    },
+    async close() {
+      approvals.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,378 @@
+// The console page's own promises in Chromium, on a SQLite file: refused without a session and from
+// another origin, Chinese, keyboard only, readable on a phone — and the README's screenshot.
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { createSqliteStore, type SqliteConfirmationStore } from 'graded-tools/sqlite';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { tempDir } from '../../helpers/temp-dir.js';
+import { launchBrowser, PATIENT_POLLS } from './browser.js';
+import { type ConsoleApp, startConsoleApp } from './console-app.js';
+import { type BrowserGlobals, cardOf, outcomeOf, refund } from './scenarios.js';
+
+const LI = { id: 'lead-li', name: 'Li' };
+const dir = tempDir('graded-tools-console-page-');
+let browser: Browser;
+let store: SqliteConfirmationStore;
+let app: ConsoleApp;
+let files = 0;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  vi.setConfig(PATIENT_POLLS);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  dir.remove();
+});
+beforeEach(async () => {
+  store = createSqliteStore({ path: join(dir.path, `page-${++files}.db`) });
+  app = await startConsoleApp({ store });
+});
+afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close();
+  await app?.close();
+  store?.close();
+});
+
+const newContext = async (options: { locale?: string; width?: number; height?: number } = {}) => {
+  const context = await browser.newContext({
+    locale: options.locale ?? 'en-US',
+    viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
+  });
+  contexts.push(context);
+  return context;
+};
+const openInbox = async (
+  options: { locale?: string; width?: number; height?: number } = {},
+): Promise<Page> => {
+  const context = await newContext(options);
+  await app.signIn(context, LI);
+  const page = await context.newPage();
+  await page.goto(`${app.url}/`);
+  await page.locator('.live[data-live="on"]').waitFor();
+  return page;
+};
+
+describe('security in the browser', () => {
+  it('without a session the page and the API answer 401, and the page says to sign in', async () => {
+    const id = await app.ask(refund);
+    const page = await (await newContext()).newPage();
+    const shell = await page.goto(`${app.url}/`);
+    expect(shell?.status()).toBe(401);
+    expect(await page.locator('body').textContent()).toMatch(/sign in/i);
+    expect(await page.locator('article.confirmation').count()).toBe(0);
+    const api = await page.goto(`${app.url}/api/confirmations/${id}`);
+    expect(api?.status()).toBe(401);
+    expect(await api?.json()).toMatchObject({ ok: false, code: 'UNAUTHENTICATED' });
+    expect(app.deliveries).toEqual([]);
+  });
+
+  it('a page on another loopback port cannot confirm, even with the session cookie sent along', async () => {
+    const id = await app.ask(refund);
+    const digest = (await app.registry.confirmations.get(id)).ok
+      ? ((await app.registry.confirmations.get(id)) as { confirmation: { digest: string } }).confirmation
+          .digest
+      : '';
+    const target = `${app.url}/api/confirmations/${id}/confirm`;
+    // The other site: a page whose script POSTs to the console with the person's credentials.
+    const evil: Server = createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end('<!doctype html><title>win a prize</title><p>hello</p>');
+    });
+    await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+    const evilOrigin = `http://127.0.0.1:${(evil.address() as AddressInfo).port}`;
+    try {
+      const context = await newContext();
+      await app.signIn(context, LI);
+      const page = await context.newPage();
+      await page.goto(`${evilOrigin}/`);
+      const outcomes = await page.evaluate(
+        async ({ url, body }) => {
+          const attempt = async (init: RequestInit) => {
+            try {
+              const response = await fetch(url, { method: 'POST', credentials: 'include', body, ...init });
+              return `answered ${response.type} ${response.status}`;
+            } catch (error) {
+              return `refused ${(error as Error).name}`;
+            }
+          };
+          return [
+            await attempt({ headers: { 'content-type': 'application/json' } }),
+            await attempt({ headers: { 'content-type': 'text/plain' }, mode: 'no-cors' }),
+            await attempt({ mode: 'no-cors' }),
+          ];
+        },
+        { url: target, body: JSON.stringify({ digest }) },
+      );
+      // The JSON POST needs a preflight the console does not grant; the simple ones reach it, are refused,
+      // and their answers are withheld from the other page (Cross-Origin-Resource-Policy: same-origin).
+      expect(outcomes).toEqual(['refused TypeError', 'refused TypeError', 'refused TypeError']);
+      const posts = app.answered.filter((a) => a.method === 'POST' && a.path.endsWith('/confirm'));
+      expect(posts).toHaveLength(2);
+      for (const post of posts)
+        expect(post).toMatchObject({ origin: evilOrigin, withSession: true, status: 403 });
+      expect(app.answered.filter((a) => a.status < 300 && a.method !== 'GET')).toEqual([]);
+      // The same POST as JSON with the other origin (what a browser without preflight would send).
+      const direct = await fetch(target, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: evilOrigin },
+        body: JSON.stringify({ digest }),
+      });
+      expect(direct.status).toBe(403);
+      expect(await direct.json()).toMatchObject({ ok: false, code: 'FORBIDDEN_ORIGIN' });
+      const stored = await app.registry.confirmations.get(id);
+      expect(stored.ok && stored.confirmation.status).toBe('pending');
+      expect(app.deliveries).toEqual([]);
+    } finally {
+      evil.closeAllConnections();
+      await new Promise<void>((resolve) => evil.close(() => resolve()));
+    }
+  });
+});
+
+describe('the page', () => {
+  it('speaks Chinese to a zh-CN browser: 确认发送 and 拒绝, and the outcome in Chinese', async () => {
+    const first = await app.ask(refund);
+    const second = await app.ask({ ...refund, to: 'li@example.com' });
+    const page = await openInbox({ locale: 'zh-CN' });
+    expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN');
+    const card = cardOf(page, first);
+    await card.getByRole('button', { name: '确认发送', exact: true }).click();
+    expect(await outcomeOf(card)).toMatch(/^已送达。/);
+    const other = cardOf(page, second);
+    await other.getByLabel('理由（可选）').fill('客户已经电话确认');
+    await other.getByRole('button', { name: '拒绝', exact: true }).click();
+    expect(await outcomeOf(other)).toBe('已拒绝：没有发送任何内容。');
+    expect(await page.getByRole('button', { name: '确认发送所选' }).count()).toBe(1);
+    expect(app.deliveries).toEqual([refund]);
+  });
+
+  it('zh-CN: a failed send offers 重试 and 标记为已送达', async () => {
+    app.failNextDelivery();
+    const id = await app.ask(refund);
+    const page = await openInbox({ locale: 'zh-CN' });
+    const card = cardOf(page, id);
+    await card.getByRole('button', { name: '确认发送', exact: true }).click();
+    expect(await outcomeOf(card)).toMatch(/^发送失败/);
+    await card.getByRole('button', { name: '重试', exact: true }).waitFor();
+    await card.getByRole('button', { name: '标记为已送达', exact: true }).click();
+    expect(await outcomeOf(card)).toBe('已标记为已送达。');
+    expect(app.deliveries).toEqual([]);
+  });
+
+  it('works with the keyboard only: Tab to a button, Enter confirms, Space rejects, focus is visible', async () => {
+    const older = await app.ask({ ...refund, to: 'older@example.com' });
+    const newer = await app.ask({ ...refund, to: 'newer@example.com' });
+    const page = await openInbox();
+    await cardOf(page, older).waitFor();
+    const tabTo = async (selector: string) => {
+      for (let i = 0; i < 60; i++) {
+        await page.keyboard.press('Tab');
+        const reached = await page.evaluate(
+          (s) => (globalThis as unknown as BrowserGlobals).document.activeElement?.matches(s) ?? false,
+          selector,
+        );
+        if (reached) return;
+      }
+      throw new Error(`Tab never reached ${selector}`);
+    };
+    await tabTo(`article[data-id="${newer}"] button.primary`);
+    const outline = await page.evaluate(() => {
+      const { document, getComputedStyle } = globalThis as unknown as BrowserGlobals;
+      return getComputedStyle(document.activeElement).outlineStyle;
+    });
+    expect(outline).not.toBe('none');
+    await page.keyboard.press('Enter');
+    expect(await outcomeOf(cardOf(page, newer))).toMatch(/^Delivered\./);
+    await tabTo(`article[data-id="${older}"] button.danger`);
+    await page.keyboard.press('Space');
+    expect(await outcomeOf(cardOf(page, older))).toBe('Rejected: nothing was sent.');
+    expect(app.deliveries.map((m) => m.to)).toEqual(['newer@example.com']);
+  });
+
+  it('filters by tool and status, and pages through with Load more, newest first', async () => {
+    const asked = [
+      await app.ask({ ...refund, to: 'one@example.com' }),
+      await app.askRefund('o-77', 4900),
+      await app.ask({ ...refund, to: 'two@example.com' }),
+      await app.ask({ ...refund, to: 'three@example.com' }),
+    ];
+    const listed = await app.registry.confirmations.list({ status: 'pending' });
+    const newestFirst = listed.ok ? listed.confirmations.map((c) => c.id) : [];
+    expect([...newestFirst].sort()).toEqual([...asked].sort());
+
+    const context = await newContext();
+    await app.signIn(context, LI);
+    const page = await context.newPage();
+    await page.goto(`${app.url}/?limit=3`);
+    const cards = page.locator('article.confirmation');
+    await expect.poll(() => cards.count()).toBe(3);
+    await page.getByRole('button', { name: 'Load more' }).click();
+    await expect.poll(() => cards.count()).toBe(4);
+    expect(
+      await cards.evaluateAll((all) =>
+        all.map((c) => (c as unknown as { dataset: { id: string } }).dataset.id),
+      ),
+    ).toEqual(newestFirst);
+    expect(await page.getByRole('button', { name: 'Load more' }).isHidden()).toBe(true);
+
+    await page.getByLabel('Tool').selectOption({ label: 'Issue a refund' });
+    await expect.poll(() => cards.count()).toBe(1);
+    const refundCard = cardOf(page, asked[1] ?? '');
+    expect(await refundCard.textContent()).toContain('€49.00');
+    await refundCard.getByRole('button', { name: 'Confirm', exact: true }).click();
+    expect(await outcomeOf(refundCard)).toMatch(/^Delivered\./);
+
+    await page.getByLabel('Tool').selectOption({ label: 'All tools' });
+    await page.getByLabel('Status').selectOption({ label: 'Delivered' });
+    await expect.poll(() => cards.count()).toBe(1);
+    expect(await cardOf(page, asked[1] ?? '').getAttribute('data-status')).toBe('delivered');
+    expect(page.url()).toBe(`${app.url}/?status=delivered&limit=3`);
+  });
+
+  it('four eyes: the person who asked cannot confirm their own send; another person can', async () => {
+    await app.close();
+    app = await startConsoleApp({ store, requireDifferentApprover: true });
+    const id = await app.ask(refund, 'lead-li');
+    const page = await openInbox();
+    const card = cardOf(page, id);
+    await card.getByRole('button', { name: 'Confirm', exact: true }).click();
+    expect(await outcomeOf(card)).toBe(
+      'You asked for this send yourself: another person must confirm it. Nothing was sent.',
+    );
+    expect(await card.getAttribute('data-status')).toBe('pending');
+    expect(app.deliveries).toEqual([]);
+
+    const context = await newContext();
+    await app.signIn(context, { id: 'lead-wu', name: 'Wu' });
+    const wu = await context.newPage();
+    await wu.goto(`${app.url}/`);
+    await cardOf(wu, id).getByRole('button', { name: 'Confirm', exact: true }).click();
+    expect(await outcomeOf(cardOf(wu, id))).toMatch(/^Delivered\./);
+    expect(app.deliveries).toEqual([refund]);
+  });
+
+  it('an edit offers only the editable fields, and an invalid one is refused with its issues', async () => {
+    const id = await app.ask(refund);
+    const context = await newContext();
+    await app.signIn(context, LI);
+    const page = await context.newPage();
+    await page.goto(`${app.url}/confirmations/${id}`);
+    const form = page.locator('form.edit');
+    await form.getByLabel('text', { exact: true }).waitFor();
+    expect(
+      await form
+        .locator('textarea')
+        .evaluateAll((all) => all.map((t) => (t as unknown as { name: string }).name)),
+    ).toEqual(['subject', 'text']);
+    await form.getByLabel('subject', { exact: true }).fill('');
+    await page.getByRole('button', { name: 'Preview edit' }).click();
+    await expect.poll(() => form.locator('.preview').textContent()).toContain('INVALID_INPUT');
+    expect(await form.locator('.preview li').first().textContent()).toContain('/subject');
+    const card = cardOf(page, id);
+    await card.getByRole('button', { name: 'Confirm', exact: true }).click();
+    expect(await outcomeOf(card)).toMatch(/^Not done \(INVALID_INPUT\): [\s\S]*\/subject/);
+    expect(await card.getAttribute('data-status')).toBe('pending');
+    expect(app.deliveries).toEqual([]);
+  });
+
+  it('runs under its strict Content-Security-Policy without one violation (inbox, detail, preview)', async () => {
+    const id = await app.ask(refund);
+    const context = await newContext();
+    await context.addInitScript(() => {
+      const page = globalThis as unknown as {
+        __csp: string[];
+        addEventListener(type: string, listener: (event: { violatedDirective: string }) => void): void;
+      };
+      page.__csp = [];
+      page.addEventListener('securitypolicyviolation', (event) => page.__csp.push(event.violatedDirective));
+    });
+    await app.signIn(context, LI);
+    const page = await context.newPage();
+    const shell = await page.goto(`${app.url}/`);
+    expect(shell?.headers()['content-security-policy']).toContain("script-src 'self'");
+    await cardOf(page, id).getByRole('link', { name: 'Reply to the customer' }).click();
+    await page.getByLabel('text', { exact: true }).fill('Edited under the CSP.');
+    await page.getByRole('button', { name: 'Preview edit' }).click();
+    await expect.poll(() => page.locator('.preview').textContent()).toContain('Changed: text');
+    expect(await page.evaluate(() => (globalThis as unknown as { __csp: string[] }).__csp)).toEqual([]);
+  });
+
+  it('is readable on a phone: nothing wider than the screen, buttons large enough to tap', async () => {
+    const id = await app.ask({
+      ...refund,
+      text: `A very long line without spaces: ${'x'.repeat(300)}`,
+    });
+    const page = await openInbox({ width: 375, height: 740 });
+    const card = cardOf(page, id);
+    await card.waitFor();
+    const width = await page.evaluate(
+      () => (globalThis as unknown as BrowserGlobals).document.documentElement.scrollWidth,
+    );
+    expect(width).toBeLessThanOrEqual(375);
+    const box = await card.getByRole('button', { name: 'Confirm', exact: true }).boundingBox();
+    expect(box?.height).toBeGreaterThanOrEqual(40);
+  });
+
+  it('takes the screenshot of the inbox for the README (docs/console.png)', async () => {
+    const asks = [
+      {
+        to: 'ana@example.com',
+        subject: 'Your duplicate charge',
+        text: 'We refunded the duplicate charge of €49.00 on your March invoice; it will show on your card within 5 days.',
+      },
+      {
+        to: 'li.wei@example.com',
+        subject: 'Exporting your data',
+        text: 'Go to Settings → Data → Export: you get a ZIP file with every conversation and invoice.',
+      },
+      {
+        to: 'marco@example.org',
+        subject: 'New invoice address',
+        text: 'Done: your invoices now go to Via Roma 12, Milano. The next one will show the new address.',
+      },
+      {
+        to: 'sam@example.net',
+        subject: 'Your plan downgrade',
+        text: 'Your plan moves to Starter on 1 January; you keep every feature of Team until then.',
+      },
+    ];
+    // One frozen instant for the server and the page, so the picture (times, countdowns) is the same
+    // on every run and the committed PNG only changes when the page does.
+    const instant = new Date('2026-03-02T09:30:00.000Z');
+    vi.useFakeTimers({ toFake: ['Date'], now: instant });
+    try {
+      const ids: string[] = [];
+      for (const [i, message] of asks.entries()) {
+        vi.setSystemTime(instant.getTime() - (asks.length - i) * 7 * 60_000);
+        ids.push(await app.ask(message, ['agent-ana', 'agent-bo'][i % 2]));
+      }
+      vi.setSystemTime(instant);
+      const context = await browser.newContext({
+        locale: 'en-US',
+        timezoneId: 'UTC',
+        viewport: { width: 1280, height: 800 },
+      });
+      contexts.push(context);
+      await context.clock.setFixedTime(instant);
+      await app.signIn(context, LI);
+      const page = await context.newPage();
+      await page.goto(`${app.url}/`);
+      await page.locator('.live[data-live="on"]').waitFor();
+      for (const id of ids) await cardOf(page, id).waitFor();
+      await expect.poll(() => page.locator('.person').textContent()).toBe('Signed in as Li (lead-li)');
+      const countdown = cardOf(page, ids[0] ?? '').locator('.countdown');
+      await expect.poll(() => countdown.textContent()).toBe('Expires in 32:00');
+      const docs = join(import.meta.dirname, '..', '..', '..', 'docs');
+      mkdirSync(docs, { recursive: true });
+      const png = await page.screenshot({ path: join(docs, 'console.png') });
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
