@@ -13,6 +13,7 @@ export default defineConfig({
     'openai-agents': 'src/adapters/openai-agents.ts',
     langchain: 'src/adapters/langchain.ts',
     mastra: 'src/adapters/mastra.ts',
+    opentelemetry: 'src/telemetry/opentelemetry.ts',
     // The `graded-tools` bin; its `#!/usr/bin/env node` line is kept and the file made executable.
     cli: 'src/cli/index.ts',
   },

@@ -1,0 +1,179 @@
+// graded-tools/opentelemetry: every call and confirmation step as an OpenTelemetry span.
+import {
+  type Attributes,
+  context,
+  isSpanContextValid,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  type TracerProvider,
+  trace,
+} from '@opentelemetry/api';
+import type { ConfirmationEvent } from '../events.js';
+import { PACKAGE_VERSION } from '../util/package-version.js';
+import { ATTR, STEP_NAME } from './attributes.js';
+import type { ConfirmationStep, Telemetry, ToolSpan, ToolSpanEnd, ToolSpanStart } from './telemetry.js';
+
+export type { Telemetry } from './telemetry.js';
+
+/** How `openTelemetry` traces. Arguments and results may hold personal data: both are off by default. */
+export interface OpenTelemetryOptions {
+  /** Where spans go (default: the global provider of `@opentelemetry/api`, looked up at each span). */
+  readonly tracerProvider?: TracerProvider;
+  /** Record each call's arguments as `gen_ai.tool.call.arguments` (default false). */
+  readonly recordArguments?: boolean;
+  /** Record what each call returned as `gen_ai.tool.call.result` (default false). */
+  readonly recordResults?: boolean;
+}
+
+/** JSON text of a value for an attribute, or nothing when it has none (a cycle, a BigInt). */
+function jsonText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What a span of ours remembers: which confirmation its step events belong to. */
+interface Traced {
+  confirmationId: string | undefined;
+}
+
+/** One span of ours; every method is safe to call on a span the SDK does not record. */
+class OtelToolSpan implements ToolSpan {
+  readonly #span: Span;
+  readonly #options: OpenTelemetryOptions;
+  readonly #prefix: string | undefined;
+  #ended = false;
+
+  constructor(span: Span, options: OpenTelemetryOptions, prefix?: string) {
+    this.#span = span;
+    this.#options = options;
+    this.#prefix = prefix;
+  }
+
+  within<T>(work: () => T): T {
+    // No provider and no parent: there is no trace to carry, so the call runs as it would untraced.
+    if (!isSpanContextValid(this.#span.spanContext())) return work();
+    return context.with(trace.setSpan(context.active(), this.#span), work);
+  }
+
+  end(end: ToolSpanEnd): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    const span = this.#span;
+    if (span.isRecording()) this.#record(span, end);
+    span.end();
+  }
+
+  #record(span: Span, end: ToolSpanEnd): void {
+    const attributes: Attributes = {};
+    if (end.tool !== undefined && this.#prefix !== undefined) {
+      span.updateName(`${this.#prefix} ${end.tool}`);
+      attributes[ATTR.toolName] = end.tool;
+      attributes[ATTR.grade] = 'send';
+    }
+    if (end.confirmationId !== undefined) attributes[ATTR.confirmationId] = end.confirmationId;
+    if (end.confirmationStatus !== undefined) attributes[ATTR.confirmationStatus] = end.confirmationStatus;
+    if (end.refusal !== undefined) attributes[ATTR.refusal] = end.refusal;
+    if (this.#options.recordArguments === true && end.payload !== undefined) {
+      const text = jsonText(end.payload);
+      if (text !== undefined) attributes[ATTR.arguments] = text;
+    }
+    if (this.#options.recordResults === true && end.result !== undefined) {
+      const text = jsonText(end.result);
+      if (text !== undefined) attributes[ATTR.result] = text;
+    }
+    if (end.code !== undefined) {
+      attributes[ATTR.errorType] = end.code;
+      span.setStatus({ code: SpanStatusCode.ERROR, message: end.message ?? end.code });
+    }
+    span.setAttributes(attributes);
+  }
+}
+
+/**
+ * Traces the registry with OpenTelemetry, by the GenAI semantic conventions: each call is an
+ * `execute_tool {gen_ai.tool.name}` span (kind internal) with `gen_ai.operation.name`,
+ * `gen_ai.tool.name`, `gen_ai.tool.call.id` when the adapter knows it and `error.type` on failure,
+ * plus `graded_tools.grade`, `.caller`, `.refusal` (the real reason, even when the model was told
+ * `UNKNOWN_TOOL`), `.confirmation.id` and `.confirmation.status`. A person's confirm, retry, reject
+ * and markDelivered are spans of their own; confirmation steps are span events. The tool's own spans
+ * nest inside its call's. With no tracer provider registered it does next to nothing.
+ *
+ * @example
+ * ```ts
+ * import { ToolRegistry } from 'graded-tools';
+ * import { openTelemetry } from 'graded-tools/opentelemetry';
+ *
+ * const registry = new ToolRegistry({ telemetry: openTelemetry({ recordArguments: false }) });
+ * await registry.invokeReadOnly('kb__search', { query: 'refunds' }); // one `execute_tool` span
+ * ```
+ */
+export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
+  const settings: OpenTelemetryOptions = {
+    recordArguments: options.recordArguments === true,
+    recordResults: options.recordResults === true,
+  };
+  const tracer: Tracer = (options.tracerProvider ?? trace).getTracer('graded-tools', PACKAGE_VERSION);
+  const traced = new WeakMap<Span, Traced>();
+
+  const open = (name: string, attributes: Attributes, confirmationId: string | undefined) => {
+    const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes });
+    if (span.isRecording()) traced.set(span, { confirmationId });
+    return span;
+  };
+
+  return {
+    startToolSpan(start: ToolSpanStart): ToolSpan {
+      const { tool } = start;
+      const name = tool?.name ?? start.asked;
+      const attributes: Attributes = {
+        [ATTR.operation]: 'execute_tool',
+        [ATTR.toolName]: name,
+        [ATTR.toolType]: 'function',
+        [ATTR.caller]: start.caller,
+      };
+      if (tool !== undefined) {
+        attributes[ATTR.grade] = tool.sideEffect;
+        attributes[ATTR.toolDescription] = tool.description;
+      }
+      if (start.callId !== undefined) attributes[ATTR.callId] = start.callId;
+      if (settings.recordArguments === true) {
+        const text = jsonText(start.input);
+        if (text !== undefined) attributes[ATTR.arguments] = text;
+      }
+      return new OtelToolSpan(open(`execute_tool ${name}`, attributes, undefined), settings);
+    },
+
+    startConfirmationSpan(step: ConfirmationStep, confirmationId: string): ToolSpan {
+      const prefix = STEP_NAME[step];
+      const attributes: Attributes = {
+        [ATTR.caller]: 'person',
+        [ATTR.confirmationStep]: step,
+        [ATTR.confirmationId]: confirmationId,
+      };
+      if (prefix === 'execute_tool') {
+        attributes[ATTR.operation] = 'execute_tool';
+        attributes[ATTR.toolType] = 'function';
+      }
+      const span = open(prefix, attributes, confirmationId);
+      return new OtelToolSpan(span, settings, prefix);
+    },
+
+    recordConfirmation(event: ConfirmationEvent): void {
+      const span = trace.getSpan(context.active());
+      const ours = span === undefined ? undefined : traced.get(span);
+      if (span === undefined || ours === undefined) return;
+      // A span carries the steps of its own confirmation only: the one it created or was asked about.
+      if (ours.confirmationId === undefined) ours.confirmationId = event.confirmationId;
+      else if (ours.confirmationId !== event.confirmationId) return;
+      const attributes: Attributes = { [ATTR.confirmationId]: event.confirmationId };
+      if (event.by !== undefined) attributes[ATTR.confirmationBy] = event.by;
+      span.addEvent(`graded_tools.confirmation.${event.action}`, attributes);
+    },
+  };
+}
