@@ -2,7 +2,9 @@
 import {
   type Attributes,
   context,
+  INVALID_SPAN_CONTEXT,
   isSpanContextValid,
+  ProxyTracerProvider,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -37,6 +39,18 @@ function jsonText(value: unknown): string | undefined {
   }
 }
 
+/** The global API's stand-in while no SDK has registered a provider. */
+const NO_PROVIDER = new ProxyTracerProvider().getDelegate();
+
+/**
+ * True while no tracer provider is registered globally: then a span would be the no-op tracer's, so
+ * a call is not traced at all (two property reads, where starting a no-op span costs a measurable 5%).
+ */
+function isNoProviderRegistered(): boolean {
+  const global = trace.getTracerProvider();
+  return global instanceof ProxyTracerProvider && global.getDelegate() === NO_PROVIDER;
+}
+
 /** What a span of ours remembers: which confirmation its step events belong to. */
 interface Traced {
   confirmationId: string | undefined;
@@ -56,8 +70,6 @@ class OtelToolSpan implements ToolSpan {
   }
 
   within<T>(work: () => T): T {
-    // No provider and no parent: there is no trace to carry, so the call runs as it would untraced.
-    if (!isSpanContextValid(this.#span.spanContext())) return work();
     return context.with(trace.setSpan(context.active(), this.#span), work);
   }
 
@@ -119,37 +131,51 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
     recordResults: options.recordResults === true,
   };
   const tracer: Tracer = (options.tracerProvider ?? trace).getTracer('graded-tools', PACKAGE_VERSION);
+  const isIdle = options.tracerProvider === undefined ? isNoProviderRegistered : () => false;
   const traced = new WeakMap<Span, Traced>();
 
+  /** A started span, or none when it is the no-op tracer's (no provider, no trace to carry). */
   const open = (name: string, attributes: Attributes, confirmationId: string | undefined) => {
     const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes });
-    if (span.isRecording()) traced.set(span, { confirmationId });
-    return span;
+    if (span.isRecording()) {
+      traced.set(span, { confirmationId });
+      return span;
+    }
+    const carried = span.spanContext();
+    // Sampled out but in a trace: still carried, so what the tool calls stays in the same trace.
+    return carried === INVALID_SPAN_CONTEXT || !isSpanContextValid(carried) ? undefined : span;
   };
 
   return {
-    startToolSpan(start: ToolSpanStart): ToolSpan {
+    startToolSpan(start: ToolSpanStart): ToolSpan | undefined {
+      if (isIdle()) return undefined;
       const { tool } = start;
       const name = tool?.name ?? start.asked;
-      const attributes: Attributes = {
-        [ATTR.operation]: 'execute_tool',
-        [ATTR.toolName]: name,
-        [ATTR.toolType]: 'function',
-        [ATTR.caller]: start.caller,
-      };
-      if (tool !== undefined) {
-        attributes[ATTR.grade] = tool.sideEffect;
-        attributes[ATTR.toolDescription] = tool.description;
+      // What a sampler may decide on goes in at the start; the rest only onto a span that records.
+      const span = open(
+        `execute_tool ${name}`,
+        { [ATTR.operation]: 'execute_tool', [ATTR.toolName]: name },
+        undefined,
+      );
+      if (span === undefined) return undefined;
+      if (span.isRecording()) {
+        const attributes: Attributes = { [ATTR.toolType]: 'function', [ATTR.caller]: start.caller };
+        if (tool !== undefined) {
+          attributes[ATTR.grade] = tool.sideEffect;
+          attributes[ATTR.toolDescription] = tool.description;
+        }
+        if (start.callId !== undefined) attributes[ATTR.callId] = start.callId;
+        if (settings.recordArguments === true) {
+          const text = jsonText(start.input);
+          if (text !== undefined) attributes[ATTR.arguments] = text;
+        }
+        span.setAttributes(attributes);
       }
-      if (start.callId !== undefined) attributes[ATTR.callId] = start.callId;
-      if (settings.recordArguments === true) {
-        const text = jsonText(start.input);
-        if (text !== undefined) attributes[ATTR.arguments] = text;
-      }
-      return new OtelToolSpan(open(`execute_tool ${name}`, attributes, undefined), settings);
+      return new OtelToolSpan(span, settings);
     },
 
-    startConfirmationSpan(step: ConfirmationStep, confirmationId: string): ToolSpan {
+    startConfirmationSpan(step: ConfirmationStep, confirmationId: string): ToolSpan | undefined {
+      if (isIdle()) return undefined;
       const prefix = STEP_NAME[step];
       const attributes: Attributes = {
         [ATTR.caller]: 'person',
@@ -161,7 +187,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
         attributes[ATTR.toolType] = 'function';
       }
       const span = open(prefix, attributes, confirmationId);
-      return new OtelToolSpan(span, settings, prefix);
+      return span === undefined ? undefined : new OtelToolSpan(span, settings, prefix);
     },
 
     recordConfirmation(event: ConfirmationEvent): void {

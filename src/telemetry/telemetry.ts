@@ -49,10 +49,13 @@ export interface ToolSpan {
  * seam that keeps the core free of any tracing SDK. `graded-tools/opentelemetry` implements it.
  */
 export interface Telemetry {
-  /** Starts the span of one call through the invoke path. */
-  startToolSpan(start: ToolSpanStart): ToolSpan;
-  /** Starts the span of a person's confirm, retry, reject or markDelivered. */
-  startConfirmationSpan(step: ConfirmationStep, confirmationId: string): ToolSpan;
+  /**
+   * Starts the span of one call through the invoke path; `undefined` when nothing would record or
+   * carry it (no tracer provider), so the call then runs exactly as untraced.
+   */
+  startToolSpan(start: ToolSpanStart): ToolSpan | undefined;
+  /** Starts the span of a person's confirm, retry, reject or markDelivered (or none, as above). */
+  startConfirmationSpan(step: ConfirmationStep, confirmationId: string): ToolSpan | undefined;
   /** A confirmation step (created, confirmed, delivered …), on the span it happened within. */
   recordConfirmation(event: ConfirmationEvent): void;
 }

@@ -52,14 +52,16 @@ export function traceConfirmationStep<R extends StepResult>(
   run: () => Promise<R>,
 ): Promise<R> {
   if (telemetry === undefined) return run();
-  let span: ToolSpan;
+  let span: ToolSpan | undefined;
   try {
     span = telemetry.startConfirmationSpan(step, String(confirmationId).slice(0, 128));
   } catch {
-    return run();
+    span = undefined;
   }
-  return runWithin(span, run).then((result) => {
-    endSpan(span, endOf(result));
+  if (span === undefined) return run();
+  const traced = span;
+  return runWithin(traced, run).then((result) => {
+    endSpan(traced, endOf(result));
     return result;
   });
 }

@@ -301,6 +301,19 @@ describe('without a tracer provider, or with a broken telemetry object', () => {
     expect(spans()).toEqual([]);
   });
 
+  it('starts tracing once an SDK registers a provider globally, even after it was created', async () => {
+    const registry = new ToolRegistry({ telemetry: openTelemetry() }).register(readTool().tool);
+    await registry.invokeReadOnly('kb__search', { query: 'before' });
+    expect(spans()).toEqual([]);
+    trace.setGlobalTracerProvider(provider);
+    try {
+      await registry.invokeReadOnly('kb__search', { query: 'after' });
+    } finally {
+      trace.disable();
+    }
+    expect(only().name).toBe('execute_tool kb.search');
+  });
+
   it('never lets a telemetry object that throws change a call', async () => {
     const boom = () => {
       throw new Error('exporter down');

@@ -1,0 +1,52 @@
+// What tracing costs the model's exit: no telemetry, `openTelemetry()` with no tracer provider
+// registered (the no-op tracer of @opentelemetry/api), and, for scale, a provider that records every
+// span (the SDK's, with no exporter, so only the span work is measured).
+import { TracerProvider } from '@opentelemetry/sdk-trace';
+import { ToolRegistry } from 'graded-tools';
+import { openTelemetry } from 'graded-tools/opentelemetry';
+import { compareRates, formatRate, verdict } from './measure.js';
+import { searchArgs, searchRun, searchSchema } from './search-tool.js';
+
+function registryWith(options: ConstructorParameters<typeof ToolRegistry>[0]): ToolRegistry {
+  return new ToolRegistry(options).register({
+    name: 'kb.search',
+    description: 'Search.',
+    sideEffect: 'read',
+    inputSchema: searchSchema,
+    run: searchRun,
+  });
+}
+
+/** The model exit with and without tracing. Returns its lines. */
+export async function benchTelemetry(options: { quick: boolean }): Promise<string[]> {
+  const plain = registryWith({});
+  const noProvider = registryWith({ telemetry: openTelemetry() });
+  const recording = registryWith({ telemetry: openTelemetry({ tracerProvider: new TracerProvider() }) });
+  for (const registry of [plain, noProvider, recording]) {
+    if (!(await registry.invokeReadOnly('kb__search', searchArgs)).ok)
+      throw new Error('bench tool does not run');
+  }
+  const rates = await compareRates(
+    {
+      'no telemetry': () => plain.invokeReadOnly('kb__search', searchArgs),
+      'openTelemetry(), no provider registered': () => noProvider.invokeReadOnly('kb__search', searchArgs),
+      'openTelemetry(), a recording SDK provider': () => recording.invokeReadOnly('kb__search', searchArgs),
+    },
+    { batch: options.quick ? 5_000 : 20_000, rounds: options.quick ? 5 : 11 },
+  );
+  const base = rates['no telemetry'] ?? 1;
+  const idle = rates['openTelemetry(), no provider registered'] ?? 1;
+  const live = rates['openTelemetry(), a recording SDK provider'] ?? 1;
+  const lines = ['## Tracing the model exit (one read call, as in the core benchmark)'];
+  for (const [name, rate] of Object.entries(rates)) lines.push(`  ${name.padEnd(54)} ${formatRate(rate)}`);
+  const idleCost = base / idle;
+  lines.push(
+    `  no provider: ${idleCost.toFixed(3)}x the untraced time (target <= 1.05x, i.e. within run-to-run noise: ${verdict(idleCost <= 1.05)})`,
+  );
+  lines.push(`  recording every span: ${(base / live).toFixed(2)}x the untraced time (for scale; no target)`);
+  return lines;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  for (const line of await benchTelemetry({ quick: process.argv.includes('--quick') })) console.log(line);
+}
