@@ -1,6 +1,7 @@
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import {
+  AlwaysOffSampler,
   InMemorySpanExporter,
   type ReadableSpan,
   SimpleSpanProcessor,
@@ -284,6 +285,36 @@ describe('graded-tools/opentelemetry', () => {
     expect(ask?.attributes['gen_ai.tool.call.arguments']).toBe('{"text":"hello"}');
     expect(confirm?.attributes['gen_ai.tool.call.arguments']).toBe('{"draft":{"text":"hello"}}');
     expect(confirm?.attributes['gen_ai.tool.call.result']).toBe('{"sent":{"draft":{"text":"hello"}}}');
+  });
+});
+
+describe('a sampled-out call', () => {
+  it('records nothing, but carries its trace so what the tool traces is sampled out with it', async () => {
+    const dropping = new TracerProvider({
+      sampler: new AlwaysOffSampler(),
+      spanProcessors: [new SimpleSpanProcessor({ exporter })],
+    });
+    trace.setGlobalTracerProvider(provider);
+    try {
+      const registry = new ToolRegistry({ telemetry: openTelemetry({ tracerProvider: dropping }) }).register(
+        readTool('kb.search', {
+          run: () =>
+            // The app's provider samples by parent: a child of a dropped span is dropped too.
+            trace.getTracer('app').startActiveSpan('db.query', (span) => {
+              const recording = span.isRecording();
+              span.end();
+              return { recording };
+            }),
+        }).tool,
+      );
+      expect(await registry.invokeReadOnly('kb__search', { query: 'x' })).toEqual({
+        ok: true,
+        data: { recording: false },
+      });
+    } finally {
+      trace.disable();
+    }
+    expect(spans()).toEqual([]);
   });
 });
 
