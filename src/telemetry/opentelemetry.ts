@@ -2,6 +2,7 @@
 import {
   type Attributes,
   context,
+  createContextKey,
   INVALID_SPAN_CONTEXT,
   isSpanContextValid,
   ProxyTracerProvider,
@@ -51,26 +52,37 @@ function isNoProviderRegistered(): boolean {
   return global instanceof ProxyTracerProvider && global.getDelegate() === NO_PROVIDER;
 }
 
-/** What a span of ours remembers: which confirmation its step events belong to. */
-interface Traced {
-  confirmationId: string | undefined;
-}
+/** The innermost span of ours in a context: where a confirmation step that happens there is recorded. */
+const CURRENT = createContextKey('graded-tools span');
 
 /** One span of ours; every method is safe to call on a span the SDK does not record. */
 class OtelToolSpan implements ToolSpan {
   readonly #span: Span;
   readonly #options: OpenTelemetryOptions;
   readonly #prefix: string | undefined;
+  /** The confirmation whose steps this span records: the one it was asked about, or that it created. */
+  #confirmationId: string | undefined;
   #ended = false;
 
-  constructor(span: Span, options: OpenTelemetryOptions, prefix?: string) {
+  constructor(span: Span, options: OpenTelemetryOptions, prefix?: string, confirmationId?: string) {
     this.#span = span;
     this.#options = options;
     this.#prefix = prefix;
+    this.#confirmationId = confirmationId;
   }
 
   within<T>(work: () => T): T {
-    return context.with(trace.setSpan(context.active(), this.#span), work);
+    return context.with(trace.setSpan(context.active(), this.#span).setValue(CURRENT, this), work);
+  }
+
+  recordStep(event: ConfirmationEvent): void {
+    const span = this.#span;
+    if (this.#ended || !span.isRecording()) return;
+    if (this.#confirmationId === undefined) this.#confirmationId = event.confirmationId;
+    else if (this.#confirmationId !== event.confirmationId) return;
+    const attributes: Attributes = { [ATTR.confirmationId]: event.confirmationId };
+    if (event.by !== undefined) attributes[ATTR.confirmationBy] = event.by;
+    span.addEvent(`graded_tools.confirmation.${event.action}`, attributes);
   }
 
   end(end: ToolSpanEnd): void {
@@ -132,15 +144,11 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
   };
   const tracer: Tracer = (options.tracerProvider ?? trace).getTracer('graded-tools', PACKAGE_VERSION);
   const isIdle = options.tracerProvider === undefined ? isNoProviderRegistered : () => false;
-  const traced = new WeakMap<Span, Traced>();
 
   /** A started span, or none when it is the no-op tracer's (no provider, no trace to carry). */
-  const open = (name: string, attributes: Attributes, confirmationId: string | undefined) => {
+  const open = (name: string, attributes: Attributes) => {
     const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes });
-    if (span.isRecording()) {
-      traced.set(span, { confirmationId });
-      return span;
-    }
+    if (span.isRecording()) return span;
     const carried = span.spanContext();
     // Sampled out but in a trace: still carried, so what the tool calls stays in the same trace.
     return carried === INVALID_SPAN_CONTEXT || !isSpanContextValid(carried) ? undefined : span;
@@ -152,11 +160,7 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
       const { tool } = start;
       const name = tool?.name ?? start.asked;
       // What a sampler may decide on goes in at the start; the rest only onto a span that records.
-      const span = open(
-        `execute_tool ${name}`,
-        { [ATTR.operation]: 'execute_tool', [ATTR.toolName]: name },
-        undefined,
-      );
+      const span = open(`execute_tool ${name}`, { [ATTR.operation]: 'execute_tool', [ATTR.toolName]: name });
       if (span === undefined) return undefined;
       if (span.isRecording()) {
         const attributes: Attributes = { [ATTR.toolType]: 'function', [ATTR.caller]: start.caller };
@@ -186,20 +190,14 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
         attributes[ATTR.operation] = 'execute_tool';
         attributes[ATTR.toolType] = 'function';
       }
-      const span = open(prefix, attributes, confirmationId);
-      return span === undefined ? undefined : new OtelToolSpan(span, settings, prefix);
+      const span = open(prefix, attributes);
+      return span === undefined ? undefined : new OtelToolSpan(span, settings, prefix, confirmationId);
     },
 
     recordConfirmation(event: ConfirmationEvent): void {
-      const span = trace.getSpan(context.active());
-      const ours = span === undefined ? undefined : traced.get(span);
-      if (span === undefined || ours === undefined) return;
-      // A span carries the steps of its own confirmation only: the one it created or was asked about.
-      if (ours.confirmationId === undefined) ours.confirmationId = event.confirmationId;
-      else if (ours.confirmationId !== event.confirmationId) return;
-      const attributes: Attributes = { [ATTR.confirmationId]: event.confirmationId };
-      if (event.by !== undefined) attributes[ATTR.confirmationBy] = event.by;
-      span.addEvent(`graded_tools.confirmation.${event.action}`, attributes);
+      // The steps land on the call they happened within, and only on their own confirmation's span.
+      const current = context.active().getValue(CURRENT);
+      if (current instanceof OtelToolSpan) current.recordStep(event);
     },
   };
 }
