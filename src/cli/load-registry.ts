@@ -47,7 +47,7 @@ export async function loadRegistry(modulePath: string, cwd: string): Promise<Loa
       };
     }
     const hint = /\.[cm]?tsx?$/.test(modulePath)
-      ? ' A TypeScript module needs a loader: run `node --import tsx …/graded-tools/dist/cli.mjs mcp …`, or point at the compiled .js.'
+      ? ' A TypeScript module needs a loader: run `node --import tsx …/graded-tools/dist/cli.mjs <command> …`, or point at the compiled .js.'
       : '';
     return { ok: false, problem: `Could not import ${modulePath}: ${describeThrown(error)}.${hint}` };
   }

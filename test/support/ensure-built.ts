@@ -15,6 +15,7 @@ const ENTRIES = [
   'openai-agents',
   'langchain',
   'mastra',
+  'opentelemetry',
   'cli',
 ];
 const LOCK = `${ROOT}.tmp/build.lock`;
