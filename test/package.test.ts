@@ -62,6 +62,7 @@ describe('the built package', () => {
       './openai-agents',
       './langchain',
       './mastra',
+      './opentelemetry',
       './package.json',
     ]);
     for (const target of Object.values(pkg.exports)) {
@@ -69,7 +70,7 @@ describe('the built package', () => {
       expect(existsSync(join(root, target.default))).toBe(true);
       expect(existsSync(join(root, target.types))).toBe(true);
     }
-    for (const sdk of ['@openai/agents', '@langchain/core', '@mastra/core']) {
+    for (const sdk of ['@openai/agents', '@langchain/core', '@mastra/core', '@opentelemetry/api']) {
       expect(pkg.peerDependencies[sdk]).toBeDefined();
       expect(pkg.peerDependenciesMeta[sdk]?.optional).toBe(true);
     }
