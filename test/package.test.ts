@@ -43,7 +43,11 @@ describe('the built package', () => {
     const packages = [...importsOf(join(dist, 'index.mjs'))].map((s) =>
       s.startsWith('node:') ? 'node:' : s.split('/')[0],
     );
-    const allowed = new Set(['node:', ...Object.keys(pkg.dependencies)]);
+    // standardwebhooks is a dependency for graded-tools/notify alone: the core never signs anything.
+    const allowed = new Set([
+      'node:',
+      ...Object.keys(pkg.dependencies).filter((n) => n !== 'standardwebhooks'),
+    ]);
     expect(packages.filter((name) => !allowed.has(name ?? ''))).toEqual([]);
     expect(packages).toContain('ajv');
   });
@@ -59,9 +63,12 @@ describe('the built package', () => {
       './gemini',
       './ai-sdk',
       './mcp',
+      './mcp-server',
       './openai-agents',
       './langchain',
       './mastra',
+      './console',
+      './notify',
       './opentelemetry',
       './package.json',
     ]);
@@ -70,10 +77,63 @@ describe('the built package', () => {
       expect(existsSync(join(root, target.default))).toBe(true);
       expect(existsSync(join(root, target.types))).toBe(true);
     }
-    for (const sdk of ['@openai/agents', '@langchain/core', '@mastra/core', '@opentelemetry/api']) {
+    for (const sdk of [
+      '@openai/agents',
+      '@langchain/core',
+      '@mastra/core',
+      '@modelcontextprotocol/server',
+      '@opentelemetry/api',
+    ]) {
       expect(pkg.peerDependencies[sdk]).toBeDefined();
       expect(pkg.peerDependenciesMeta[sdk]?.optional).toBe(true);
     }
+  });
+
+  it('loads from graded-tools/console only the core’s dependencies and Node built-ins: no driver, no SDK', () => {
+    const packages = [...importsOf(join(dist, 'console.mjs'))].map((s) =>
+      s.startsWith('node:') ? 'node:' : s.split('/')[0],
+    );
+    const allowed = new Set(['node:', ...Object.keys(pkg.dependencies)]);
+    expect(packages.filter((name) => !allowed.has(name ?? ''))).toEqual([]);
+  });
+
+  it('loads from graded-tools/notify only standardwebhooks and Node built-ins, never nodemailer (types only)', () => {
+    const packages = new Set(
+      [...importsOf(join(dist, 'notify.mjs'))].map((s) =>
+        s.startsWith('node:') ? 'node:' : s.split('/')[0],
+      ),
+    );
+    expect([...packages].filter((name) => name !== 'node:' && name !== 'standardwebhooks')).toEqual([]);
+    expect(packages).toContain('standardwebhooks');
+  });
+
+  it('sends a signed webhook from dist that the standardwebhooks library verifies, in a fresh Node process', () => {
+    const script = `
+      import { createServer } from 'node:http';
+      import { Webhook } from 'standardwebhooks';
+      import { webhookNotifier } from ${JSON.stringify(join(dist, 'notify.mjs'))};
+      const secret = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+      let verified;
+      const server = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c) => (body += c));
+        req.on('end', () => {
+          verified = new Webhook(secret).verify(body, req.headers);
+          res.end('ok');
+        });
+      });
+      await new Promise((r) => server.listen(0, '127.0.0.1', r));
+      const url = 'http://127.0.0.1:' + server.address().port + '/';
+      const result = await webhookNotifier({ url, secret, retries: 0 }).send({ id: 'c_1.created', kind: 'created',
+        confirmation: { id: 'c_1', tool: 'message.send', title: 'Send', createdAt: '2026-12-01T14:00:00Z',
+          expiresAt: '2026-12-01T14:30:00Z', status: 'pending' }, locale: 'en' }, {});
+      server.close();
+      console.log(JSON.stringify({ result, type: verified?.type }));`;
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(out)).toEqual({ result: { ok: true }, type: 'confirmation.created' });
   });
 
   it('imports and works from dist in a fresh Node process', () => {
@@ -102,6 +162,20 @@ describe('the built package', () => {
        const registry = new ToolRegistry().register(tool);
        const result: InvokeResult = await registry.invoke('kb.search', {});
        if (!result.ok) console.log(result.code);
+       import { createApprovalsConsole, toNodeListener, type ConsolePerson } from 'graded-tools/console';
+       const person: ConsolePerson = { id: 'lead-li' };
+       const approvals = createApprovalsConsole({ registry, authenticate: () => person, basePath: '/approvals' });
+       const listener: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void =
+         toNodeListener(approvals);
+       const response: Response = await approvals.fetch(new Request('http://127.0.0.1/approvals/'));
+       console.log(listener.length, response.status);
+       import { emailNotifier, webhookNotifier, type Notifier } from 'graded-tools/notify';
+       import nodemailer from 'nodemailer';
+       const channels: Notifier[] = [
+         webhookNotifier({ url: 'https://hooks.example/approvals', secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }),
+         emailNotifier({ transport: nodemailer.createTransport({ host: 'smtp.example' }), from: 'a@example.com', to: 'b@example.com' }),
+       ];
+       console.log(channels.length);
        export {};`,
     );
     const program = ts.createProgram([entry], {

@@ -1,18 +1,34 @@
 import { parseArgs } from 'node:util';
 import type { Locale } from '../messages/index.js';
+import type { McpServing } from './mcp-serving.js';
 import { MCP_USAGE } from './usage.js';
 
-/** The one line printed when `@modelcontextprotocol/sdk` is not installed. */
+/** The one line printed when neither MCP SDK is installed. */
 export const MISSING_SDK =
-  'graded-tools mcp needs the MCP SDK, which is not installed: run `npm i @modelcontextprotocol/sdk`.';
+  'graded-tools mcp needs the MCP SDK, which is not installed: run `npm i @modelcontextprotocol/sdk` (or `@modelcontextprotocol/server` for v2).';
 
-/** True for Node's error when the MCP SDK package cannot be found. */
-function isMissingMcpSdk(error: unknown): boolean {
+/** True for Node's error when the package `name` cannot be found. */
+function isMissing(error: unknown, name: string): boolean {
   return (
     error instanceof Error &&
     (error as { code?: unknown }).code === 'ERR_MODULE_NOT_FOUND' &&
-    error.message.includes('@modelcontextprotocol/sdk')
+    error.message.includes(name)
   );
+}
+
+/** SDK v1 when installed, else SDK v2, else `undefined`: both are optional peers, loaded only now. */
+async function loadServing(): Promise<McpServing | undefined> {
+  try {
+    return (await import('./serve-on-sdk-v1.js')).serving;
+  } catch (error) {
+    if (!isMissing(error, '@modelcontextprotocol/sdk')) throw error;
+  }
+  try {
+    return (await import('./serve-on-sdk-v2.js')).serving;
+  } catch (error) {
+    if (!isMissing(error, '@modelcontextprotocol/server')) throw error;
+    return undefined;
+  }
 }
 
 /** Where the command writes for people (never stdout in stdio mode: that is the protocol). */
@@ -30,8 +46,8 @@ function integer(value: string | undefined, option: string): number | undefined 
 }
 
 /**
- * `graded-tools mcp <module> …`: checks the options, then loads the MCP SDK and serves the registry
- * over stdio (or Streamable HTTP with `--port`). Resolves with an exit code once the server is up (2
+ * `graded-tools mcp <module> …`: checks the options, then loads an MCP SDK (v1 when installed, else
+ * v2) and serves the registry over stdio (or Streamable HTTP with `--port`). Resolves with an exit code once the server is up (2
  * for a usage error, 1 when the SDK is missing or the module cannot be used); the process then lives
  * as long as the transport.
  */
@@ -83,15 +99,13 @@ export async function runMcpCommand(args: readonly string[], io: CommandIo): Pro
     io.error(`--locale is en or zh-CN (got "${locale}").\n\n${MCP_USAGE}`);
     return 2;
   }
-  // The MCP SDK is an optional peer: loaded only now, so help and usage errors work without it.
-  let serve: typeof import('./mcp-serve.js').serveMcp;
-  try {
-    ({ serveMcp: serve } = await import('./mcp-serve.js'));
-  } catch (error) {
-    if (!isMissingMcpSdk(error)) throw error;
+  // The MCP SDKs are optional peers: loaded only now, so help and usage errors work without them.
+  const serving = await loadServing();
+  if (serving === undefined) {
     io.error(MISSING_SDK);
     return 1;
   }
+  const { serveMcp: serve } = await import('./mcp-serve.js');
   const { scope, flag, host } = values;
   return serve(
     {
@@ -106,5 +120,6 @@ export async function runMcpCommand(args: readonly string[], io: CommandIo): Pro
       ...(values['allowed-host'] === undefined ? {} : { allowedHosts: values['allowed-host'] }),
     },
     io,
+    serving,
   );
 }

@@ -1,11 +1,9 @@
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { serveMcpHttp } from '../adapters/mcp/http.js';
-import { createMcpServer } from '../adapters/mcp/server.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import type { Locale } from '../messages/index.js';
 import type { InvokeContext } from '../registry.js';
 import { loadRegistry } from './load-registry.js';
 import type { CommandIo } from './mcp-command.js';
+import type { McpServing } from './mcp-serving.js';
 
 /** What `graded-tools mcp` was asked to serve, its options checked. */
 export interface McpServeRequest {
@@ -23,11 +21,15 @@ export interface McpServeRequest {
 }
 
 /**
- * Loads the registry module and serves it over stdio (or Streamable HTTP with a port). The part of
- * the command that needs the MCP SDK. Resolves with an exit code once the server is up (1 when the
- * module cannot be used); the process then lives as long as the transport.
+ * Loads the registry module and serves it over stdio (or Streamable HTTP with a port) on the SDK that
+ * `serving` wraps. Resolves with an exit code once the server is up (1 when the module cannot be
+ * used); the process then lives as long as the transport.
  */
-export async function serveMcp(request: McpServeRequest, io: CommandIo): Promise<number> {
+export async function serveMcp(
+  request: McpServeRequest,
+  io: CommandIo,
+  serving: McpServing,
+): Promise<number> {
   const { port } = request;
   if (port === undefined) io.reserveStdout?.();
   const loaded = await loadRegistry(request.modulePath, io.cwd);
@@ -48,7 +50,7 @@ export async function serveMcp(request: McpServeRequest, io: CommandIo): Promise
     const tools = loaded.registry.toFunctionSchemas(ctx).map((schema) => schema.name);
     if (port !== undefined) {
       const { allowedHosts, host } = request;
-      const running = await serveMcpHttp(loaded.registry, ctx, {
+      const running = await serving.http(loaded.registry, ctx, {
         ...options,
         port,
         ...(host === undefined ? {} : { host }),
@@ -64,13 +66,14 @@ export async function serveMcp(request: McpServeRequest, io: CommandIo): Promise
       process.once('SIGTERM', stop);
       return 0;
     }
-    const server = createMcpServer(loaded.registry, ctx, options);
-    const stop = () => void server.close().finally(() => process.exit(0));
+    const close = await serving.stdio(loaded.registry, ctx, options);
+    const stop = () => void close().finally(() => process.exit(0));
     process.stdin.once('end', stop);
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    await server.connect(new StdioServerTransport());
-    io.error(`graded-tools: MCP on stdio — ${tools.length} tools: ${tools.join(', ') || '(none)'}`);
+    io.error(
+      `graded-tools: MCP on stdio (${serving.sdk}) — ${tools.length} tools: ${tools.join(', ') || '(none)'}`,
+    );
     return 0;
   } catch (error) {
     io.error(

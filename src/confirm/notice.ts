@@ -46,16 +46,28 @@ export interface NotifyAttempt {
   readonly ms: number;
 }
 
+/** What a caller may pass to `send`. */
+export interface NotifySendOptions {
+  /** Aborts the attempt in flight and any waiting or retrying. */
+  readonly signal?: AbortSignal;
+  /** Hears every attempt; what it throws is ignored. */
+  readonly onAttempt?: (attempt: NotifyAttempt) => void;
+}
+
+/** The outcome of one `send`: `ok` once the channel took the notice, otherwise why it gave up. */
+export interface NotifyResult {
+  readonly ok: boolean;
+  readonly error?: string;
+}
+
 /**
  * A channel that tells approvers: `graded-tools/notify` has webhook, Slack and email ones, and any
  * object of this shape works. `send` retries as the channel does and never rejects.
  */
 export interface Notifier {
+  /** `'webhook'`, `'slack'`, `'email'`, or a custom name. */
   readonly channel: string;
-  send(
-    notice: ApprovalNotice,
-    options: { readonly signal?: AbortSignal; readonly onAttempt?: (attempt: NotifyAttempt) => void },
-  ): Promise<{ readonly ok: boolean; readonly error?: string }>;
+  send(notice: ApprovalNotice, options: NotifySendOptions): Promise<NotifyResult>;
 }
 
 /** The registry's `notify` option. */

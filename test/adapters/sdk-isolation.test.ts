@@ -14,6 +14,7 @@ const SDKS = {
   'openai-agents': '/node_modules/@openai/agents',
   langchain: '/node_modules/@langchain/',
   mastra: '/node_modules/@mastra/',
+  'mcp-server': '/node_modules/@modelcontextprotocol/server/',
 } as const;
 
 type Sdk = keyof typeof SDKS;
@@ -74,7 +75,7 @@ export async function resolve(specifier, context, next) {
     expect(sdksLoadedBy('ai-sdk')).toEqual(['ai']);
   });
 
-  it('graded-tools/mcp loads the MCP SDK and nothing else', () => {
+  it('graded-tools/mcp loads the MCP SDK v1 and nothing else', () => {
     expect(sdksLoadedBy('mcp')).toEqual(['mcp']);
   });
 
@@ -88,5 +89,9 @@ export async function resolve(specifier, context, next) {
 
   it('graded-tools/mastra loads @mastra/core and no other framework', () => {
     expect(sdksLoadedBy('mastra')).toEqual(['mastra']);
+  });
+
+  it('graded-tools/mcp-server loads the MCP SDK v2 and nothing else', () => {
+    expect(sdksLoadedBy('mcp-server')).toEqual(['mcp-server']);
   });
 });

@@ -64,7 +64,9 @@ describe('graded-tools mcp over stdio', () => {
 
     // The module's console.log went to stderr, so the protocol on stdout stayed clean.
     await expect.poll(stderr).toMatch(/support desk registry loaded/);
-    expect(stderr()).toMatch(/MCP on stdio — 2 tools: session__fetch, kb__search/);
+    expect(stderr()).toMatch(
+      /MCP on stdio \(@modelcontextprotocol\/sdk\) — 2 tools: session__fetch, kb__search/,
+    );
   });
 
   describe('the built bin', () => {

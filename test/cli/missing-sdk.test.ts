@@ -2,21 +2,29 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../support/ensure-built.js';
 
 let hooksDir = '';
 
-/** Runs the built bin in a child process where `@modelcontextprotocol/sdk` cannot be resolved. */
+const BOTH = '@modelcontextprotocol/sdk,@modelcontextprotocol/server';
+
+/** Runs the built bin in a child process where the `missing` packages cannot be resolved. */
 function runWithoutSdk(...args: string[]) {
+  return runWithout(BOTH, ...args);
+}
+
+function runWithout(missing: string, ...args: string[]) {
   return spawnSync(
     process.execPath,
     ['--import', pathToFileURL(join(hooksDir, 'register.mjs')).href, `${ROOT}dist/cli.mjs`, ...args],
-    { cwd: ROOT, encoding: 'utf8' },
+    { cwd: ROOT, encoding: 'utf8', env: { ...process.env, MISSING_PACKAGES: missing } },
   );
 }
 
-describe('the CLI without @modelcontextprotocol/sdk installed', () => {
+describe('the CLI without an MCP SDK installed', () => {
   beforeAll(() => {
     ensureBuilt();
     mkdirSync(`${ROOT}.tmp`, { recursive: true });
@@ -24,9 +32,11 @@ describe('the CLI without @modelcontextprotocol/sdk installed', () => {
     // Fails resolution exactly as Node does for a package that is not installed.
     writeFileSync(
       join(hooksDir, 'hooks.mjs'),
-      `export async function resolve(specifier, context, next) {
-  if (specifier.startsWith('@modelcontextprotocol/sdk')) {
-    const error = new Error(\`Cannot find package '@modelcontextprotocol/sdk' imported from \${context.parentURL}\`);
+      `const missing = (process.env.MISSING_PACKAGES ?? '').split(',').filter(Boolean);
+export async function resolve(specifier, context, next) {
+  const name = missing.find((prefix) => specifier === prefix || specifier.startsWith(prefix + '/'));
+  if (name !== undefined) {
+    const error = new Error(\`Cannot find package '\${name}' imported from \${context.parentURL}\`);
     error.code = 'ERR_MODULE_NOT_FOUND';
     throw error;
   }
@@ -63,5 +73,38 @@ describe('the CLI without @modelcontextprotocol/sdk installed', () => {
       expect.stringContaining('npm i @modelcontextprotocol/sdk'),
     ]);
     expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('serves on SDK v2 when only @modelcontextprotocol/server is installed', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [
+        '--import',
+        pathToFileURL(join(hooksDir, 'register.mjs')).href,
+        '--import',
+        'tsx',
+        `${ROOT}dist/cli.mjs`,
+        'mcp',
+        'test/fixtures/named-registry-module.ts',
+      ],
+      cwd: ROOT,
+      env: { ...(process.env as Record<string, string>), MISSING_PACKAGES: '@modelcontextprotocol/sdk' },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString('utf8');
+    });
+    const client = new Client({ name: 'cli-v2-test', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['session__fetch']);
+      const refused = await client.callTool({ name: 'ticket__submit', arguments: {} });
+      expect(refused.isError).toBe(true);
+      await expect.poll(() => stderr).toMatch(/MCP on stdio \(@modelcontextprotocol\/server\) — 1 tools/);
+    } finally {
+      await client.close();
+    }
   });
 });

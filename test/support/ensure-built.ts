@@ -12,9 +12,11 @@ const ENTRIES = [
   'gemini',
   'ai-sdk',
   'mcp',
+  'mcp-server',
   'openai-agents',
   'langchain',
   'mastra',
+  'console',
   'opentelemetry',
   'cli',
 ];

@@ -1,0 +1,95 @@
+import type { ConfirmationStatus } from '../confirm/types.js';
+import type { Locale } from '../messages/index.js';
+
+/** The console's own refusal codes (the registry's codes keep the registry's words). */
+export type ConsoleCode =
+  | 'UNAUTHENTICATED'
+  | 'FORBIDDEN'
+  | 'FORBIDDEN_ORIGIN'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'BAD_REQUEST'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'CONSOLE_CLOSED'
+  | 'CONSOLE_FAILED';
+
+/** Words of the console that are not a code: page titles, the sign-in page, what a decision did. */
+interface ConsoleWords {
+  readonly codes: Readonly<Record<ConsoleCode, string>>;
+  readonly title: string;
+  readonly signInTitle: string;
+  readonly signIn: string;
+  /** A confirm, retry or reject that went through, by the status it left the confirmation in. */
+  readonly done: Readonly<Record<ConfirmationStatus, string>>;
+  /** A person settled an unknown or failed one as delivered. */
+  readonly markedDelivered: string;
+}
+
+const en: ConsoleWords = {
+  codes: {
+    UNAUTHENTICATED: 'You are not signed in. Sign in to see the approvals.',
+    FORBIDDEN: 'You may not do this with this confirmation.',
+    FORBIDDEN_ORIGIN: 'This request did not come from the approvals console itself, so it was refused.',
+    UNSUPPORTED_MEDIA_TYPE: 'The console accepts only JSON (Content-Type: application/json).',
+    PAYLOAD_TOO_LARGE: 'The request is too large (at most 256 KB).',
+    BAD_REQUEST: 'The request is not what the console expects.',
+    NOT_FOUND: 'There is nothing here.',
+    METHOD_NOT_ALLOWED: 'This address does not accept that method.',
+    CONSOLE_CLOSED: 'The approvals console is shutting down.',
+    CONSOLE_FAILED: 'The approvals console failed to answer. Nothing was decided; try again.',
+  },
+  title: 'Approvals',
+  signInTitle: 'Sign in required',
+  signIn: 'You must sign in to see the approvals.',
+  done: {
+    pending: 'It is pending.',
+    delivering: 'Confirmed; it is being delivered.',
+    delivered: 'Delivered.',
+    failed: 'Delivery failed.',
+    rejected: 'Rejected; nothing was sent.',
+    expired: 'It has expired; nothing was sent.',
+    unknown: 'Confirmed, but whether it arrived is unknown.',
+  },
+  markedDelivered: 'Marked as delivered; it will not be sent again.',
+};
+
+const zhCN: ConsoleWords = {
+  codes: {
+    UNAUTHENTICATED: '您尚未登录。请登录后查看待审批内容。',
+    FORBIDDEN: '您无权对该确认请求执行此操作。',
+    FORBIDDEN_ORIGIN: '该请求并非来自审批控制台本身，已被拒绝。',
+    UNSUPPORTED_MEDIA_TYPE: '控制台只接受 JSON（Content-Type: application/json）。',
+    PAYLOAD_TOO_LARGE: '请求过大（最多 256 KB）。',
+    BAD_REQUEST: '请求内容不符合控制台的要求。',
+    NOT_FOUND: '此处没有内容。',
+    METHOD_NOT_ALLOWED: '此地址不接受该请求方法。',
+    CONSOLE_CLOSED: '审批控制台正在关闭。',
+    CONSOLE_FAILED: '审批控制台未能响应。未做出任何决定，请重试。',
+  },
+  title: '待审批',
+  signInTitle: '需要登录',
+  signIn: '您必须登录才能查看待审批内容。',
+  done: {
+    pending: '仍在等待确认。',
+    delivering: '已确认，正在投递。',
+    delivered: '已送达。',
+    failed: '投递失败。',
+    rejected: '已拒绝，未发送任何内容。',
+    expired: '已过期，未发送任何内容。',
+    unknown: '已确认，但是否送达未知。',
+  },
+  markedDelivered: '已标记为已送达，不会再次发送。',
+};
+
+const words: Readonly<Record<Locale, ConsoleWords>> = { en, 'zh-CN': zhCN };
+
+/** The console's words in `locale`. */
+export function consoleWords(locale: Locale): ConsoleWords {
+  return words[locale] ?? en;
+}
+
+/** The message for one of the console's own codes. */
+export function consoleMessage(code: ConsoleCode, locale: Locale): string {
+  return consoleWords(locale).codes[code];
+}

@@ -1,0 +1,24 @@
+import type { Locale } from '../messages/index.js';
+import type { ToolRegistry } from '../registry.js';
+import type { CardMaker } from './cards.js';
+import type { ApprovalsConsoleOptions, ConsolePerson } from './types.js';
+
+/** What a console is set up with, checked once at creation. */
+export interface ConsoleSettings {
+  readonly registry: ToolRegistry<unknown>;
+  readonly authenticate: ApprovalsConsoleOptions['authenticate'];
+  readonly authorize: ApprovalsConsoleOptions['authorize'];
+  /** The base path, normalised: `''` or `/approvals`. */
+  readonly base: string;
+  readonly locale: Locale | undefined;
+}
+
+/** One request of a signed-in person, as every handler sees it. */
+export interface PersonRequest {
+  readonly settings: ConsoleSettings;
+  readonly request: Request;
+  readonly url: URL;
+  readonly person: ConsolePerson;
+  readonly locale: Locale;
+  readonly cards: CardMaker;
+}

@@ -1,0 +1,221 @@
+import { type Locale, toLocale } from '../messages/index.js';
+import type { ToolRegistry } from '../registry.js';
+import { isRecord } from '../util/is-record.js';
+import { decideMany } from './bulk-decisions.js';
+import { CardMaker } from './cards.js';
+import type { ConsoleSettings, PersonRequest } from './console-request.js';
+import { askFromBody } from './decision-bodies.js';
+import { decide } from './decisions.js';
+import { EventStreams } from './events-stream.js';
+import { getResponse, listResponse, previewResponse, sessionResponse } from './json-api.js';
+import { jsonResponse, refusal } from './json-response.js';
+import { requestLocale } from './locale.js';
+import { PAGE_SCRIPT, PAGE_STYLE } from './page-assets.generated.js';
+import { authenticatePerson } from './person.js';
+import { readJsonObject, stateChangeRefusal } from './request-guard.js';
+import { matchRoute, normaliseBasePath, type Route } from './routes.js';
+import { withSecurityHeaders } from './security-headers.js';
+import { shellResponse, signInResponse } from './shell.js';
+import type { ApprovalsConsole, ApprovalsConsoleOptions } from './types.js';
+
+/**
+ * The approvals console: a page where a signed-in person sees every pending `send` exactly as it will
+ * go out, and confirms or rejects it. A Fetch-API handler to mount in any server (Hono, Next.js, Bun,
+ * Deno; `toNodeListener` for node:http and Express). There are no built-in users: `authenticate`
+ * (required, or this throws a `TypeError`) says who the person is from your session, and that person
+ * is always the approver. `authorize` may deny any action; a throw denies. Every POST must be JSON from
+ * the console's own origin; every response carries a strict Content-Security-Policy and `no-store`.
+ * The handler never rejects: a failure inside answers a JSON 500 `CONSOLE_FAILED`.
+ *
+ * @example
+ * ```ts
+ * import { ToolRegistry } from 'graded-tools';
+ * import { createApprovalsConsole } from 'graded-tools/console';
+ *
+ * const registry = new ToolRegistry();
+ * const approvals = createApprovalsConsole({
+ *   registry,
+ *   basePath: '/approvals',
+ *   // Your session → the person, or undefined when nobody is signed in (401).
+ *   authenticate: (request) =>
+ *     request.headers.get('cookie')?.includes('session=li') ? { id: 'lead-li', name: 'Li' } : undefined,
+ *   authorize: (person, action, confirmation) => action === 'view' || confirmation.actor !== person.id,
+ * });
+ * const response = await approvals.fetch(new Request('http://127.0.0.1:3000/approvals/api/session'));
+ * response.status; // 401: no session cookie
+ * approvals.close();
+ * ```
+ */
+export function createApprovalsConsole<AppContext = unknown>(
+  options: ApprovalsConsoleOptions<AppContext>,
+): ApprovalsConsole {
+  const app = new ConsoleApp(readSettings(options));
+  return Object.freeze({
+    fetch: (request: Request) => app.fetch(request),
+    close: () => app.close(),
+  });
+}
+
+/** One console: the request lifecycle, top to bottom, and its steps. */
+class ConsoleApp {
+  readonly #s: ConsoleSettings;
+  readonly #streams = new EventStreams();
+
+  constructor(settings: ConsoleSettings) {
+    this.#s = settings;
+  }
+
+  /** Answers one request with the security headers set; whatever fails inside is a bare JSON 500. */
+  async fetch(request: Request): Promise<Response> {
+    let response: Response;
+    try {
+      response = await this.#answer(request);
+    } catch {
+      response = refusal(500, 'CONSOLE_FAILED', this.#localeOf(request));
+    }
+    return withSecurityHeaders(response);
+  }
+
+  close(): void {
+    this.#streams.close();
+  }
+
+  /**
+   * 1. route (404/405) → 2. the page's assets, public → 3. a POST's origin and content type →
+   * 4. who is asking (401) → 5. a read, or a POST's JSON body then the decision.
+   */
+  async #answer(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const locale = this.#localeOf(request);
+    const match = matchRoute(request.method, url.pathname, this.#s.base);
+    if (!match.ok) {
+      return match.status === 404
+        ? refusal(404, 'NOT_FOUND', locale)
+        : refusal(405, 'METHOD_NOT_ALLOWED', locale, { allow: match.allow });
+    }
+    const { route } = match;
+    if (route.name === 'script') return asset(PAGE_SCRIPT, 'text/javascript; charset=utf-8');
+    if (route.name === 'style') return asset(PAGE_STYLE, 'text/css; charset=utf-8');
+    if (route.method === 'POST') {
+      const refused = stateChangeRefusal(request, url.origin);
+      if (refused !== undefined) return refusal(refused.status, refused.code, locale);
+    }
+    const who = await authenticatePerson(this.#s.authenticate, request);
+    if (!who.ok) {
+      if (who.reason === 'malformed') return refusal(500, 'CONSOLE_FAILED', locale);
+      return isPage(route) ? signInResponse(this.#s.base, locale) : refusal(401, 'UNAUTHENTICATED', locale);
+    }
+    const ctx: PersonRequest = {
+      settings: this.#s,
+      request,
+      url,
+      person: who.person,
+      locale,
+      cards: new CardMaker(this.#s.registry.confirmations),
+    };
+    if (route.method === 'GET') return this.#read(ctx, route);
+    const body = await readJsonObject(request);
+    if (!body.ok) return refusal(body.status, body.code, locale);
+    return this.#decide(ctx, route, body.body);
+  }
+
+  #read(ctx: PersonRequest, route: Route): Response | Promise<Response> {
+    switch (route.name) {
+      case 'inbox':
+      case 'detail':
+        return shellResponse(this.#s.base, ctx.locale, ctx.person.id);
+      case 'session':
+        return sessionResponse(ctx);
+      case 'list':
+        return listResponse(ctx);
+      case 'get':
+        return getResponse(ctx, route.id ?? '');
+      case 'events':
+        return this.#streams.isClosed ? refusal(503, 'CONSOLE_CLOSED', ctx.locale) : this.#streams.open(ctx);
+      default:
+        return refusal(404, 'NOT_FOUND', ctx.locale);
+    }
+  }
+
+  async #decide(
+    ctx: PersonRequest,
+    route: Route,
+    body: Readonly<Record<string, unknown>>,
+  ): Promise<Response> {
+    const id = route.id ?? '';
+    switch (route.name) {
+      case 'confirm':
+      case 'reject':
+      case 'retry':
+      case 'markDelivered': {
+        const ask = askFromBody(route.name, body);
+        if (ask === undefined) return refusal(400, 'BAD_REQUEST', ctx.locale);
+        const { status, decision } = await decide(ctx, id, ask);
+        return jsonResponse(status, decision);
+      }
+      case 'preview':
+        return previewResponse(ctx, id, body);
+      case 'confirmMany':
+      case 'rejectMany': {
+        const outcome = await decideMany(ctx, route.name === 'confirmMany' ? 'confirm' : 'reject', body);
+        return outcome === undefined ? refusal(400, 'BAD_REQUEST', ctx.locale) : jsonResponse(200, outcome);
+      }
+      default:
+        return refusal(404, 'NOT_FOUND', ctx.locale);
+    }
+  }
+
+  /** The language to answer in; never throws (it also words the last-resort 500). */
+  #localeOf(request: Request): Locale {
+    try {
+      return requestLocale(this.#s.locale, request);
+    } catch {
+      return this.#s.locale ?? 'en';
+    }
+  }
+}
+
+function isPage(route: Route): boolean {
+  return route.name === 'inbox' || route.name === 'detail';
+}
+
+function asset(text: string, type: string): Response {
+  return new Response(text, { status: 200, headers: { 'content-type': type } });
+}
+
+/** The options, checked once: a wrong one throws now, at startup, never on a request. */
+function readSettings(options: unknown): ConsoleSettings {
+  const fail = (what: string) => new TypeError(`createApprovalsConsole: ${what}`);
+  if (!isRecord(options)) throw fail('pass an options object ({ registry, authenticate, … })');
+  const { registry, authenticate, authorize, basePath, locale } = options;
+  if (typeof authenticate !== 'function') {
+    throw fail(
+      '`authenticate` is required: the console has no built-in users. Pass `(request) => person | undefined`, reading your own session.',
+    );
+  }
+  if (!isRegistryLike(registry)) throw fail('`registry` must be a ToolRegistry');
+  if (authorize !== undefined && typeof authorize !== 'function')
+    throw fail('`authorize` must be a function `(person, action, confirmation) => boolean`');
+  const base = normaliseBasePath(basePath);
+  if (base === undefined) throw fail('`basePath` must be an absolute path like "/approvals"');
+  if (locale !== undefined && toLocale(locale, 'en') !== locale)
+    throw fail("`locale` must be 'en' or 'zh-CN'");
+  return Object.freeze({
+    registry,
+    authenticate: authenticate as ConsoleSettings['authenticate'],
+    authorize: authorize as ConsoleSettings['authorize'],
+    base,
+    locale: locale as Locale | undefined,
+  });
+}
+
+function isRegistryLike(value: unknown): value is ToolRegistry<unknown> {
+  if (typeof value !== 'object' || value === null) return false;
+  const registry = value as Partial<Record<string, unknown>>;
+  return (
+    typeof registry.confirm === 'function' &&
+    typeof registry.reject === 'function' &&
+    typeof registry.confirmations === 'object' &&
+    registry.confirmations !== null
+  );
+}

@@ -1,0 +1,6 @@
+// `graded-tools/console`: the approvals console. Imports nothing but the core and Node built-ins.
+
+export { createApprovalsConsole } from './create-console.js';
+export type { NodeListenerOptions } from './node-listener.js';
+export { toNodeListener } from './node-listener.js';
+export type { ApprovalsConsole, ApprovalsConsoleOptions, ConsoleAction, ConsolePerson } from './types.js';

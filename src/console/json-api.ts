@@ -1,0 +1,108 @@
+import { canonicalJson } from '../confirm/digest.js';
+import type { ConfirmationStatus } from '../confirm/types.js';
+import type { ToolFailure } from '../result.js';
+import { isAllowed } from './access.js';
+import type { PersonRequest } from './console-request.js';
+import { jsonResponse, refusal } from './json-response.js';
+import { failureBody } from './registry-failure.js';
+
+const serverTime = () => new Date().toISOString();
+
+/** `GET api/session`: who is signed in, in which language, and the server's clock for countdowns. */
+export function sessionResponse(ctx: PersonRequest): Response {
+  const { id, name } = ctx.person;
+  return jsonResponse(200, {
+    ok: true,
+    person: name === undefined ? { id } : { id, name },
+    locale: ctx.locale,
+    serverTime: serverTime(),
+  });
+}
+
+const LIMIT = /^\d{1,4}$/;
+
+/**
+ * `GET api/confirmations?status=&tool=&cursor=&limit=`: one page, newest first, as cards, leaving
+ * out those `authorize` does not let the person `view`; with the send tools to filter by.
+ */
+export async function listResponse(ctx: PersonRequest): Promise<Response> {
+  const { registry, authorize } = ctx.settings;
+  const query = ctx.url.searchParams;
+  const param = (name: string) => {
+    const value = query.get(name);
+    return value === null || value === '' ? undefined : value;
+  };
+  const limit = param('limit');
+  if (limit !== undefined && !LIMIT.test(limit)) return refusal(400, 'BAD_REQUEST', ctx.locale);
+  const status = param('status');
+  const tool = param('tool');
+  const cursor = param('cursor');
+  const listed = await registry.confirmations.list({
+    locale: ctx.locale,
+    ...(status === undefined ? {} : { status: status as ConfirmationStatus }),
+    ...(tool === undefined ? {} : { tool }),
+    ...(cursor === undefined ? {} : { cursor }),
+    ...(limit === undefined ? {} : { limit: Number(limit) }),
+  });
+  if (!listed.ok) {
+    const { status, ...body } = failureBody(listed, ctx.locale);
+    // A status, cursor or limit the registry refuses is the request's mistake.
+    return jsonResponse(body.code === 'INVALID_OPTION' ? 400 : status, { ok: false, ...body });
+  }
+  const allowed = await Promise.all(
+    listed.confirmations.map((c) => isAllowed(authorize, ctx.person, 'view', c)),
+  );
+  const confirmations = listed.confirmations.filter((_, i) => allowed[i]).map((c) => ctx.cards.card(c));
+  const tools = registry.list({ sideEffect: 'send' }).map(({ name, title }) => ({ name, title }));
+  return jsonResponse(200, {
+    ok: true,
+    confirmations,
+    ...(listed.nextCursor === undefined ? {} : { nextCursor: listed.nextCursor }),
+    tools,
+    serverTime: serverTime(),
+  });
+}
+
+/** `GET api/confirmations/<id>`: one card, when the person may `view` it. */
+export async function getResponse(ctx: PersonRequest, id: string): Promise<Response> {
+  const { registry, authorize } = ctx.settings;
+  const found = await registry.confirmations.get(id, { locale: ctx.locale });
+  if (!found.ok) return failureResponse(found, ctx);
+  if (!(await isAllowed(authorize, ctx.person, 'view', found.confirmation)))
+    return refusal(403, 'FORBIDDEN', ctx.locale);
+  return jsonResponse(200, {
+    ok: true,
+    confirmation: ctx.cards.card(found.confirmation),
+    serverTime: serverTime(),
+  });
+}
+
+/**
+ * `POST api/confirmations/<id>/preview { payload }`: the registry's checks of an edit, without
+ * deciding anything — the digest and canonical JSON the person will confirm, and what changed.
+ */
+export async function previewResponse(
+  ctx: PersonRequest,
+  id: string,
+  body: Readonly<Record<string, unknown>>,
+): Promise<Response> {
+  if (!Object.hasOwn(body, 'payload')) return refusal(400, 'BAD_REQUEST', ctx.locale);
+  const { registry, authorize } = ctx.settings;
+  const found = await registry.confirmations.get(id, { locale: ctx.locale });
+  if (!found.ok) return failureResponse(found, ctx);
+  if (!(await isAllowed(authorize, ctx.person, 'edit', found.confirmation)))
+    return refusal(403, 'FORBIDDEN', ctx.locale);
+  const checked = await registry.confirmations.checkEdit(id, body.payload, { locale: ctx.locale });
+  if (!checked.ok) return failureResponse(checked, ctx);
+  return jsonResponse(200, {
+    ok: true,
+    digest: checked.digest,
+    canonicalJson: canonicalJson(checked.payload),
+    changed: checked.changed,
+  });
+}
+
+function failureResponse(failure: ToolFailure, ctx: PersonRequest): Response {
+  const { status, ...body } = failureBody(failure, ctx.locale);
+  return jsonResponse(status, { ok: false, ...body });
+}

@@ -1,0 +1,35 @@
+import type { Locale } from '../messages/index.js';
+import { consoleWords } from './console-messages.js';
+import { escapeHtml } from './escape-html.js';
+
+const HTML = { 'content-type': 'text/html; charset=utf-8' };
+
+/**
+ * The page every console address serves: an empty mount point that the console's own script fills
+ * in. The base path, the language and the person's id are attributes, each HTML-escaped; nothing
+ * from a confirmation is ever in the HTML.
+ */
+export function shellResponse(base: string, locale: Locale, personId: string): Response {
+  const b = escapeHtml(base);
+  const l = escapeHtml(locale);
+  const html =
+    `<!doctype html><html lang="${l}"><head><meta charset="utf-8">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${escapeHtml(consoleWords(locale).title)}</title>` +
+    `<link rel="stylesheet" href="${b}/assets/console.css"></head><body>` +
+    `<div id="app" data-base="${b}" data-locale="${l}" data-person="${escapeHtml(personId)}"></div>` +
+    `<script src="${b}/assets/console.js" defer></script></body></html>`;
+  return new Response(html, { status: 200, headers: HTML });
+}
+
+/** The 401 a page address answers when nobody is signed in: a small page in the person's language. */
+export function signInResponse(base: string, locale: Locale): Response {
+  const words = consoleWords(locale);
+  const html =
+    `<!doctype html><html lang="${escapeHtml(locale)}"><head><meta charset="utf-8">` +
+    `<meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${escapeHtml(words.signInTitle)}</title>` +
+    `<link rel="stylesheet" href="${escapeHtml(base)}/assets/console.css"></head><body>` +
+    `<main><h1>${escapeHtml(words.signInTitle)}</h1><p>${escapeHtml(words.signIn)}</p></main></body></html>`;
+  return new Response(html, { status: 401, headers: HTML });
+}

@@ -1,0 +1,55 @@
+import type { Confirmation } from '../confirm/types.js';
+import type { Locale } from '../messages/index.js';
+import type { ToolRegistry } from '../registry.js';
+
+/**
+ * The person `authenticate` returned: who decides. Their `id` is recorded as the approver (or the one
+ * who rejected); their `flags` and `scope` are what the tool's gates are checked with again.
+ */
+export interface ConsolePerson {
+  /** The person's user id, as your app knows it. */
+  readonly id: string;
+  /** A name to show on the page. */
+  readonly name?: string | undefined;
+  /** The person's feature flags, for the gates of the tool being confirmed. */
+  readonly flags?: Readonly<Record<string, boolean | undefined>> | undefined;
+  /** The scope the person works in (default: the scope the confirmation was asked in). */
+  readonly scope?: string | undefined;
+}
+
+/** What a person asks to do with a confirmation; `authorize` is asked about each. */
+export type ConsoleAction = 'view' | 'confirm' | 'reject' | 'retry' | 'markDelivered' | 'edit';
+
+/** How an approvals console is set up. */
+export interface ApprovalsConsoleOptions<AppContext = unknown> {
+  /** The registry whose confirmations the console shows and decides (any store). */
+  readonly registry: ToolRegistry<AppContext>;
+  /**
+   * Required: your session → the person, or `undefined` when nobody is signed in (401). A throw is
+   * read as nobody signed in. The console has no users of its own.
+   */
+  readonly authenticate: (
+    request: Request,
+  ) => ConsolePerson | undefined | null | Promise<ConsolePerson | undefined | null>;
+  /**
+   * May `person` do `action` with `confirmation`? Anything but `true` — `false`, a throw, a rejected
+   * promise — denies (403). Default: every signed-in person may do everything.
+   */
+  readonly authorize?: (
+    person: ConsolePerson,
+    action: ConsoleAction,
+    confirmation: Confirmation,
+  ) => boolean | Promise<boolean>;
+  /** Where the console is mounted, e.g. `'/approvals'` (default `'/'`). */
+  readonly basePath?: string;
+  /** The language of the console (default: from the request's `Accept-Language`, then `'en'`). */
+  readonly locale?: Locale;
+}
+
+/** A mounted console: a Fetch-API handler, and a way to end its open event streams. */
+export interface ApprovalsConsole {
+  /** Answers one request; never rejects (a failure inside is a JSON 500 `CONSOLE_FAILED`). */
+  fetch(request: Request): Promise<Response>;
+  /** Ends every open event stream (call it when your server shuts down). */
+  close(): void;
+}

@@ -1,0 +1,208 @@
+import type { SendMailOptions, Transporter } from 'nodemailer';
+import { describeThrown } from '../util/describe-thrown.js';
+import { noticeData, payloadText, webLink } from './notice-data.js';
+import { formatUtc, noticeWords } from './notice-text.js';
+import type { ApprovalNotice, Notifier } from './notifier.js';
+import { type AttemptOutcome, invalidOption, sendWithRetries } from './retry-policy.js';
+
+/** A nodemailer transport (`nodemailer.createTransport(…)`), or anything with its `sendMail`. */
+export type EmailTransport = Pick<Transporter<unknown>, 'sendMail'>;
+
+/** Who gets a notice: fixed addresses, or chosen per notice (for `decided`, the asker's address). */
+export type EmailRecipients =
+  | string
+  | readonly string[]
+  | ((notice: ApprovalNotice) => string | readonly string[] | undefined);
+
+/** How to send approval emails. */
+export interface EmailNotifierOptions {
+  /** The app's nodemailer transport; this library never loads nodemailer itself. */
+  readonly transport: EmailTransport;
+  /** The From address (`Approvals <approvals@example.com>`). */
+  readonly from: string;
+  readonly to: EmailRecipients;
+  /** Show the payload in the mail when the notice carries one. Default `false`. */
+  readonly includePayload?: boolean;
+  /** Put before every subject, e.g. `[Support desk]`. */
+  readonly subjectPrefix?: string;
+}
+
+/** The mail for one notice: subject, plain text and HTML. */
+export interface EmailContent {
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+}
+
+/**
+ * A channel that emails each notice through the nodemailer transport the app supplies (`nodemailer` is
+ * an optional peer: this library only uses its types), in plain text and HTML, in English or Chinese
+ * per `notice.locale`, with the link to that confirmation. No payload unless `includePayload`. One
+ * attempt per notice: the transport does its own retrying. A notice with nobody to send it to is not
+ * sent and comes back `{ ok: false }`.
+ *
+ * @example
+ * ```ts
+ * import nodemailer from 'nodemailer';
+ * import { emailNotifier } from 'graded-tools/notify';
+ *
+ * const email = emailNotifier({
+ *   transport: nodemailer.createTransport({ host: 'smtp.example', port: 587 }),
+ *   from: 'Approvals <approvals@example.com>',
+ *   // Approvers hear of new and waiting sends; the person who asked hears how it was decided.
+ *   to: (notice) => (notice.kind === 'decided' ? notice.recipient : 'approvers@example.com'),
+ *   subjectPrefix: '[Support desk]',
+ * });
+ * console.log(email.channel); // 'email'
+ * ```
+ */
+export function emailNotifier(options: EmailNotifierOptions): Notifier {
+  const { transport, from, to } = options;
+  if (typeof transport?.sendMail !== 'function')
+    throw invalidOption('emailNotifier: `transport` must be a nodemailer transport (with `sendMail`).');
+  if (typeof from !== 'string' || from.trim() === '')
+    throw invalidOption('emailNotifier: `from` must be an address.');
+  if (typeof to !== 'function' && recipientsOf(to).length === 0)
+    throw invalidOption('emailNotifier: `to` must be an address, a list of them, or a function.');
+  const includePayload = options.includePayload === true;
+  const prefix = options.subjectPrefix?.trim() ?? '';
+  return {
+    channel: 'email',
+    send(notice, sendOptions) {
+      return sendWithRetries({
+        channel: 'email',
+        noticeId: String(notice?.id),
+        policy: { retries: 0, backoffMs: 0 },
+        options: sendOptions,
+        attempt: async (signal) => {
+          const recipients = recipientsOf(typeof to === 'function' ? to(notice) : to);
+          if (recipients.length === 0)
+            return { ok: false, error: 'no recipient for this notice', retry: false };
+          const content = emailContent(notice, { includePayload, subjectPrefix: prefix });
+          return mailOnce(transport, { from, to: recipients, ...content }, signal);
+        },
+      });
+    },
+  };
+}
+
+/** The subject, text and HTML of the mail for one notice; every value in the HTML is escaped. */
+export function emailContent(
+  notice: ApprovalNotice,
+  options: { readonly includePayload: boolean; readonly subjectPrefix?: string },
+): EmailContent {
+  const data = noticeData(notice, options.includePayload);
+  const words = noticeWords(notice.locale);
+  const { confirmation: c } = data;
+  const headline = words.headline(data.kind, c.title, c.status);
+  const rows: [string, string][] = [
+    [words.labels.tool, `${c.title} (${c.tool})`],
+    [words.labels.askedBy, c.actor ?? words.labels.unknownActor],
+    [words.labels.expires, formatUtc(c.expiresAt)],
+    [words.labels.status, words.status[c.status] ?? String(c.status)],
+    [words.labels.confirmation, c.id],
+  ];
+  const link = webLink(data.link);
+  const payload = payloadText(data, 20_000);
+  const prefix = options.subjectPrefix ?? '';
+  return {
+    subject: oneLine(prefix === '' ? headline : `${prefix} ${headline}`),
+    text: textBody(headline, words.intro(data.kind), rows, link, words.labels, payload),
+    html: htmlBody(notice.locale, headline, words.intro(data.kind), rows, link, words.labels, payload),
+  };
+}
+
+function textBody(
+  headline: string,
+  intro: string,
+  rows: readonly [string, string][],
+  link: string | undefined,
+  labels: { readonly open: string; readonly payload: string },
+  payload: string | undefined,
+): string {
+  const parts = [headline, intro, rows.map(([label, value]) => `${label}: ${value}`).join('\n')];
+  if (link !== undefined) parts.push(`${labels.open}: ${link}`);
+  if (payload !== undefined) parts.push(`${labels.payload}:\n${payload}`);
+  return `${parts.join('\n\n')}\n`;
+}
+
+function htmlBody(
+  locale: unknown,
+  headline: string,
+  intro: string,
+  rows: readonly [string, string][],
+  link: string | undefined,
+  labels: { readonly open: string; readonly payload: string },
+  payload: string | undefined,
+): string {
+  const lang = locale === 'zh-CN' ? 'zh-CN' : 'en';
+  const table = rows
+    .map(
+      ([label, value]) =>
+        `<tr><th align="left" style="padding:2px 12px 2px 0">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`,
+    )
+    .join('');
+  return [
+    `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${escapeHtml(headline)}</title></head>`,
+    '<body style="font-family:sans-serif">',
+    `<h2>${escapeHtml(headline)}</h2>`,
+    `<p>${escapeHtml(intro)}</p>`,
+    `<table>${table}</table>`,
+    link === undefined ? '' : `<p><a href="${escapeHtml(link)}">${escapeHtml(labels.open)}</a></p>`,
+    payload === undefined
+      ? ''
+      : `<h3>${escapeHtml(labels.payload)}</h3><pre style="white-space:pre-wrap">${escapeHtml(payload)}</pre>`,
+    '</body></html>',
+  ].join('');
+}
+
+async function mailOnce(
+  transport: EmailTransport,
+  mail: SendMailOptions,
+  signal: AbortSignal | undefined,
+): Promise<AttemptOutcome> {
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<AttemptOutcome>((resolve) => {
+    onAbort = () => resolve({ ok: false, error: 'aborted', retry: false });
+    if (signal?.aborted) onAbort();
+    else signal?.addEventListener('abort', onAbort, { once: true });
+  });
+  const sent = Promise.resolve()
+    .then(() => transport.sendMail(mail))
+    .then(
+      (): AttemptOutcome => ({ ok: true }),
+      (error: unknown): AttemptOutcome => {
+        const code = (error as { responseCode?: unknown } | null)?.responseCode;
+        return {
+          ok: false,
+          error: describeThrown(error),
+          retry: false,
+          ...(typeof code === 'number' ? { status: code } : {}),
+        };
+      },
+    );
+  try {
+    return await Promise.race([sent, aborted]);
+  } finally {
+    if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+function recipientsOf(value: unknown): string[] {
+  const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value : [];
+  return list.filter((address): address is string => typeof address === 'string' && address.trim() !== '');
+}
+
+/** A subject is one header line, whatever a tool's title holds. */
+function oneLine(text: string): string {
+  return text.replace(/[\r\n\t]+/g, ' ').trim();
+}
+
+function escapeHtml(text: string): string {
+  return String(text)
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}

@@ -1,0 +1,52 @@
+import { truncateText } from '../util/truncate.js';
+import type { ApprovalNotice } from './notifier.js';
+
+/** What a channel may pass on about a notice: the notice without its locale, the payload only if allowed. */
+export type NoticeData = Omit<ApprovalNotice, 'locale'>;
+
+/**
+ * The fields of a notice a channel sends, copied one by one: a confirmation handed over whole (with its
+ * `input` and `payload`) or a notice with extra fields leaks none of them, and the payload goes out only
+ * when this channel allows it too.
+ */
+export function noticeData(notice: ApprovalNotice, includePayload: boolean): NoticeData {
+  const { confirmation: c } = notice;
+  return {
+    id: notice.id,
+    kind: notice.kind,
+    confirmation: {
+      id: c.id,
+      tool: c.tool,
+      title: c.title,
+      ...(c.actor === undefined ? {} : { actor: c.actor }),
+      createdAt: c.createdAt,
+      expiresAt: c.expiresAt,
+      status: c.status,
+    },
+    ...(notice.link === undefined ? {} : { link: notice.link }),
+    ...(includePayload && notice.payload !== undefined ? { payload: notice.payload } : {}),
+    ...(notice.recipient === undefined ? {} : { recipient: notice.recipient }),
+  };
+}
+
+/** The payload as indented JSON for a person to read, cut to `maxChars`; `undefined` when there is none. */
+export function payloadText(data: NoticeData, maxChars: number): string | undefined {
+  if (data.payload === undefined) return undefined;
+  const json = JSON.stringify(data.payload, null, 2);
+  if (json === undefined) return undefined;
+  return truncateText(json, maxChars);
+}
+
+/**
+ * The link, if it is an http(s) URL: only those become a button or an `href`, so a misconfigured
+ * console URL can never turn into a `javascript:` link in an approver's mail client.
+ */
+export function webLink(link: string | undefined): string | undefined {
+  if (link === undefined) return undefined;
+  try {
+    const { protocol } = new URL(link);
+    return protocol === 'https:' || protocol === 'http:' ? link : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,104 @@
+import type { ConfirmationStatus } from '../confirm/types.js';
+import type { Locale } from '../messages/index.js';
+import type { NoticeKind } from './notifier.js';
+
+/** The words every channel uses to tell a person about a confirmation, in one language. */
+export interface NoticeWords {
+  /** The one line a person sees first: subject, Slack header, title of the mail. */
+  headline(kind: NoticeKind, title: string, status: ConfirmationStatus): string;
+  /** One sentence saying why this arrived. */
+  intro(kind: NoticeKind): string;
+  readonly status: Readonly<Record<ConfirmationStatus, string>>;
+  readonly labels: {
+    readonly tool: string;
+    readonly askedBy: string;
+    readonly expires: string;
+    readonly status: string;
+    readonly confirmation: string;
+    readonly payload: string;
+    readonly open: string;
+    readonly unknownActor: string;
+  };
+}
+
+const en: NoticeWords = {
+  headline: (kind, title, status) =>
+    kind === 'created'
+      ? `Approval needed: ${title}`
+      : kind === 'reminder'
+        ? `Reminder: ${title} is still waiting for approval`
+        : `${title}: ${en.status[status]}`,
+  intro: (kind) =>
+    kind === 'created'
+      ? 'A send is waiting for a person to approve or reject it.'
+      : kind === 'reminder'
+        ? 'This send is still waiting for approval and expires soon.'
+        : 'The send you asked for has been decided.',
+  status: {
+    pending: 'waiting for approval',
+    delivering: 'being sent',
+    delivered: 'sent',
+    failed: 'failed',
+    rejected: 'rejected',
+    expired: 'expired',
+    unknown: 'outcome unknown',
+  },
+  labels: {
+    tool: 'Tool',
+    askedBy: 'Asked by',
+    expires: 'Expires',
+    status: 'Status',
+    confirmation: 'Confirmation',
+    payload: 'Payload',
+    open: 'Open in the console',
+    unknownActor: 'unknown',
+  },
+};
+
+const zhCN: NoticeWords = {
+  headline: (kind, title, status) =>
+    kind === 'created'
+      ? `待审批：${title}`
+      : kind === 'reminder'
+        ? `提醒：${title} 仍在等待审批`
+        : `${title}：${zhCN.status[status]}`,
+  intro: (kind) =>
+    kind === 'created'
+      ? '有一项发送正在等待人工批准或拒绝。'
+      : kind === 'reminder'
+        ? '这项发送仍在等待审批，即将过期。'
+        : '你发起的发送已有结果。',
+  status: {
+    pending: '等待审批',
+    delivering: '发送中',
+    delivered: '已发送',
+    failed: '发送失败',
+    rejected: '已拒绝',
+    expired: '已过期',
+    unknown: '结果未知',
+  },
+  labels: {
+    tool: '工具',
+    askedBy: '发起人',
+    expires: '过期时间',
+    status: '状态',
+    confirmation: '确认编号',
+    payload: '内容',
+    open: '在控制台中打开',
+    unknownActor: '未知',
+  },
+};
+
+const words: Readonly<Record<Locale, NoticeWords>> = { en, 'zh-CN': zhCN };
+
+/** The words for `locale`, English for anything else. */
+export function noticeWords(locale: unknown): NoticeWords {
+  return locale === 'zh-CN' ? words['zh-CN'] : words.en;
+}
+
+/** `2026-12-01 14:30 UTC`: the same in every language and mail client; an unreadable time is shown as given. */
+export function formatUtc(iso: string): string {
+  const time = new Date(iso);
+  if (Number.isNaN(time.getTime())) return String(iso);
+  return `${time.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}

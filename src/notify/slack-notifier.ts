@@ -1,0 +1,139 @@
+import { truncateText } from '../util/truncate.js';
+import {
+  DEFAULT_HTTP_POLICY,
+  type HttpChannelOptions,
+  httpUrl,
+  postOnce,
+  timeoutOf,
+} from './http-attempt.js';
+import { type NoticeData, noticeData, payloadText, webLink } from './notice-data.js';
+import { formatUtc, noticeWords } from './notice-text.js';
+import type { ApprovalNotice, Notifier } from './notifier.js';
+import { retryPolicy, sendWithRetries } from './retry-policy.js';
+
+/** Where to post Slack messages. */
+export interface SlackNotifierOptions extends HttpChannelOptions {
+  /** The incoming webhook's URL (`https://hooks.slack.com/services/…`). */
+  readonly webhookUrl: string;
+  /** Show the payload in the message when the notice carries one. Default `false`. */
+  readonly includePayload?: boolean;
+}
+
+/** A Slack message: Block Kit blocks and the plain-text fallback notifications show. */
+export interface SlackMessage {
+  readonly text: string;
+  readonly blocks: readonly Record<string, unknown>[];
+}
+
+/**
+ * A channel that posts each notice to a Slack incoming webhook as a Block Kit message: a header with
+ * the tool's title, who asked, when it expires (in each reader's own time zone), and a button to that
+ * confirmation in the console. Retries as the webhook channel does. No payload unless `includePayload`.
+ *
+ * @example
+ * ```ts
+ * import { slackNotifier } from 'graded-tools/notify';
+ *
+ * const slack = slackNotifier({ webhookUrl: 'https://hooks.slack.com/services/T000/B000/XXXX' });
+ * console.log(slack.channel); // 'slack'
+ * ```
+ */
+export function slackNotifier(options: SlackNotifierOptions): Notifier {
+  const factory = 'slackNotifier';
+  const url = httpUrl(factory, 'webhookUrl', options.webhookUrl);
+  const timeoutMs = timeoutOf(factory, options.timeoutMs);
+  const policy = retryPolicy(factory, options, DEFAULT_HTTP_POLICY);
+  const includePayload = options.includePayload === true;
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  return {
+    channel: 'slack',
+    send(notice, sendOptions) {
+      let body: string | undefined;
+      return sendWithRetries({
+        channel: 'slack',
+        noticeId: String(notice?.id),
+        policy,
+        options: sendOptions,
+        attempt: (signal) => {
+          body ??= JSON.stringify(slackMessage(notice, includePayload));
+          return postOnce({ fetch: fetchFn, url, body, headers: {}, timeoutMs, signal });
+        },
+      });
+    },
+  };
+}
+
+/** The Block Kit message for one notice. */
+export function slackMessage(notice: ApprovalNotice, includePayload: boolean): SlackMessage {
+  const data = noticeData(notice, includePayload);
+  const words = noticeWords(notice.locale);
+  const { confirmation: c } = data;
+  const headline = words.headline(data.kind, c.title, c.status);
+  const actor = c.actor ?? words.labels.unknownActor;
+  const link = webLink(data.link);
+  const payload = payloadText(data, 2800);
+  const blocks: Record<string, unknown>[] = [
+    { type: 'header', text: { type: 'plain_text', text: truncateText(headline, 150), emoji: false } },
+    {
+      type: 'section',
+      text: { type: 'mrkdwn', text: escapeMrkdwn(words.intro(data.kind)) },
+      fields: [
+        field(words.labels.tool, escapeMrkdwn(`${c.title} (${c.tool})`)),
+        field(words.labels.askedBy, escapeMrkdwn(actor)),
+        field(words.labels.expires, slackDate(c.expiresAt)),
+        field(words.labels.status, escapeMrkdwn(words.status[c.status] ?? String(c.status))),
+      ],
+    },
+  ];
+  if (payload !== undefined)
+    blocks.push({
+      type: 'section',
+      text: { type: 'mrkdwn', text: `*${words.labels.payload}*\n\`\`\`${codeBlock(payload)}\`\`\`` },
+    });
+  if (link !== undefined)
+    blocks.push({
+      type: 'actions',
+      elements: [
+        {
+          type: 'button',
+          text: { type: 'plain_text', text: words.labels.open },
+          url: link,
+          action_id: 'open_confirmation',
+          style: 'primary',
+        },
+      ],
+    });
+  blocks.push({
+    type: 'context',
+    elements: [{ type: 'mrkdwn', text: escapeMrkdwn(`${words.labels.confirmation}: ${c.id}`) }],
+  });
+  return { text: fallbackText(data, headline, actor, link), blocks };
+}
+
+function fallbackText(data: NoticeData, headline: string, actor: string, link: string | undefined): string {
+  const { expiresAt } = data.confirmation;
+  const line = `${headline} (${actor}, ${formatUtc(expiresAt)})`;
+  return escapeMrkdwn(link === undefined ? line : `${line} ${link}`);
+}
+
+function field(label: string, value: string): Record<string, unknown> {
+  return { type: 'mrkdwn', text: truncateText(`*${escapeMrkdwn(label)}*\n${value}`, 2000) };
+}
+
+/** Slack shows `<!date^…>` in each reader's time zone; the text after `|` is for clients that cannot. */
+function slackDate(iso: string): string {
+  const seconds = Math.floor(new Date(iso).getTime() / 1000);
+  const fallback = escapeMrkdwn(formatUtc(iso));
+  if (!Number.isFinite(seconds)) return fallback;
+  return `<!date^${seconds}^{date_short_pretty} {time}|${fallback}>`;
+}
+
+/** Slack's own rule for mrkdwn: `&`, `<` and `>` escaped, so no value becomes a mention or a link. */
+function escapeMrkdwn(text: string): string {
+  return String(text).replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+}
+
+/** Escaped, and a run of backticks inside cannot close the code block early. */
+function codeBlock(text: string): string {
+  return escapeMrkdwn(text).replaceAll('```', '`\u200b`\u200b`');
+}

@@ -1,0 +1,130 @@
+import { Webhook } from 'standardwebhooks';
+import { describeThrown } from '../util/describe-thrown.js';
+import {
+  DEFAULT_HTTP_POLICY,
+  type HttpChannelOptions,
+  httpUrl,
+  postOnce,
+  timeoutOf,
+} from './http-attempt.js';
+import { noticeData } from './notice-data.js';
+import type { ApprovalNotice, Notifier } from './notifier.js';
+import { invalidOption, retryPolicy, sendWithRetries } from './retry-policy.js';
+
+/** Where and how to send signed webhooks. */
+export interface WebhookNotifierOptions extends HttpChannelOptions {
+  /** The receiver's endpoint (http or https). */
+  readonly url: string;
+  /**
+   * The signing secret: the Standard Webhooks `whsec_…` form (base64 after the prefix), or the raw key
+   * bytes. The receiver verifies with the same secret.
+   */
+  readonly secret: string | Uint8Array;
+  /** Put the payload in the body when the notice carries one. Default `false`. */
+  readonly includePayload?: boolean;
+}
+
+/** The body of every webhook this library sends. */
+export interface WebhookBody {
+  readonly type: 'confirmation.created' | 'confirmation.reminder' | 'confirmation.decided';
+  /** When the notice was first sent (ISO 8601); the same on every retry, so the body is too. */
+  readonly timestamp: string;
+  readonly data: Omit<ApprovalNotice, 'locale'>;
+}
+
+/**
+ * A channel that POSTs each notice as JSON signed per the Standard Webhooks specification
+ * (`webhook-id` = the notice id, the same on every retry; `webhook-timestamp`; `webhook-signature`), so
+ * any Standard Webhooks library verifies it. Retries network errors, timeouts, 5xx and 429 (honouring
+ * `Retry-After` up to a minute) with exponential backoff and jitter; never other 4xx. No payload
+ * unless `includePayload`.
+ *
+ * @example
+ * ```ts
+ * import { webhookNotifier } from 'graded-tools/notify';
+ *
+ * const webhook = webhookNotifier({
+ *   url: 'https://hooks.example/approvals',
+ *   secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+ * });
+ * const result = await webhook.send(
+ *   {
+ *     id: 'c_1.created',
+ *     kind: 'created',
+ *     confirmation: {
+ *       id: 'c_1',
+ *       tool: 'message.send',
+ *       title: 'Send a message',
+ *       actor: 'ana',
+ *       createdAt: '2026-12-01T14:00:00.000Z',
+ *       expiresAt: '2026-12-01T14:30:00.000Z',
+ *       status: 'pending',
+ *     },
+ *     link: 'https://desk.example/approvals/c_1',
+ *     locale: 'en',
+ *   },
+ *   { onAttempt: (attempt) => console.log(attempt.attempt, attempt.ok, attempt.error) },
+ * );
+ * if (!result.ok) console.log(result.error);
+ * ```
+ */
+export function webhookNotifier(options: WebhookNotifierOptions): Notifier {
+  const factory = 'webhookNotifier';
+  const url = httpUrl(factory, 'url', options.url);
+  const signer = signerFor(options.secret);
+  const timeoutMs = timeoutOf(factory, options.timeoutMs);
+  const policy = retryPolicy(factory, options, DEFAULT_HTTP_POLICY);
+  const includePayload = options.includePayload === true;
+  const fetchFn = options.fetch ?? globalThis.fetch;
+  return {
+    channel: 'webhook',
+    send(notice, sendOptions) {
+      let body: string | undefined;
+      return sendWithRetries({
+        channel: 'webhook',
+        noticeId: String(notice?.id),
+        policy,
+        options: sendOptions,
+        attempt: (signal) => {
+          body ??= webhookBody(notice, includePayload);
+          const now = new Date();
+          return postOnce({
+            fetch: fetchFn,
+            url,
+            body,
+            headers: {
+              'webhook-id': notice.id,
+              'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+              'webhook-signature': signer.sign(notice.id, now, body),
+            },
+            timeoutMs,
+            signal,
+          });
+        },
+      });
+    },
+  };
+}
+
+function webhookBody(notice: ApprovalNotice, includePayload: boolean): string {
+  const body: WebhookBody = {
+    type: `confirmation.${notice.kind}`,
+    timestamp: new Date().toISOString(),
+    data: noticeData(notice, includePayload),
+  };
+  return JSON.stringify(body);
+}
+
+function signerFor(secret: unknown): Webhook {
+  try {
+    if (secret instanceof Uint8Array) return new Webhook(secret, { format: 'raw' });
+    if (typeof secret === 'string' && secret.trim() !== '') return new Webhook(secret);
+  } catch (error) {
+    throw invalidOption(
+      `webhookNotifier: \`secret\` is not a Standard Webhooks secret (whsec_ then base64, or raw bytes): ${describeThrown(error)}`,
+    );
+  }
+  throw invalidOption(
+    'webhookNotifier: `secret` is required: a Standard Webhooks secret (whsec_ then base64) or raw bytes.',
+  );
+}

@@ -1,0 +1,123 @@
+import { createApprovalsConsole } from 'graded-tools/console';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  type ConsoleFixture,
+  changeEvents,
+  consoleFixture,
+  ORIGIN,
+  readEvents,
+  STORES,
+  withView,
+} from './setup.js';
+
+describe.each(STORES)('GET api/events (%s)', (_, makeStore) => {
+  let f: ConsoleFixture;
+  afterEach(() => f.close());
+
+  const open = (fixture: ConsoleFixture) => fixture.call('/api/events');
+
+  it('is an event stream that says retry, then a change event after a confirm', async () => {
+    f = consoleFixture(makeStore);
+    const asked = await f.ask();
+    const response = await open(f);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    expect(await readEvents(reader, (t) => t.includes('\n\n'))).toBe('retry: 3000\n\n');
+    await f.json(`/api/confirmations/${asked.confirmationId}/confirm`, { body: { digest: asked.digest } });
+    const text = await readEvents(reader, (t) => changeEvents(t).length > 0);
+    expect(changeEvents(text)).toContainEqual({ id: asked.confirmationId });
+    await reader.cancel();
+  });
+
+  it('says it is alive every 15 s, so proxies keep an idle stream open', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    try {
+      f = consoleFixture(makeStore);
+      const reader = ((await open(f)).body as ReadableStream<Uint8Array>).getReader();
+      await readEvents(reader, (t) => t.includes('retry'));
+      vi.advanceTimersByTime(15_000);
+      expect(await readEvents(reader, (t) => t.includes('\n\n'))).toBe(': ping\n\n');
+      await reader.cancel();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('tells a new confirmation without a reload, and only ids the person may view', async () => {
+    const hidden = new Set<string>();
+    f = consoleFixture(makeStore, { authorize: (_p, action, c) => action !== 'view' || !hidden.has(c.id) });
+    const reader = ((await open(f)).body as ReadableStream<Uint8Array>).getReader();
+    await readEvents(reader, (t) => t.startsWith('retry: 3000\n\n'));
+    const secret = await f.ask('secret');
+    hidden.add(secret.confirmationId);
+    await f.registry.reject(secret.confirmationId, { rejectedBy: 'lead-wu' });
+    const shown = await f.ask('shown');
+    const text = await readEvents(reader, (t) =>
+      changeEvents(t).some((e) => (e as { id?: string }).id === shown.confirmationId),
+    );
+    expect(changeEvents(text).map((e) => (e as { id?: string }).id)).not.toContain(secret.confirmationId);
+    await reader.cancel();
+  });
+
+  it('ends every stream on close(), stops watching, and refuses new ones after', async () => {
+    f = consoleFixture(makeStore);
+    let watching = 0;
+    const view = f.registry.confirmations;
+    const approvals = createApprovalsConsole({
+      registry: withView(f.registry, {
+        watch: (listener: (notice: { id?: string }) => void) => {
+          watching++;
+          const unwatch = view.watch(listener);
+          return () => {
+            watching--;
+            unwatch();
+          };
+        },
+      }),
+      authenticate: () => ({ id: 'lead-li' }),
+    });
+    const streams = await Promise.all(
+      [1, 2, 3].map(() => approvals.fetch(new Request(`${ORIGIN}/api/events`))),
+    );
+    const readers = streams.map((s) => (s.body as ReadableStream<Uint8Array>).getReader());
+    for (const reader of readers) await readEvents(reader, (t) => t.includes('retry'));
+    expect(watching).toBe(3);
+    // One client going away stops its own watch only.
+    await readers[0]?.cancel();
+    expect(watching).toBe(2);
+    approvals.close();
+    expect(watching).toBe(0);
+    for (const reader of readers.slice(1)) expect((await reader.read()).done).toBe(true);
+    const after = await approvals.fetch(new Request(`${ORIGIN}/api/events`));
+    expect(after.status).toBe(503);
+    expect(((await after.json()) as { code: string }).code).toBe('CONSOLE_CLOSED');
+  });
+
+  it('stops watching when the request is aborted', async () => {
+    f = consoleFixture(makeStore);
+    let watching = 0;
+    const view = f.registry.confirmations;
+    const approvals = createApprovalsConsole({
+      registry: withView(f.registry, {
+        watch: (listener: (notice: { id?: string }) => void) => {
+          watching++;
+          const unwatch = view.watch(listener);
+          return () => {
+            watching--;
+            unwatch();
+          };
+        },
+      }),
+      authenticate: () => ({ id: 'lead-li' }),
+    });
+    const gone = new AbortController();
+    const response = await approvals.fetch(new Request(`${ORIGIN}/api/events`, { signal: gone.signal }));
+    expect(response.status).toBe(200);
+    expect(watching).toBe(1);
+    gone.abort();
+    expect(watching).toBe(0);
+    approvals.close();
+  });
+});

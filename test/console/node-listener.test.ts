@@ -1,0 +1,286 @@
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { type ApprovalsConsole, createApprovalsConsole, toNodeListener } from 'graded-tools/console';
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  type ConsoleFixture,
+  changeEvents,
+  consoleFixture,
+  PEOPLE,
+  PERSON_HEADER,
+  readEvents,
+  STORES,
+  withView,
+} from './setup.js';
+
+/** A real `node:http` server on a loopback port. */
+async function listen(listener: RequestListener) {
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function until(condition: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+describe.each(STORES)('toNodeListener over a real loopback server (%s)', (_, makeStore) => {
+  let f: ConsoleFixture;
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+    f.close();
+  });
+
+  const serve = async (approvals: ApprovalsConsole) => {
+    const server = await listen(toNodeListener(approvals));
+    closers.push(server.close);
+    return server;
+  };
+
+  it('serves the shell and the API; a confirm from the console’s own origin delivers once', async () => {
+    f = consoleFixture(makeStore);
+    const { origin } = await serve(f.approvals);
+    const asked = await f.ask();
+    const shell = await fetch(`${origin}/approvals/`, { headers: { [PERSON_HEADER]: 'lead-li' } });
+    expect(shell.status).toBe(200);
+    expect(shell.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(shell.headers.get('content-security-policy')).toContain("default-src 'none'");
+    expect(shell.headers.get('cache-control')).toBe('no-store');
+    expect(await shell.text()).toContain('data-person="lead-li"');
+
+    const confirm = () =>
+      fetch(`${origin}/approvals/api/confirmations/${asked.confirmationId}/confirm`, {
+        method: 'POST',
+        headers: { [PERSON_HEADER]: 'lead-li', origin, 'content-type': 'application/json' },
+        body: JSON.stringify({ digest: asked.digest }),
+      });
+    const [one, two] = await Promise.all([confirm(), confirm()]);
+    const bodies = [
+      (await one?.json()) as { ok: boolean },
+      (await two?.json()) as { ok: boolean; code?: string },
+    ];
+    expect(bodies.map((b) => b.ok).sort()).toEqual([false, true]);
+    expect(bodies.find((b) => !b.ok)).toMatchObject({ code: 'ALREADY_DECIDED', decidedBy: 'lead-li' });
+    expect(f.deliveries).toHaveLength(1);
+    expect(one?.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+
+  it('refuses a cross-origin POST from a page on another loopback port (403) and a form (415)', async () => {
+    f = consoleFixture(makeStore);
+    const { origin } = await serve(f.approvals);
+    // The other page: a second real server on another port, whose origin a browser would send.
+    const evil = await listen((_req, res) => res.end('<form method="post"></form>'));
+    closers.push(evil.close);
+    const asked = await f.ask();
+    const url = `${origin}/approvals/api/confirmations/${asked.confirmationId}/confirm`;
+    const cross = await fetch(url, {
+      method: 'POST',
+      headers: { [PERSON_HEADER]: 'lead-li', origin: evil.origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ digest: asked.digest }),
+    });
+    expect(cross.status).toBe(403);
+    expect(await cross.json()).toMatchObject({ ok: false, code: 'FORBIDDEN_ORIGIN' });
+    const form = await fetch(url, {
+      method: 'POST',
+      headers: {
+        [PERSON_HEADER]: 'lead-li',
+        origin: evil.origin,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: `digest=${asked.digest}`,
+    });
+    expect(form.status).toBe(403);
+    const sameOriginForm = await fetch(url, {
+      method: 'POST',
+      headers: { [PERSON_HEADER]: 'lead-li', origin, 'content-type': 'application/x-www-form-urlencoded' },
+      body: `digest=${asked.digest}`,
+    });
+    expect(sameOriginForm.status).toBe(415);
+    expect(f.deliveries).toEqual([]);
+  });
+
+  it('refuses a body over 256 KB with 413 and keeps serving', async () => {
+    f = consoleFixture(makeStore);
+    const { origin } = await serve(f.approvals);
+    const asked = await f.ask();
+    const huge = await fetch(`${origin}/approvals/api/confirmations/${asked.confirmationId}/reject`, {
+      method: 'POST',
+      headers: { [PERSON_HEADER]: 'lead-li', origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ reason: 'x'.repeat(300 * 1024) }),
+    });
+    expect(huge.status).toBe(413);
+    // Streamed without a Content-Length: refused once past the limit, the answer still arrives.
+    let sent = 0;
+    const chunked = await fetch(`${origin}/approvals/api/confirmations/${asked.confirmationId}/reject`, {
+      method: 'POST',
+      headers: { [PERSON_HEADER]: 'lead-li', origin, 'content-type': 'application/json' },
+      body: new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (++sent > 40) controller.close();
+          else controller.enqueue(new Uint8Array(16 * 1024).fill(0x20));
+        },
+      }),
+      duplex: 'half',
+    } as RequestInit);
+    expect(chunked.status).toBe(413);
+    const session = await fetch(`${origin}/approvals/api/session`, {
+      headers: { [PERSON_HEADER]: 'lead-li' },
+    });
+    expect(session.status).toBe(200);
+  });
+
+  it('streams events to a real client and stops watching when the client goes away', async () => {
+    f = consoleFixture(makeStore);
+    let watching = 0;
+    const view = f.registry.confirmations;
+    const approvals = createApprovalsConsole({
+      registry: withView(f.registry, {
+        watch: (listener: (notice: { id?: string }) => void) => {
+          watching++;
+          const unwatch = view.watch(listener);
+          return () => {
+            watching--;
+            unwatch();
+          };
+        },
+      }),
+      authenticate: (request) => PEOPLE[request.headers.get(PERSON_HEADER) ?? ''],
+      basePath: '/approvals',
+    });
+    const { origin } = await serve(approvals);
+    const asked = await f.ask();
+    const client = new AbortController();
+    const events = await fetch(`${origin}/approvals/api/events`, {
+      headers: { [PERSON_HEADER]: 'lead-li' },
+      signal: client.signal,
+    });
+    expect(events.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const reader = (events.body as ReadableStream<Uint8Array>).getReader();
+    await readEvents(reader, (t) => t.startsWith('retry: 3000\n\n'));
+    expect(watching).toBe(1);
+    const confirmed = await fetch(`${origin}/approvals/api/confirmations/${asked.confirmationId}/confirm`, {
+      method: 'POST',
+      headers: { [PERSON_HEADER]: 'lead-wu', origin, 'content-type': 'application/json' },
+      body: JSON.stringify({ digest: asked.digest }),
+    });
+    expect(((await confirmed.json()) as { ok: boolean }).ok).toBe(true);
+    const text = await readEvents(reader, (t) => changeEvents(t).length > 0);
+    expect(changeEvents(text)).toContainEqual({ id: asked.confirmationId });
+    client.abort();
+    await until(() => watching === 0, 'the stream to stop watching');
+    approvals.close();
+  });
+
+  it('ends open streams on close() so the server can shut down', async () => {
+    f = consoleFixture(makeStore);
+    const { origin } = await serve(f.approvals);
+    const events = await fetch(`${origin}/approvals/api/events`, { headers: { [PERSON_HEADER]: 'lead-li' } });
+    const reader = (events.body as ReadableStream<Uint8Array>).getReader();
+    await readEvents(reader, (t) => t.includes('retry'));
+    f.approvals.close();
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+    }
+  });
+});
+
+describe('toNodeListener mounting', () => {
+  const closers: (() => Promise<void>)[] = [];
+  let f: ConsoleFixture;
+  afterEach(async () => {
+    for (const close of closers.splice(0)) await close();
+    f.close();
+  });
+
+  const store = STORES[0]?.[1] as (typeof STORES)[number][1];
+
+  it('under an Express-style mount (req.url stripped, req.originalUrl kept) the base path still matches', async () => {
+    f = consoleFixture(store);
+    const listener = toNodeListener(f.approvals);
+    const server = await listen((req, res) => {
+      const mounted = req as IncomingMessage & { originalUrl?: string };
+      mounted.originalUrl = req.url ?? '/';
+      req.url = (req.url ?? '/').slice('/approvals'.length) || '/';
+      listener(req, res);
+    });
+    closers.push(server.close);
+    const session = await fetch(`${server.origin}/approvals/api/session`, {
+      headers: { [PERSON_HEADER]: 'lead-li' },
+    });
+    expect(session.status).toBe(200);
+  });
+
+  it('uses a body a body parser already read', async () => {
+    f = consoleFixture(store);
+    const listener = toNodeListener(f.approvals);
+    const server = await listen(async (req, res) => {
+      let text = '';
+      for await (const chunk of req) text += chunk;
+      (req as IncomingMessage & { body?: unknown }).body = JSON.parse(text);
+      listener(req, res);
+    });
+    closers.push(server.close);
+    const asked = await f.ask();
+    const rejected = await fetch(
+      `${server.origin}/approvals/api/confirmations/${asked.confirmationId}/reject`,
+      {
+        method: 'POST',
+        headers: { [PERSON_HEADER]: 'lead-li', origin: server.origin, 'content-type': 'application/json' },
+        body: JSON.stringify({ reason: 'Parsed before.' }),
+      },
+    );
+    expect(await rejected.json()).toMatchObject({ ok: true, status: 'rejected' });
+  });
+
+  it('behind a TLS proxy, trusts X-Forwarded-Proto/Host only when told to', async () => {
+    f = consoleFixture(store);
+    const asked = await f.ask();
+    const post = async (listener: RequestListener) => {
+      const server = await listen(listener);
+      closers.push(server.close);
+      return fetch(`${server.origin}/approvals/api/confirmations/${asked.confirmationId}/reject`, {
+        method: 'POST',
+        headers: {
+          [PERSON_HEADER]: 'lead-li',
+          origin: 'https://desk.example.com',
+          'x-forwarded-proto': 'https',
+          'x-forwarded-host': 'desk.example.com',
+          'content-type': 'application/json',
+        },
+        body: '{}',
+      });
+    };
+    expect((await post(toNodeListener(f.approvals))).status).toBe(403);
+    expect((await post(toNodeListener(f.approvals, { trustProxy: true }))).status).toBe(200);
+  });
+
+  it('answers a JSON 500 with the security headers when the console itself throws', async () => {
+    f = consoleFixture(store);
+    const throwing: ApprovalsConsole = {
+      fetch: () => Promise.reject(new Error('internal detail')),
+      close: () => {},
+    };
+    const server = await listen(
+      toNodeListener(throwing) as (req: IncomingMessage, res: ServerResponse) => void,
+    );
+    closers.push(server.close);
+    const response = await fetch(`${server.origin}/`);
+    expect(response.status).toBe(500);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.text()).toBe('{"ok":false,"code":"CONSOLE_FAILED"}');
+  });
+});
