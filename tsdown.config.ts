@@ -16,6 +16,7 @@ export default defineConfig({
     console: 'src/console/index.ts',
     'mcp-server': 'src/adapters/mcp-server.ts',
     notify: 'src/notify/index.ts',
+    opentelemetry: 'src/telemetry/opentelemetry.ts',
     // The `graded-tools` bin; its `#!/usr/bin/env node` line is kept and the file made executable.
     cli: 'src/cli/index.ts',
   },

@@ -4,11 +4,13 @@ import { benchConfirm } from './confirm.js';
 import { benchCore } from './core.js';
 import { benchMcp } from './mcp.js';
 import { benchSql } from './sql.js';
+import { benchTelemetry } from './telemetry.js';
 import { benchValidation } from './validation.js';
 
 const quick = process.argv.includes('--quick');
 console.log(`graded-tools benchmark · Node ${process.version} · ${new Date().toISOString()}`);
 for (const line of await benchCore()) console.log(line);
+for (const line of await benchTelemetry({ quick })) console.log(line);
 for (const line of await benchValidation({ quick })) console.log(line);
 for (const line of await benchMcp({ quick })) console.log(line);
 await benchConfirm({ quick });

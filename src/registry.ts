@@ -27,6 +27,7 @@ import { type AccessReport, buildAccessReport } from './policy/access-report.js'
 import { EMPTY_GATES, type GateSnapshot, readGates } from './policy/call-context.js';
 import { type GateContext, isAvailableIn } from './policy/gates.js';
 import type { InvokeResult, ReadOnlyResult } from './result.js';
+import { type Telemetry, withConfirmationSteps } from './telemetry/telemetry.js';
 import type { ToolDefinition } from './tool.js';
 import { checkDefinition, isTimeoutMs, MAX_TIMEOUT_MS } from './tools/check-definition.js';
 import { checkPayload } from './tools/check-payload.js';
@@ -48,6 +49,8 @@ export interface InvokeContext<AppContext = unknown> extends GateContext {
   readonly actor?: string | undefined;
   /** The language of messages for this call. */
   readonly locale?: Locale | undefined;
+  /** The provider's id of this tool call, when an adapter knows it: traced as `gen_ai.tool.call.id`. */
+  readonly callId?: string | undefined;
 }
 
 /** How a registry behaves; every option has a safe default. */
@@ -85,6 +88,8 @@ export interface RegistryOptions {
    * it was decided — through `graded-tools/notify` channels. A channel never delays or fails a call.
    */
   readonly notify?: NotifyOptions;
+  /** Traces every call and confirmation step, e.g. `openTelemetry()` from `graded-tools/opentelemetry`. */
+  readonly telemetry?: Telemetry;
 }
 
 const DEFAULT_CONFIRMATION_TTL_MS = 60 * 60 * 1000;
@@ -153,9 +158,10 @@ export class ToolRegistry<AppContext = unknown> {
       remindBeforeMs: settings.notify.remindBeforeMs,
       locale: settings.locale,
       defaultTimeoutMs: settings.defaultTimeoutMs,
-      onEvent: settings.onEvent,
+      onEvent: withConfirmationSteps(settings.onEvent, settings.telemetry),
       sendTool: (name) => this.#sendTool(name),
       describeError: settings.describeError,
+      telemetry: settings.telemetry,
     });
     this.#confirmationsView = this.#flow.view;
     this.#invokePath = new InvokePath({
@@ -166,6 +172,7 @@ export class ToolRegistry<AppContext = unknown> {
       onEvent: settings.onEvent,
       describeError: settings.describeError,
       ask: (request) => this.#flow.ask(request),
+      telemetry: settings.telemetry,
     });
   }
 
@@ -498,6 +505,7 @@ interface RegistrySettings {
   readonly requireDifferentApprover: boolean;
   readonly now: () => number;
   readonly notify: NotifySettings;
+  readonly telemetry: Telemetry | undefined;
 }
 
 function optionError(message: string): ToolDefinitionError {
@@ -540,6 +548,11 @@ function readRegistryOptions(options: RegistryOptions): RegistrySettings {
   }
   const notify = readNotifyOptions(o.notify, ttlMs);
   if (typeof notify === 'string') throw optionError(`${notify}.`);
+  const telemetry = o.telemetry as Telemetry | undefined;
+  if (telemetry !== undefined && typeof telemetry?.startToolSpan !== 'function')
+    throw optionError(
+      '`telemetry` must be what `openTelemetry()` from `graded-tools/opentelemetry` returns.',
+    );
   return {
     notify,
     onEvent: o.onEvent as EventListener | undefined,
@@ -553,5 +566,6 @@ function readRegistryOptions(options: RegistryOptions): RegistrySettings {
     requireDigest: o.requireDigest === true,
     requireDifferentApprover: o.requireDifferentApprover === true,
     now: (o.now as (() => number) | undefined) ?? Date.now,
+    telemetry,
   };
 }

@@ -69,6 +69,7 @@ describe('the built package', () => {
       './mastra',
       './console',
       './notify',
+      './opentelemetry',
       './package.json',
     ]);
     for (const target of Object.values(pkg.exports)) {
@@ -76,7 +77,13 @@ describe('the built package', () => {
       expect(existsSync(join(root, target.default))).toBe(true);
       expect(existsSync(join(root, target.types))).toBe(true);
     }
-    for (const sdk of ['@openai/agents', '@langchain/core', '@mastra/core', '@modelcontextprotocol/server']) {
+    for (const sdk of [
+      '@openai/agents',
+      '@langchain/core',
+      '@mastra/core',
+      '@modelcontextprotocol/server',
+      '@opentelemetry/api',
+    ]) {
       expect(pkg.peerDependencies[sdk]).toBeDefined();
       expect(pkg.peerDependenciesMeta[sdk]?.optional).toBe(true);
     }

@@ -22,6 +22,13 @@ export function isRegistryLike(value: unknown): value is ToolRegistry<unknown> {
   );
 }
 
+/** The package Node could not find for an import (an optional SDK not installed), if that was it. */
+function missingPackage(error: unknown): string | undefined {
+  if (!(error instanceof Error) || (error as { code?: unknown }).code !== 'ERR_MODULE_NOT_FOUND')
+    return undefined;
+  return /^Cannot find package '([^']+)'/.exec(error.message)?.[1];
+}
+
 /**
  * Imports the module at `modulePath` (relative to `cwd`) and returns its `ToolRegistry`: the default
  * export, or the export named `registry`.
@@ -32,8 +39,15 @@ export async function loadRegistry(modulePath: string, cwd: string): Promise<Loa
   try {
     loaded = (await import(url)) as Record<string, unknown>;
   } catch (error) {
+    const missing = missingPackage(error);
+    if (missing !== undefined) {
+      return {
+        ok: false,
+        problem: `${modulePath} needs ${missing}, which is not installed: run \`npm i ${missing}\`.`,
+      };
+    }
     const hint = /\.[cm]?tsx?$/.test(modulePath)
-      ? ' A TypeScript module needs a loader: run `node --import tsx …/graded-tools/dist/cli.mjs mcp …`, or point at the compiled .js.'
+      ? ' A TypeScript module needs a loader: run `node --import tsx …/graded-tools/dist/cli.mjs <command> …`, or point at the compiled .js.'
       : '';
     return { ok: false, problem: `Could not import ${modulePath}: ${describeThrown(error)}.${hint}` };
   }

@@ -1,17 +1,20 @@
 import { PACKAGE_VERSION } from '../util/package-version.js';
+import { runAccessCommand } from './access-command.js';
 import { type CommandIo, runMcpCommand } from './mcp-command.js';
-import { MCP_USAGE } from './usage.js';
+import { ACCESS_USAGE, MCP_USAGE } from './usage.js';
 
 const USAGE = `Usage: graded-tools <command> [options]
 
 Commands:
-  mcp <registry-module>   serve the registry's model-facing tools over MCP (stdio or --port)
+  mcp <registry-module>     serve the registry's model-facing tools over MCP (stdio or --port)
+  access <registry-module>  print who may reach which tool, and why not; --check a snapshot in CI
 
 Options:
-  -h, --help              show this help
-  -v, --version           print the version
+  -h, --help                show this help
+  -v, --version             print the version
 
-${MCP_USAGE}`;
+${MCP_USAGE}
+${ACCESS_USAGE}`;
 
 /** Runs the CLI with `args` (without `node` and the script) and resolves with the exit code. */
 export async function main(
@@ -22,6 +25,8 @@ export async function main(
   switch (command) {
     case 'mcp':
       return runMcpCommand(rest, io);
+    case 'access':
+      return runAccessCommand(rest, io);
     case '-v':
     case '--version':
       io.out(PACKAGE_VERSION);

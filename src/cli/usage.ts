@@ -17,3 +17,22 @@ Options:
   --allowed-host <name>      extra Host name accepted over HTTP (repeatable)
   -h, --help                 show this help
 `;
+
+/** Help for `graded-tools access`. */
+export const ACCESS_USAGE = `Usage: graded-tools access <registry-module> [options]
+
+Prints who may reach which tool under one context, and why not: a person, a plan, the model.
+The module default-exports a ToolRegistry or exports \`registry\`.
+
+Options:
+  --scope <scope>            the scope to report for
+  --flag <name>              grant a feature flag (repeatable)
+  --locale <en|zh-CN>        language of the reasons
+  --json                     print the report as JSON (the snapshot format)
+  --write <file>             write the report to <file> as a snapshot to commit
+  --check <file>             exit 1, printing what changed, when access differs from the snapshot in <file>
+  -h, --help                 show this help
+
+Exit codes: 0 done (and the snapshot matches), 1 access differs from the snapshot, 2 the command,
+the module or the snapshot cannot be used.
+`;

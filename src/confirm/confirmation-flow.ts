@@ -4,6 +4,8 @@ import { formatMessage, type Locale, type MessageParams, toLocale } from '../mes
 import { approverGates, readFlags } from '../policy/call-context.js';
 import { refusalFor } from '../policy/gates.js';
 import { type ConfirmRequired, type ErrorCode, failure } from '../result.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import { traceConfirmationStep } from '../telemetry/trace-confirmation.js';
 import type { Approval, JsonSchema } from '../tool.js';
 import type { ToolInfo } from '../tools/tool-info.js';
 import { describeThrown } from '../util/describe-thrown.js';
@@ -63,6 +65,8 @@ export interface ConfirmationFlowSettings {
   readonly notices: ApproverNotices | undefined;
   /** A reminder this long before expiry, from `sweep` (0: none). */
   readonly remindBeforeMs: number;
+  /** Traces each confirm, retry, reject and markDelivered as a span, when the registry traces. */
+  readonly telemetry: Telemetry | undefined;
 }
 
 /** What a person's invoke of a send tool produced, to be stored for confirmation. */
@@ -216,12 +220,14 @@ export class ConfirmationFlow {
 
   /** A person approves a pending confirmation: checked, claimed once, delivered once. */
   confirm(id: string, options: unknown): Promise<ConfirmResult> {
-    return this.#approve(id, options, 'confirm');
+    return traceConfirmationStep(this.#s.telemetry, 'confirm', id, () =>
+      this.#approve(id, options, 'confirm'),
+    );
   }
 
   /** A person re-delivers an `unknown` or `failed` one: the same checks and claim, no expiry. */
   retry(id: string, options: unknown): Promise<ConfirmResult> {
-    return this.#approve(id, options, 'retry');
+    return traceConfirmationStep(this.#s.telemetry, 'retry', id, () => this.#approve(id, options, 'retry'));
   }
 
   /**
@@ -509,12 +515,16 @@ export class ConfirmationFlow {
 
   /** A person says no to a pending confirmation (accepted even past `expiresAt`: no is never dangerous). */
   reject(id: string, options: unknown): Promise<ConfirmationResult> {
-    return this.#decide({ id, options, decision: 'reject', byOption: 'rejectedBy', noteOption: 'reason' });
+    return traceConfirmationStep(this.#s.telemetry, 'reject', id, () =>
+      this.#decide({ id, options, decision: 'reject', byOption: 'rejectedBy', noteOption: 'reason' }),
+    );
   }
 
   /** A person settles an `unknown` or `failed` confirmation as delivered. */
   markDelivered(id: string, options: unknown): Promise<ConfirmationResult> {
-    return this.#decide({ id, options, decision: 'markDelivered', byOption: 'by', noteOption: 'note' });
+    return traceConfirmationStep(this.#s.telemetry, 'markDelivered', id, () =>
+      this.#decide({ id, options, decision: 'markDelivered', byOption: 'by', noteOption: 'note' }),
+    );
   }
 
   /** One conditional write, so a decision cannot overtake a concurrent confirm or retry. */

@@ -11,6 +11,14 @@ import {
   type ToolFailure,
   type ValidationIssue,
 } from '../result.js';
+import {
+  endSpan,
+  runWithin,
+  startToolSpan,
+  type Telemetry,
+  type ToolSpan,
+  type ToolSpanEnd,
+} from '../telemetry/telemetry.js';
 import type { CallerKind } from '../tool.js';
 import type { ToolEntry, ToolTable } from '../tools/tool-table.js';
 import { describeThrown } from '../util/describe-thrown.js';
@@ -29,6 +37,8 @@ export interface InvokeSettings {
   readonly describeError: (error: unknown, tool: string) => string;
   /** Stores a person's prepared send as a pending confirmation (the confirmation flow's first step). */
   readonly ask: (request: NewConfirmation) => Promise<Created>;
+  /** Traces each call as a span, when the registry was given one. */
+  readonly telemetry: Telemetry | undefined;
 }
 
 /** One call in flight: the caller's context as read once, the tool, and when it started. */
@@ -36,6 +46,8 @@ interface Call {
   readonly ctx: CallContext;
   readonly entry: ToolEntry;
   readonly started: number;
+  /** The call's span, when the registry traces. */
+  readonly span: ToolSpan | undefined;
 }
 
 /** A Standard Schema refused the input inside the guard; the run never started. */
@@ -94,8 +106,8 @@ export class InvokePath {
     let call: Call | undefined;
     try {
       const entry = this.#settings.table.resolve(name);
-      if (entry === undefined) return this.#unknownTool(ctx, name, started);
-      call = { ctx, entry, started };
+      if (entry === undefined) return this.#unknownTool(ctx, name, started, rawInput);
+      call = { ctx, entry, started, span: this.#startSpan(ctx, entry, name, rawInput) };
       const refusal = refusalFor(entry.tool.info, ctx, ctx.caller);
       if (refusal !== undefined) return this.#refuse(call, refusal, name);
       if (ctx.signal?.aborted) return this.#fail(call, 'ABORTED', {});
@@ -137,16 +149,20 @@ export class InvokePath {
     // A send tool's confirmation records the input as validated (a Standard Schema may transform it).
     let validated = input;
     const answer = (outcome: GuardedOutcome<unknown>) => this.#answer(call, validated, outcome, timeoutMs);
-    if (pendingVerdict === undefined)
-      return guard.run(() => work?.call(tool.receiver, input, runContext), answer);
-    return guard.run(async () => {
+    const { span } = call;
+    if (pendingVerdict === undefined) {
+      const runWork = () => work?.call(tool.receiver, input, runContext);
+      return guard.run(span === undefined ? runWork : () => runWithin(span, runWork), answer);
+    }
+    const checkThenRun = async () => {
       const checked = await pendingVerdict;
       if (!checked.valid) return new Refused(checked.issues);
       // The guard may have ended while the check ran: then nothing runs.
       if (guard.isSettled) return undefined;
       validated = checked.value;
       return work?.call(tool.receiver, validated, runContext);
-    }, answer);
+    };
+    return guard.run(span === undefined ? checkThenRun : () => runWithin(span, checkThenRun), answer);
   }
 
   #answer(
@@ -170,6 +186,7 @@ export class InvokePath {
       const data = outcome.value === undefined ? null : outcome.value;
       if (call.entry.tool.info.sideEffect === 'send') return this.#askForConfirmation(call, input, data);
       this.#report(call.ctx, call.entry.tool.info.name, call.started, 'ok');
+      this.#endSpan(call, { result: data });
       return { ok: true, data };
     } catch (error) {
       return this.#unexpected(call, call.ctx, call.entry.tool.info.name, error);
@@ -178,17 +195,19 @@ export class InvokePath {
 
   /** A person's send was prepared: store it as a pending confirmation and hand back what to show. */
   #askForConfirmation(call: Call, input: unknown, payload: unknown): Promise<InvokeResult> {
-    const { ctx, entry } = call;
-    return this.#settings
-      .ask({ tool: entry.tool.info.name, input, payload, actor: ctx.actor, scope: ctx.scope })
-      .then(
-        (created): InvokeResult => {
-          if (!created.ok) return this.#fail(call, created.code, { detail: created.detail });
-          this.#report(ctx, entry.tool.info.name, call.started, 'confirm_required');
-          return created;
-        },
-        (error: unknown) => this.#unexpected(call, ctx, entry.tool.info.name, error),
-      );
+    const { ctx, entry, span } = call;
+    const ask = () =>
+      this.#settings.ask({ tool: entry.tool.info.name, input, payload, actor: ctx.actor, scope: ctx.scope });
+    // Within the call's span, so the confirmation's `created` step is recorded on it.
+    return (span === undefined ? ask() : runWithin(span, ask)).then(
+      (created): InvokeResult => {
+        if (!created.ok) return this.#fail(call, created.code, { detail: created.detail });
+        this.#report(ctx, entry.tool.info.name, call.started, 'confirm_required');
+        this.#endSpan(call, { confirmationId: created.confirmationId, confirmationStatus: 'pending' });
+        return created;
+      },
+      (error: unknown) => this.#unexpected(call, ctx, entry.tool.info.name, error),
+    );
   }
 
   #refuse(call: Call, refusal: Refusal, asked: unknown): ToolFailure {
@@ -197,6 +216,7 @@ export class InvokePath {
     if (told === 'UNKNOWN_TOOL') {
       // The model learns nothing about tools it may not call: same code and message as a made-up name.
       this.#report(ctx, call.entry.tool.info.name, call.started, 'refused', refusal);
+      this.#endSpan(call, { code: 'UNKNOWN_TOOL', refusal });
       return failure(
         'UNKNOWN_TOOL',
         formatMessage('UNKNOWN_TOOL', this.#unknownToolParams(ctx, asked), ctx.locale),
@@ -206,13 +226,15 @@ export class InvokePath {
     return this.#fail(call, refusal, { scope: ctx.scope }, extra);
   }
 
-  #unknownTool(ctx: CallContext, name: unknown, started: number): ToolFailure {
+  #unknownTool(ctx: CallContext, name: unknown, started: number, input: unknown): ToolFailure {
     const asked = typeof name === 'string' ? name.slice(0, 128) : String(typeof name);
     this.#report(ctx, asked, started, 'refused', 'UNKNOWN_TOOL');
-    return failure(
+    const refused = failure(
       'UNKNOWN_TOOL',
       formatMessage('UNKNOWN_TOOL', this.#unknownToolParams(ctx, name), ctx.locale),
     );
+    this.#traceUnresolved(ctx, asked, input, refused);
+    return refused;
   }
 
   #unknownToolParams(ctx: CallContext, name: unknown): MessageParams {
@@ -238,12 +260,15 @@ export class InvokePath {
   #unexpected(call: Call | undefined, ctx: CallContext, name: unknown, error: unknown): ToolFailure {
     const detail = describeThrown(error);
     if (call !== undefined) return this.#fail(call, 'RUN_FAILED', { detail });
-    this.#report(ctx, typeof name === 'string' ? name.slice(0, 128) : typeof name, 0, 'failed', 'RUN_FAILED');
+    const asked = typeof name === 'string' ? name.slice(0, 128) : typeof name;
+    this.#report(ctx, asked, 0, 'failed', 'RUN_FAILED');
     const tool = echoableName(name);
-    return failure(
+    const failed = failure(
       'RUN_FAILED',
       formatMessage('RUN_FAILED', { detail, ...(tool ? { tool } : {}) }, ctx.locale),
     );
+    this.#traceUnresolved(ctx, asked, undefined, failed);
+    return failed;
   }
 
   #fail(call: Call, code: ErrorCode, params: MessageParams, extra?: Partial<ToolFailure>): ToolFailure {
@@ -254,7 +279,43 @@ export class InvokePath {
       { ...params, tool: shownName(entry.tool.info, ctx.caller) },
       ctx.locale,
     );
+    this.#endSpan(call, { code, message, refusal: REFUSALS.has(code) ? code : undefined });
     return failure(code, message, extra);
+  }
+
+  // ── telemetry: only when the registry traces ──────────────────────────────────────────────
+
+  #startSpan(ctx: CallContext, entry: ToolEntry, asked: unknown, input: unknown): ToolSpan | undefined {
+    const telemetry = this.#settings.telemetry;
+    if (telemetry === undefined) return undefined;
+    const name = typeof asked === 'string' ? asked.slice(0, 128) : entry.tool.info.name;
+    return startToolSpan(telemetry, {
+      tool: entry.tool.info,
+      asked: name,
+      caller: ctx.caller,
+      callId: ctx.callId,
+      input,
+    });
+  }
+
+  #endSpan(call: Call, end: ToolSpanEnd): void {
+    if (call.span !== undefined) endSpan(call.span, end);
+  }
+
+  /** A call that matched no tool (or failed before it did) is still one span, ended at once. */
+  #traceUnresolved(ctx: CallContext, asked: string, input: unknown, refused: ToolFailure): void {
+    const telemetry = this.#settings.telemetry;
+    if (telemetry === undefined) return;
+    const span = startToolSpan(telemetry, {
+      tool: undefined,
+      asked,
+      caller: ctx.caller,
+      callId: ctx.callId,
+      input,
+    });
+    if (span === undefined) return;
+    const { code, error } = refused;
+    endSpan(span, { code, message: error, refusal: code === 'UNKNOWN_TOOL' ? code : undefined });
   }
 
   #report(ctx: CallContext, tool: string, started: number, outcome: InvokeOutcome, code?: ErrorCode): void {

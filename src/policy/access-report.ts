@@ -83,7 +83,8 @@ export function buildAccessReport(
   return { scope: ctx.scope, grantedFlags: grantedFlagsOf(ctx.flags), tools: rows };
 }
 
-function cell(access: Access): string {
+/** One cell of the report as text: `yes`, `confirm` (a person, then a confirmation) or `no: CODE`. */
+export function formatAccess(access: Access): string {
   if (access.allowed) return access.requiresConfirm ? 'confirm' : 'yes';
   return `no: ${access.code}`;
 }
@@ -103,9 +104,9 @@ export function formatAccessReport(report: AccessReport): string {
   const lines = report.tools.map((row) => [
     row.name,
     row.sideEffect,
-    cell(row.person),
-    cell(row.plan),
-    cell(row.model),
+    formatAccess(row.person),
+    formatAccess(row.plan),
+    formatAccess(row.model),
   ]);
   const widths = header.map((title, i) =>
     Math.max(title.length, ...lines.map((line) => line[i]?.length ?? 0)),

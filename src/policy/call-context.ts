@@ -22,6 +22,8 @@ export interface CallContext extends GateSnapshot {
   readonly context: unknown;
   readonly actor: string | undefined;
   readonly locale: Locale;
+  /** The provider's id of this tool call, for tracing only: anything but a string is none. */
+  readonly callId: string | undefined;
 }
 
 /** A context that could not be read: the call is refused with `INVALID_OPTION`. */
@@ -87,6 +89,7 @@ export function readCallContext(
     const autonomous = ctx.autonomous;
     const signal = ctx.signal;
     const actor = ctx.actor;
+    const callId = ctx.callId;
     if (signal !== undefined && !(signal instanceof AbortSignal)) {
       return { detail: '`signal` must be an AbortSignal', locale };
     }
@@ -104,6 +107,7 @@ export function readCallContext(
       context: ctx.context,
       actor: actor as string | undefined,
       locale,
+      callId: typeof callId === 'string' ? callId.slice(0, 256) : undefined,
     };
   } catch (error) {
     return { detail: `the context could not be read: ${describeThrown(error).slice(0, 200)}`, locale };

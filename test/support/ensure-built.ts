@@ -17,6 +17,7 @@ const ENTRIES = [
   'langchain',
   'mastra',
   'console',
+  'opentelemetry',
   'cli',
 ];
 const LOCK = `${ROOT}.tmp/build.lock`;
