@@ -43,6 +43,7 @@ export function postgresDialect({
     extraColumns: ',\n      seq bigint GENERATED ALWAYS AS IDENTITY',
     insertionOrder: 'seq',
     indexedInsertionOrder: ', seq',
+    order: (digits) => digits,
     time: (ms) => new Date(ms).toISOString(),
     isoOf,
     // `history` is a JSON array kept as text (exactly as written; jsonb would reject a \u0000 escape and

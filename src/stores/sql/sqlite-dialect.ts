@@ -34,6 +34,7 @@ export function sqliteDialect({
     extraColumns: '',
     insertionOrder: 'rowid',
     indexedInsertionOrder: '',
+    order: (digits) => BigInt(digits),
     time: (ms) => ms,
     isoOf: (stored) => new Date(Number(stored)).toISOString(),
     // `history` is a JSON array kept as text; appending in SQL keeps every change a single statement.
