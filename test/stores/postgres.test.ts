@@ -138,7 +138,7 @@ await describePostgres('PostgreSQL store', (url) => {
     await pool.end();
   });
 
-  it('migrate() adds the tool and prune indexes to a table an older version made', async () => {
+  it('migrate() adds the list, prune and notify parts to a table an older version made', async () => {
     const name = uniqueTable('gt_old');
     dropped.push(name);
     const pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -155,8 +155,22 @@ await describePostgres('PostgreSQL store', (url) => {
       [name],
     );
     const defs = rows.map((r) => r.indexdef);
-    expect(defs.some((d) => /\(tool, created_at, seq\)/.test(d))).toBe(true);
-    expect(defs.some((d) => /\(status, updated_at\)/.test(d))).toBe(true);
+    // One index range for every list the console makes, a cursor's (created_at, seq) < (…) included.
+    for (const columns of [
+      'tool, created_at, seq',
+      'status, created_at, seq',
+      'status, tool, created_at, seq',
+      'created_at, seq',
+      'status, updated_at',
+    ])
+      expect(defs.some((d) => d.includes(`(${columns})`))).toBe(true);
+    // None dropped: the old one stays.
+    expect(defs.some((d) => d.includes('(status, created_at)'))).toBe(true);
+    const { rows: triggers } = await pool.query(
+      'SELECT 1 FROM pg_trigger WHERE tgrelid = $1::regclass AND NOT tgisinternal',
+      [name],
+    );
+    expect(triggers).toHaveLength(1);
     await store.close();
     await pool.end();
   });

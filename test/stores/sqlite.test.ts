@@ -120,6 +120,19 @@ describe('createSqliteStore', () => {
     );
     expect(byTool).toMatch(/USING INDEX \S*tool/);
     expect(byTool).not.toMatch(/TEMP B-TREE/);
+    // Each list the console makes, a page deep in it too, is one range of an index (no sort).
+    const table = 'graded_tools_confirmations';
+    const keyset = 'AND (created_at, rowid) < (5, 7) ORDER BY created_at DESC, rowid DESC LIMIT 51';
+    for (const [where, index] of [
+      ["status = 'pending' AND expires_at > 3", 'status_created'],
+      ["tool = 'a.b'", 'tool_created'],
+      ["status = 'pending' AND tool = 'a.b'", 'status_tool_created'],
+      ['1 = 1', 'created'],
+    ] as const) {
+      const deep = plan(`SELECT * FROM ${table} WHERE ${where} ${keyset}`);
+      expect(deep).toMatch(new RegExp(`USING INDEX ${table}_${index} \\(`));
+      expect(deep).not.toMatch(/TEMP B-TREE/);
+    }
     const pruning = plan(
       "SELECT id FROM graded_tools_confirmations WHERE status = 'delivered' AND updated_at < 5 LIMIT 500",
     );
