@@ -230,14 +230,16 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
       const start = listStart(query);
       const where: string[] = [];
       const values: unknown[] = [];
-      if (query.status !== undefined) {
-        values.push(query.status);
-        where.push(`status = $${values.length}`);
-      }
-      if (query.tool !== undefined) {
-        values.push(query.tool);
-        where.push(`tool = $${values.length}`);
-      }
+      // The filtered columns lead the ORDER BY, in the indexes' column order, so only the index that
+      // starts with them gives the order (see `SqlDialect.pinned`).
+      const pinned: string[] = [];
+      const pin = (column: 'status' | 'tool', value: string) => {
+        values.push(value);
+        where.push(dialect.pinned(column, `$${values.length}`));
+        pinned.push(`${column} DESC, `);
+      };
+      if (query.status !== undefined) pin('status', query.status);
+      if (query.tool !== undefined) pin('tool', query.tool);
       if (query.expiresAfter !== undefined) {
         values.push(dialect.time(query.expiresAfter));
         where.push(`expires_at > $${values.length}`);
@@ -255,7 +257,8 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
       let statement = lists.get(key);
       if (statement === undefined) {
         statement = dialect.prepare(
-          `SELECT *, CAST(${order} AS TEXT) AS list_order FROM ${table}${key === '' ? '' : ` WHERE ${key}`} ORDER BY created_at DESC, ${order} DESC LIMIT $${values.length}`,
+          `SELECT *, CAST(${order} AS TEXT) AS list_order FROM ${table}${key === '' ? '' : ` WHERE ${key}`}` +
+            ` ORDER BY ${pinned.join('')}created_at DESC, ${order} DESC LIMIT $${values.length}`,
           false,
         );
         lists.set(key, statement);
