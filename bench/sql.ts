@@ -273,9 +273,10 @@ async function postgresContenders(url: string): Promise<{ contenders: Contenders
  * What the `NOTIFY` trigger `migrate()` adds (for `watch` across processes) costs a round trip: the
  * store's own round trip on two tables of the same schema, one with the trigger and one without,
  * interleaved, the ratio paired within each round. (PostgreSQL serialises the commits of notifying
- * transactions on one queue lock, so the cost shows most with several confirmers.)
+ * transactions on one lock held until each is flushed, so the cost shows most with several
+ * confirmers; the trigger skips the claim, the one commit of the four that waits for the flush.)
  */
-async function triggerCost(url: string, quick: boolean): Promise<string[][]> {
+export async function triggerCost(url: string, quick: boolean): Promise<string[][]> {
   const tables = [uniqueTable('gt_bench_notify'), uniqueTable('gt_bench_silent')] as const;
   const poolConfig = { max: 10 };
   const notifying = createPostgresStore({ connectionString: url, table: tables[0], poolConfig });

@@ -45,8 +45,10 @@ export interface PostgresConfirmationStore extends ConfirmationStore {
   migrate(): Promise<void>;
   /**
    * Calls `listener` with `{ id }` soon after any instance (this one included) creates or changes a
-   * confirmation, through `LISTEN/NOTIFY`. While anything watches, one of the pool's connections is
-   * held for it; after a lost connection it listens again and calls `listener` with `{}` (read again).
+   * confirmation, through `LISTEN/NOTIFY` (the trigger `migrate()` adds): every change but a claim's
+   * move to `delivering`, whose outcome follows. While anything watches, one
+   * of the pool's connections is held for it (size the pool for that); after a lost connection it
+   * listens again and calls `listener` with `{}` (read again).
    */
   watch(listener: (notice: StoreNotice) => void): () => void;
   /** Stops watching, and ends the pool if the store created it (a pool passed as `pool` is left open). */
@@ -86,7 +88,12 @@ function createPool(connectionString: string, config: Omit<PoolConfig, 'connecti
  * const store = createPostgresStore({ connectionString: 'postgres://app@127.0.0.1:5432/app' });
  * await store.migrate();
  * const registry = new ToolRegistry({ confirmations: store });
+ * // Any instance created or changed a confirmation: `id` says which.
+ * const unwatch = store.watch(({ id }) => {
+ *   if (id !== undefined) void registry.confirmations.get(id);
+ * });
  * // … on shutdown:
+ * unwatch();
  * await store.close();
  * ```
  */

@@ -83,9 +83,12 @@ function openDatabase(path: string): Database {
  * import { ToolRegistry } from 'graded-tools';
  * import { createSqliteStore } from 'graded-tools/sqlite';
  *
- * const store = createSqliteStore({ path: './confirmations.db' });
+ * const store = createSqliteStore({ path: './confirmations.db', watchIntervalMs: 500 });
  * const registry = new ToolRegistry({ confirmations: store });
+ * // Another process (a second app instance, a worker) changed the file: read the inbox again.
+ * const unwatch = store.watch(() => void registry.confirmations.list({ status: 'pending' }));
  * // … on shutdown:
+ * unwatch();
  * store.close();
  * ```
  */

@@ -32,7 +32,7 @@ async function listeningBackends(pool: pg.Pool): Promise<number[]> {
 await describePostgres('createPostgresStore: watch', (url) => {
   admin = new pg.Pool({ connectionString: url, max: 2 });
 
-  it('hears every insert and update through another instance as { id }, and stops when unwatched', async () => {
+  it('hears what another instance creates and decides as { id }, and stops when unwatched', async () => {
     const watching = createPostgresStore({ connectionString: url, table });
     await watching.migrate();
     const writing = createPostgresStore({ connectionString: url, table });
@@ -45,17 +45,26 @@ await describePostgres('createPostgresStore: watch', (url) => {
     const created = notices.next((n) => n.id === original.id);
     await writing.create(original);
     expect(await created).toEqual({ id: original.id });
-    const claimed = notices.next((n) => n.id === original.id);
+    // A claim is not announced (it would serialise every claim's commit); its outcome is.
     await writing.claim(original.id, { now: T + 1, by: 'lead-2' });
-    await claimed;
+    const finished = notices.next((n) => n.id === original.id);
+    await writing.finish(original.id, { now: T + 2, attempt: 1, status: 'failed', error: 'SMTP 550' });
+    await finished;
     expect(notices.heard.filter((n) => n.id === original.id)).toHaveLength(2);
+    const rejected = pendingConfirmation({}, T);
+    const announced = notices.next((n) => n.id === rejected.id);
+    await writing.create(rejected);
+    await announced;
+    const decided = notices.next((n) => n.id === rejected.id);
+    await writing.reject(rejected.id, { now: T + 1, by: 'lead-2' });
+    await decided;
 
     unwatch();
     // The connection it held is let go (destroyed, not returned to the pool still listening).
     for (let i = 0; i < 100 && (await listeningBackends(admin as pg.Pool)).length > 0; i++) await pause(50);
     expect(await listeningBackends(admin as pg.Pool)).toEqual([]);
     const count = notices.heard.length;
-    await writing.finish(original.id, { now: T + 2, attempt: 1, status: 'delivered' });
+    await writing.markDelivered(original.id, { now: T + 3, by: 'lead-2' });
     await pause(300);
     expect(notices.heard).toHaveLength(count);
     await watching.close();
