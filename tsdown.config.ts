@@ -10,6 +10,9 @@ export default defineConfig({
     gemini: 'src/adapters/gemini.ts',
     'ai-sdk': 'src/adapters/ai-sdk.ts',
     mcp: 'src/adapters/mcp.ts',
+    'openai-agents': 'src/adapters/openai-agents.ts',
+    langchain: 'src/adapters/langchain.ts',
+    mastra: 'src/adapters/mastra.ts',
     // The `graded-tools` bin; its `#!/usr/bin/env node` line is kept and the file made executable.
     cli: 'src/cli/index.ts',
   },

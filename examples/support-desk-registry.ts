@@ -138,6 +138,14 @@ export function createSupportDeskRegistry(
         if (conversation === undefined) throw new Error(`no conversation ${input.conversationId}`);
         return { to: conversation.customer, text: input.text };
       },
+      // The person confirming may reword the text (not the recipient); the edit must still pass this.
+      payloadSchema: {
+        type: 'object',
+        properties: { to: { type: 'string' }, text: { type: 'string', minLength: 1, maxLength: 5_000 } },
+        required: ['to', 'text'],
+        additionalProperties: false,
+      },
+      editable: ['text'],
       deliver: (payload, approval) => {
         data.outbox.push({ ...payload, confirmationId: approval.confirmationId });
         return { delivered: true, to: payload.to };

@@ -134,7 +134,7 @@ for (const event of audit) {
   if (event.type === 'invoke') {
     const code = event.code ? ` ${event.code}` : '';
     console.log(`  ${event.caller.padEnd(6)} ${event.tool.padEnd(14)} ${event.outcome}${code}`);
-  } else {
+  } else if (event.type === 'confirmation') {
     console.log(
       `  ${'person'.padEnd(6)} ${event.tool.padEnd(14)} confirmation ${event.action}${event.by ? ` by ${event.by}` : ''}`,
     );

@@ -45,8 +45,29 @@ export interface ConfirmationEvent {
   readonly at: number;
 }
 
+/**
+ * One attempt of one channel to tell approvers about a confirmation (`attempt: 0` with `ok: false`:
+ * the channel gave up or threw). Never holds the payload.
+ */
+export interface NotifyEvent {
+  readonly type: 'notify';
+  readonly channel: string;
+  readonly kind: 'created' | 'reminder' | 'decided';
+  /** The notice's stable id (the webhook id). */
+  readonly noticeId: string;
+  readonly confirmationId: string;
+  readonly attempt: number;
+  readonly ok: boolean;
+  readonly error?: string;
+  /** The receiver's HTTP status, when there was one. */
+  readonly status?: number;
+  readonly ms: number;
+  /** When it was reported (epoch ms from the registry's clock). */
+  readonly at: number;
+}
+
 /** Everything the registry reports through `onEvent`. */
-export type RegistryEvent = InvokeEvent | ConfirmationEvent;
+export type RegistryEvent = InvokeEvent | ConfirmationEvent | NotifyEvent;
 
 /** Receives events. Whatever it throws or rejects with is swallowed: auditing never breaks an invoke. */
 export type EventListener = (event: RegistryEvent) => void | Promise<void>;

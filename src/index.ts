@@ -1,13 +1,20 @@
 // The public API, by name. Adding a symbol here is an API decision; test/index.test.ts snapshots the list.
 
+export type { ListPosition } from './confirm/cursor.js';
+export { decodeCursor, encodeCursor } from './confirm/cursor.js';
 export { canonicalJson, payloadDigest } from './confirm/digest.js';
 export type { MemoryStoreOptions } from './confirm/memory-store.js';
 export { createMemoryStore } from './confirm/memory-store.js';
+export type { ApprovalNotice, NoticeKind, Notifier, NotifyAttempt, NotifyOptions } from './confirm/notice.js';
 export type {
+  ClaimChange,
+  ConfirmationPage,
   ConfirmationQuery,
   ConfirmationStore,
   FinishChange,
+  PayloadEdit,
   StoreChange,
+  StoreNotice,
   TransitionOutcome,
   TransitionRefusal,
 } from './confirm/store.js';
@@ -17,18 +24,23 @@ export type {
   ConfirmationFilter,
   ConfirmationHistoryEntry,
   ConfirmationListResult,
+  ConfirmationNotice,
   ConfirmationPruneResult,
   ConfirmationResult,
   ConfirmationStatus,
   ConfirmationSweepResult,
   ConfirmationsView,
+  ConfirmationToolView,
   ConfirmOptions,
   ConfirmResult,
   ConfirmSuccess,
+  EditCheckResult,
   MarkDeliveredOptions,
   PruneOptions,
   RecoverStaleOptions,
   RejectOptions,
+  SweepOptions,
+  SweepResult,
 } from './confirm/types.js';
 export { CONFIRMATION_STATUSES } from './confirm/types.js';
 export { getDefaultRegistry } from './default-registry.js';
@@ -40,6 +52,7 @@ export type {
   EventListener,
   InvokeEvent,
   InvokeOutcome,
+  NotifyEvent,
   RegistryEvent,
 } from './events.js';
 export type { ArgumentLimits } from './invoke/arguments.js';

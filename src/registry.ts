@@ -1,5 +1,8 @@
+import { ApproverNotices } from './confirm/approver-notices.js';
 import { ConfirmationFlow, type SendToolHandle } from './confirm/confirmation-flow.js';
 import { createMemoryStore } from './confirm/memory-store.js';
+import type { NotifyOptions } from './confirm/notice.js';
+import { type NotifySettings, readNotifyOptions } from './confirm/notify-options.js';
 import type { ConfirmationStore } from './confirm/store.js';
 import type {
   ConfirmationPruneResult,
@@ -12,6 +15,8 @@ import type {
   PruneOptions,
   RecoverStaleOptions,
   RejectOptions,
+  SweepOptions,
+  SweepResult,
 } from './confirm/types.js';
 import { ToolDefinitionError } from './errors/tool-definition-error.js';
 import type { EventListener } from './events.js';
@@ -24,6 +29,7 @@ import { type GateContext, isAvailableIn } from './policy/gates.js';
 import type { InvokeResult, ReadOnlyResult } from './result.js';
 import type { ToolDefinition } from './tool.js';
 import { checkDefinition, isTimeoutMs, MAX_TIMEOUT_MS } from './tools/check-definition.js';
+import { checkPayload } from './tools/check-payload.js';
 import type { FunctionSchema } from './tools/function-schema.js';
 import type { ListFilter, ToolInfo } from './tools/tool-info.js';
 import { ToolTable } from './tools/tool-table.js';
@@ -67,8 +73,18 @@ export interface RegistryOptions {
   readonly confirmationTtlMs?: number;
   /** Refuse a confirm or retry that does not pass the digest the person was shown (default false). */
   readonly requireDigest?: boolean;
+  /**
+   * Four eyes (default false): `confirm` and `retry` refuse the person who asked (`SAME_PERSON`), and a
+   * send must record who asks (`ctx.actor`). Enforced in `confirm`, whatever screen calls it.
+   */
+  readonly requireDifferentApprover?: boolean;
   /** The clock of the confirmation path, in epoch ms (default `Date.now`); tests inject one. */
   readonly now?: () => number;
+  /**
+   * Tell approvers when a send waits, remind them before it expires (`sweep`), and tell the asker how
+   * it was decided — through `graded-tools/notify` channels. A channel never delays or fails a call.
+   */
+  readonly notify?: NotifyOptions;
 }
 
 const DEFAULT_CONFIRMATION_TTL_MS = 60 * 60 * 1000;
@@ -121,6 +137,20 @@ export class ToolRegistry<AppContext = unknown> {
       now: settings.now,
       ttlMs: settings.confirmationTtlMs,
       requireDigest: settings.requireDigest,
+      requireDifferentApprover: settings.requireDifferentApprover,
+      notices:
+        settings.notify.notifiers.length === 0
+          ? undefined
+          : new ApproverNotices({
+              notifiers: settings.notify.notifiers,
+              consoleUrl: settings.notify.consoleUrl,
+              includePayload: settings.notify.includePayload,
+              locale: settings.locale,
+              onEvent: settings.onEvent,
+              now: settings.now,
+              titleOf: (tool) => this.#tools.resolve(tool)?.tool.info.title ?? tool,
+            }),
+      remindBeforeMs: settings.notify.remindBeforeMs,
       locale: settings.locale,
       defaultTimeoutMs: settings.defaultTimeoutMs,
       onEvent: settings.onEvent,
@@ -313,6 +343,24 @@ export class ToolRegistry<AppContext = unknown> {
   }
 
   /**
+   * The housekeeping an app runs on an interval (the approvals console runs it for you): expires
+   * overdue pending confirmations, marks deliveries older than `staleAfterMs` (default 10 minutes)
+   * `unknown`, and — with `notify.remindBeforeMs` — reminds approvers of pending ones about to expire.
+   * Each reminder is claimed in the store, so instances sweeping one store send it once.
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * const registry = new ToolRegistry();
+   * const swept = await registry.sweep();
+   * if (swept.ok) console.log(swept.expired.length, swept.recovered.length, swept.reminded.length);
+   * ```
+   */
+  sweep(options?: SweepOptions): Promise<SweepResult> {
+    return this.#flow.sweep(options);
+  }
+
+  /**
    * After a crash: marks deliveries started more than `olderThanMs` ago that never recorded an
    * outcome as `unknown`. Never re-delivers; a person decides with `retry` or `markDelivered`. Run
    * it at startup and now and then, with more than your longest `deliver` timeout.
@@ -402,12 +450,20 @@ export class ToolRegistry<AppContext = unknown> {
 
   /** The send tool as registered now, for the confirmation path (one unregistered since is refused). */
   #sendTool(name: string): SendToolHandle | undefined {
-    const tool = this.#tools.resolve(name)?.tool;
+    const entry = this.#tools.resolve(name);
+    const tool = entry?.tool;
     const deliver = tool?.deliver;
-    if (tool === undefined || tool.info.sideEffect !== 'send' || deliver === undefined) return undefined;
+    if (entry === undefined || tool === undefined || tool.info.sideEffect !== 'send' || deliver === undefined)
+      return undefined;
+    const spec = tool.payload;
     return {
       info: tool.info,
       deliver: (payload, approval) => deliver.call(tool.receiver, payload, approval),
+      payloadSchema: spec?.json,
+      edit:
+        spec === undefined
+          ? undefined
+          : { editable: spec.editable, check: (payload) => checkPayload(this.#tools, entry, payload) },
     };
   }
 }
@@ -439,7 +495,9 @@ interface RegistrySettings {
   readonly confirmations: ConfirmationStore | undefined;
   readonly confirmationTtlMs: number;
   readonly requireDigest: boolean;
+  readonly requireDifferentApprover: boolean;
   readonly now: () => number;
+  readonly notify: NotifySettings;
 }
 
 function optionError(message: string): ToolDefinitionError {
@@ -480,7 +538,10 @@ function readRegistryOptions(options: RegistryOptions): RegistrySettings {
     if (o[name] !== undefined && typeof o[name] !== 'function')
       throw optionError(`\`${name}\` must be a function.`);
   }
+  const notify = readNotifyOptions(o.notify, ttlMs);
+  if (typeof notify === 'string') throw optionError(`${notify}.`);
   return {
+    notify,
     onEvent: o.onEvent as EventListener | undefined,
     locale,
     validator: o.validator as JsonSchemaValidator | undefined,
@@ -490,6 +551,7 @@ function readRegistryOptions(options: RegistryOptions): RegistrySettings {
     confirmations: o.confirmations as ConfirmationStore | undefined,
     confirmationTtlMs: ttlMs,
     requireDigest: o.requireDigest === true,
+    requireDifferentApprover: o.requireDifferentApprover === true,
     now: (o.now as (() => number) | undefined) ?? Date.now,
   };
 }

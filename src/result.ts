@@ -43,7 +43,12 @@ export type ErrorCode =
   /** The confirmation store could not be read or written. */
   | 'STORE_FAILED'
   /** A confirmation call was made without what it needs (who approved, a well-formed digest …). */
-  | 'INVALID_OPTION';
+  | 'INVALID_OPTION'
+  /**
+   * Four eyes (`requireDifferentApprover`): the approver is the person who asked, or who asked is not
+   * recorded. Someone else must confirm.
+   */
+  | 'SAME_PERSON';
 
 /** One thing wrong with an input, for a person or a model to fix. */
 export interface ValidationIssue {

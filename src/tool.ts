@@ -109,6 +109,17 @@ export interface SendToolDefinition<
   prepare(input: Input, ctx: RunContext<AppContext>): Payload | Promise<Payload>;
   /** The real send; only the confirmation path calls it, once per approved confirmation. */
   deliver(payload: Payload, approval: Approval): Output | Promise<Output>;
+  /**
+   * The payload's shape, for a person's edit before confirming (JSON Schema with an object root, or a
+   * Standard Schema): an edited payload must pass it, or nothing is sent.
+   */
+  readonly payloadSchema?: InputSchema;
+  /**
+   * The top-level payload fields a person may change before confirming (needs `payloadSchema`, whose
+   * `properties` must name each — checked at register). The edited payload is validated, digested and
+   * delivered exactly; the history keeps both digests.
+   */
+  readonly editable?: readonly string[];
   readonly run?: never;
 }
 

@@ -51,5 +51,6 @@ describe('doc comment examples', () => {
   it('compile under the project’s strict settings', () => {
     const snippets = found.map(({ from, index, code }) => ({ name: `${from}_${index}`, code }));
     expect(compileSnippets('doc-examples', snippets)).toEqual([]);
-  });
+    // One tsc run over every example: tens of seconds on a loaded two-core machine.
+  }, 180_000);
 });

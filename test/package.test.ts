@@ -10,6 +10,8 @@ const dist = join(root, 'dist');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
   exports: Record<string, { types: string; default: string } | string>;
+  peerDependencies: Record<string, string>;
+  peerDependenciesMeta: Record<string, { optional?: boolean }>;
 };
 
 /** Every module specifier a built file and the chunks it imports pull in. */
@@ -44,6 +46,33 @@ describe('the built package', () => {
     const allowed = new Set(['node:', ...Object.keys(pkg.dependencies)]);
     expect(packages.filter((name) => !allowed.has(name ?? ''))).toEqual([]);
     expect(packages).toContain('ajv');
+  });
+
+  it('has exactly these subpaths, each built, and each integration SDK an optional peer', () => {
+    // Adding a subpath is an API decision: change this list on purpose.
+    expect(Object.keys(pkg.exports)).toEqual([
+      '.',
+      './sqlite',
+      './postgres',
+      './openai',
+      './anthropic',
+      './gemini',
+      './ai-sdk',
+      './mcp',
+      './openai-agents',
+      './langchain',
+      './mastra',
+      './package.json',
+    ]);
+    for (const target of Object.values(pkg.exports)) {
+      if (typeof target === 'string') continue;
+      expect(existsSync(join(root, target.default))).toBe(true);
+      expect(existsSync(join(root, target.types))).toBe(true);
+    }
+    for (const sdk of ['@openai/agents', '@langchain/core', '@mastra/core']) {
+      expect(pkg.peerDependencies[sdk]).toBeDefined();
+      expect(pkg.peerDependenciesMeta[sdk]?.optional).toBe(true);
+    }
   });
 
   it('imports and works from dist in a fresh Node process', () => {

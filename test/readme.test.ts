@@ -23,7 +23,8 @@ describe('README', () => {
     );
     expect(snippets.length).toBeGreaterThanOrEqual(6);
     expect(compileSnippets('readme', snippets)).toEqual([]);
-  });
+    // One tsc run over every block: tens of seconds on a loaded two-core machine.
+  }, 180_000);
 
   it.each(readmes)('%s: the quick start prints what its comments promise', async (readme) => {
     const quickStart = blocksOf(readme)[0] ?? '';

@@ -4,32 +4,43 @@ import { formatMessage, type Locale, type MessageParams, toLocale } from '../mes
 import { approverGates, readFlags } from '../policy/call-context.js';
 import { refusalFor } from '../policy/gates.js';
 import { type ConfirmRequired, type ErrorCode, failure } from '../result.js';
-import type { Approval } from '../tool.js';
+import type { Approval, JsonSchema } from '../tool.js';
 import type { ToolInfo } from '../tools/tool-info.js';
 import { describeThrown } from '../util/describe-thrown.js';
+import type { ApproverNotices } from './approver-notices.js';
+import { ChangeWatchers } from './change-watchers.js';
 import { isConfirmationIdShape, newConfirmationId } from './confirmation-id.js';
 import { decodeCursor } from './cursor.js';
 import { confirmationDigest, snapshotJson } from './digest.js';
 import { nameProblem, noteProblem, recordableLabel, storableText } from './labels.js';
-import type { ConfirmationStore, FinishChange, TransitionOutcome } from './store.js';
+import { checkPayloadEdit, type EditRules } from './payload-edit.js';
+import type { ConfirmationStore, FinishChange, PayloadEdit, TransitionOutcome } from './store.js';
 import { clampLimit, historyEntry } from './transitions.js';
 import {
   CONFIRMATION_STATUSES,
   type Confirmation,
   type ConfirmationFailure,
   type ConfirmationListResult,
+  type ConfirmationNotice,
   type ConfirmationPruneResult,
   type ConfirmationResult,
   type ConfirmationStatus,
   type ConfirmationSweepResult,
   type ConfirmationsView,
+  type ConfirmationToolView,
   type ConfirmResult,
+  type EditCheckResult,
+  type SweepResult,
 } from './types.js';
 
 /** A registered `send` tool as the confirmation path needs it. */
 export interface SendToolHandle {
   readonly info: ToolInfo;
   readonly deliver: (payload: unknown, approval: Approval) => unknown;
+  /** What a person may edit before confirming, when the tool declares `payloadSchema`. */
+  readonly edit: EditRules | undefined;
+  /** `payloadSchema` as JSON Schema, for a confirmation screen. */
+  readonly payloadSchema: JsonSchema | undefined;
 }
 
 /**
@@ -41,11 +52,17 @@ export interface ConfirmationFlowSettings {
   readonly now: () => number;
   readonly ttlMs: number;
   readonly requireDigest: boolean;
+  /** Four eyes: `confirm` and `retry` refuse the person who asked (`SAME_PERSON`). */
+  readonly requireDifferentApprover: boolean;
   readonly locale: Locale;
   readonly defaultTimeoutMs: number;
   readonly onEvent: EventListener | undefined;
   readonly sendTool: (name: string) => SendToolHandle | undefined;
   readonly describeError: (error: unknown, tool: string) => string;
+  /** Who tells approvers (the registry's `notify`), if anyone. */
+  readonly notices: ApproverNotices | undefined;
+  /** A reminder this long before expiry, from `sweep` (0: none). */
+  readonly remindBeforeMs: number;
 }
 
 /** What a person's invoke of a send tool produced, to be stored for confirmation. */
@@ -67,6 +84,8 @@ export interface CreateRefusal {
 /** What `ask` answers. */
 export type Created = ConfirmRequired | CreateRefusal;
 
+/** How long a delivery may run before `sweep` calls it `unknown`, unless told otherwise. */
+const DEFAULT_STALE_AFTER_MS = 10 * 60_000;
 /** The longest look-back `recoverStale` and `prune` accept: a year. */
 const MAX_OLDER_THAN_MS = 366 * 24 * 60 * 60 * 1000;
 const NOT_JSON = 'the result is not JSON and was not stored';
@@ -92,6 +111,9 @@ interface Approving {
   readonly flags: Readonly<Record<string, true>> | undefined;
   readonly scope: string | undefined;
   readonly signal: AbortSignal | undefined;
+  /** The person's edit of the payload, as given (checked against the tool's rules before the claim). */
+  readonly payload: unknown;
+  readonly editing: boolean;
 }
 
 /**
@@ -109,13 +131,18 @@ export class ConfirmationFlow {
   readonly #locale: Locale;
   /** `registry.confirmations`: reads only, so it can be handed to a console without handing out a decision. */
   readonly view: ConfirmationsView;
+  readonly #watchers: ChangeWatchers;
 
   constructor(settings: ConfirmationFlowSettings) {
     this.#s = settings;
     this.#locale = toLocale(settings.locale, 'en');
+    this.#watchers = new ChangeWatchers(settings.store);
     this.view = Object.freeze({
       get: (id: string, options?: unknown) => this.get(id, options),
       list: (filter?: unknown) => this.list(filter),
+      watch: (listener: (notice: ConfirmationNotice) => void) => this.#watchers.add(listener),
+      tool: (name: string) => this.tool(name),
+      checkEdit: (id: string, payload: unknown, options?: unknown) => this.checkEdit(id, payload, options),
     }) as ConfirmationsView;
   }
 
@@ -131,6 +158,9 @@ export class ConfirmationFlow {
       if (asked.actor !== undefined) {
         const problem = nameProblem(asked.actor, 'actor');
         if (problem !== undefined) return { ok: false, code: 'INVALID_OPTION', detail: problem };
+      } else if (this.#s.requireDifferentApprover) {
+        const detail = 'this registry needs `actor` (who asks) on a send, so that someone else confirms it';
+        return { ok: false, code: 'INVALID_OPTION', detail };
       }
       const snapshot = snapshotJson(asked.payload);
       if (!snapshot.ok) {
@@ -195,8 +225,9 @@ export class ConfirmationFlow {
   }
 
   /**
-   * 1. read the options → 2. look up → 3. status and expiry → 4. digest of tool and payload →
-   * 5. the tool and its gates now → 6. claim → 7. deliver → 8. record the outcome.
+   * 1. read the options → 2. look up → 3. status and expiry, and four eyes → 4. digest of tool and
+   * payload → 5. the tool and its gates now → 6. the person's edit → 7. claim (with the edit) →
+   * 8. deliver → 9. record the outcome.
    *
    * The checks come before the claim: a refused confirm leaves it `pending` for the right approver,
    * with no "unclaim" that a crash could skip. Checking the snapshot is sound because what they read
@@ -204,7 +235,15 @@ export class ConfirmationFlow {
    * which do change, are decided again atomically by the claim itself.
    */
   async #approve(id: string, options: unknown, mode: 'confirm' | 'retry'): Promise<ConfirmResult> {
-    const read = readOptions(options, ['approvedBy', 'digest', 'flags', 'scope', 'signal', 'locale']);
+    const read = readOptions(options, [
+      'approvedBy',
+      'digest',
+      'flags',
+      'scope',
+      'signal',
+      'payload',
+      'locale',
+    ]);
     const fail = failureIn(toLocale(read?.locale, this.#locale));
     try {
       if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
@@ -215,6 +254,10 @@ export class ConfirmationFlow {
         return fail('INVALID_OPTION', UNREADABLE);
       }
       if (typeof approving === 'string') return fail('INVALID_OPTION', { detail: approving });
+      if (approving.editing && mode === 'retry')
+        return fail('INVALID_OPTION', {
+          detail: 'a retry re-delivers what was approved; it cannot be edited',
+        });
       if (!isConfirmationIdShape(id)) return fail('CONFIRMATION_NOT_FOUND', {});
       if (approving.signal?.aborted) return fail('ABORTED', {});
 
@@ -232,6 +275,8 @@ export class ConfirmationFlow {
       const attempt: Attempt = { mode, now, fail };
       const notOpen = await this.#notOpen(record, attempt);
       if (notOpen !== undefined) return notOpen;
+      const samePerson = this.#samePerson(record, approving.approvedBy, fail);
+      if (samePerson !== undefined) return samePerson;
       const payload = this.#verifiedPayload(record, approving.digest, fail);
       if (!payload.ok) return payload.failure;
       const tool = this.#s.sendTool(record.tool);
@@ -239,15 +284,20 @@ export class ConfirmationFlow {
       const gates = approverGates(approving, record.scope);
       const refusal = refusalFor(tool.info, gates, 'person');
       if (refusal !== undefined) return fail(refusal, { tool: record.tool, scope: gates.scope }, record);
+      const edited = approving.editing
+        ? await this.#edit(record, tool, approving.payload, payload.value, fail)
+        : { ok: true as const, edit: undefined };
+      if (!edited.ok) return edited.failure;
       if (approving.signal?.aborted) return fail('ABORTED', {}, record);
 
-      const claim = await this.#claim(record, attempt, approving.approvedBy);
+      const claim = await this.#claim(record, attempt, approving.approvedBy, edited.edit);
       if (!claim.ok) return claim.failure;
       this.#emit('confirmed', claim.confirmation, approving.approvedBy);
       return await this.#deliver({
         claimed: claim.confirmation,
         tool,
-        payload: payload.value,
+        // A fresh copy of exactly what was digested: a `deliver` that changes it changes nothing stored.
+        payload: edited.edit === undefined ? payload.value : JSON.parse(edited.edit.payloadJson),
         approving,
         fail,
       });
@@ -259,13 +309,16 @@ export class ConfirmationFlow {
 
   /** The options of a confirm, checked, or why they cannot be used. */
   #approving(read: Readonly<Record<string, unknown>>): Approving | string {
-    const { approvedBy, digest, flags, scope, signal } = read;
+    const { approvedBy, digest, flags, scope, signal, payload } = read;
+    const editing = payload !== undefined;
     const who = nameProblem(approvedBy, 'approvedBy');
     if (who !== undefined) return who;
     if (digest !== undefined && (typeof digest !== 'string' || !isDigestShape(digest.toLowerCase())))
       return '`digest` must be the 64-character hex digest the person was shown';
     if (digest === undefined && this.#s.requireDigest)
       return 'this registry requires the `digest` the person was shown';
+    if (digest === undefined && editing)
+      return 'an edit needs the `digest` the person was shown before editing';
     if (scope !== undefined && typeof scope !== 'string') return '`scope` must be a string';
     if (signal !== undefined && !(signal instanceof AbortSignal)) return '`signal` must be an AbortSignal';
     const granted = grantedFlags(flags);
@@ -279,7 +332,36 @@ export class ConfirmationFlow {
       flags: granted,
       scope: scope as string | undefined,
       signal: signal as AbortSignal | undefined,
+      payload,
+      editing,
     };
+  }
+
+  /** Four eyes: the approver must not be the person who asked, and who asked must be known. */
+  #samePerson(record: Confirmation, approvedBy: string, fail: Fail): ConfirmationFailure | undefined {
+    if (!this.#s.requireDifferentApprover) return undefined;
+    if (record.actor === undefined) return fail('SAME_PERSON', { detail: 'no-actor' }, record);
+    return record.actor === approvedBy ? fail('SAME_PERSON', {}, record) : undefined;
+  }
+
+  /** The person's edit checked against the tool's rules: the edit to claim with, or the refusal. */
+  async #edit(
+    record: Confirmation,
+    tool: SendToolHandle,
+    proposed: unknown,
+    original: unknown,
+    fail: Fail,
+  ): Promise<{ ok: true; edit: PayloadEdit | undefined } | { ok: false; failure: ConfirmationFailure }> {
+    const checked = await checkPayloadEdit({
+      tool: record.tool,
+      original,
+      fromDigest: record.digest,
+      proposed,
+      rules: tool.edit,
+    });
+    if (checked.ok) return checked;
+    const failure = fail(checked.code, { tool: record.tool, detail: checked.detail }, record);
+    return { ok: false, failure: 'issues' in checked ? { ...failure, issues: checked.issues } : failure };
   }
 
   /**
@@ -325,11 +407,12 @@ export class ConfirmationFlow {
     record: Confirmation,
     attempt: Attempt,
     by: string,
+    edit: PayloadEdit | undefined,
   ): Promise<{ ok: true; confirmation: Confirmation } | { ok: false; failure: ConfirmationFailure }> {
     const { mode, now, fail } = attempt;
     let claim: TransitionOutcome;
     try {
-      const change = { now, by };
+      const change = edit === undefined ? { now, by } : { now, by, edit };
       claim = await (mode === 'confirm'
         ? this.#s.store.claim(record.id, change)
         : this.#s.store.reclaim(record.id, change));
@@ -345,6 +428,9 @@ export class ConfirmationFlow {
       return { ok: false, failure: await this.#expireOne(claim.confirmation, now, fail) };
     if (claim.confirmation.status === 'expired')
       return { ok: false, failure: fail('EXPIRED', {}, claim.confirmation) };
+    // Still pending, yet refused: the stored payload changed between the read and the edit's claim.
+    if (claim.confirmation.status === 'pending')
+      return { ok: false, failure: fail('PAYLOAD_CHANGED', {}, claim.confirmation) };
     return { ok: false, failure: alreadyDecided(fail, claim.confirmation) };
   }
 
@@ -495,10 +581,11 @@ export class ConfirmationFlow {
    * `olderThanMs` ago; never an open one or one whose outcome a person must still decide.
    */
   prune(options: unknown): Promise<ConfirmationPruneResult> {
-    return this.#sweep(options, true, async (olderThanMs) => ({
-      ok: true,
-      deleted: await this.#s.store.prune({ before: this.#s.now() - olderThanMs }),
-    }));
+    return this.#sweep(options, true, async (olderThanMs) => {
+      const deleted = await this.#s.store.prune({ before: this.#s.now() - olderThanMs });
+      if (deleted > 0) this.#watchers.notify({});
+      return { ok: true, deleted };
+    });
   }
 
   /**
@@ -517,6 +604,37 @@ export class ConfirmationFlow {
     if (!isLookBack(olderThanMs)) return fail('INVALID_OPTION', { detail: LOOK_BACK });
     try {
       return await work(olderThanMs);
+    } catch (error) {
+      return fail('STORE_FAILED', { detail: storeFailure(error) });
+    }
+  }
+
+  /**
+   * What an app runs now and then (the console runs it on an interval): expire the overdue, mark
+   * stale deliveries `unknown`, and remind approvers of what expires soon — each reminder claimed in
+   * the store, so several instances sweeping one store send it once.
+   */
+  async sweep(options?: unknown): Promise<SweepResult> {
+    const read = readOptions(options, ['staleAfterMs', 'locale']);
+    const fail = failureIn(toLocale(read?.locale, this.#locale));
+    if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
+    const staleAfterMs = read.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
+    if (!isLookBack(staleAfterMs))
+      return fail('INVALID_OPTION', {
+        detail: '`staleAfterMs` must be a number of milliseconds from 0 to a year',
+      });
+    try {
+      const { store, now, remindBeforeMs } = this.#s;
+      const expired = await store.expire({ now: now() });
+      for (const confirmation of expired) this.#emit('expired', confirmation);
+      const recovered = await store.recoverStale({ now: now(), olderThanMs: staleAfterMs });
+      for (const confirmation of recovered) this.#emit('unknown', confirmation);
+      const reminded =
+        remindBeforeMs > 0 && typeof store.remindDue === 'function'
+          ? await store.remindDue({ now: now(), within: remindBeforeMs })
+          : [];
+      for (const confirmation of reminded) this.#s.notices?.reminder(confirmation);
+      return { ok: true, expired, recovered, reminded };
     } catch (error) {
       return fail('STORE_FAILED', { detail: storeFailure(error) });
     }
@@ -580,6 +698,49 @@ export class ConfirmationFlow {
     }
   }
 
+  /** A registered send tool as a confirmation screen shows it. */
+  tool(name: unknown): ConfirmationToolView | undefined {
+    if (typeof name !== 'string') return undefined;
+    const tool = this.#s.sendTool(name);
+    if (tool === undefined) return undefined;
+    const { info, edit, payloadSchema } = tool;
+    return Object.freeze({
+      name: info.name,
+      title: info.title,
+      description: info.description,
+      editable: edit?.editable ?? [],
+      ...(payloadSchema === undefined ? {} : { payloadSchema }),
+    });
+  }
+
+  /** A person's edit checked as `confirm({ payload })` checks it, claiming nothing. */
+  async checkEdit(id: string, proposed: unknown, options?: unknown): Promise<EditCheckResult> {
+    const read = readOptions(options, ['locale']);
+    const fail = failureIn(toLocale(read?.locale, this.#locale));
+    try {
+      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
+      if (!isConfirmationIdShape(id)) return fail('CONFIRMATION_NOT_FOUND', {});
+      const found = await callStore(() => this.#s.store.get(id));
+      if (!found.ok) return fail('STORE_FAILED', { detail: found.detail });
+      const record = found.value;
+      if (record === undefined) return fail('CONFIRMATION_NOT_FOUND', {});
+      const notOpen = await this.#notOpen(record, { mode: 'confirm', now: this.#s.now(), fail });
+      if (notOpen !== undefined) return notOpen;
+      const payload = this.#verifiedPayload(record, undefined, fail);
+      if (!payload.ok) return payload.failure;
+      const tool = this.#s.sendTool(record.tool);
+      if (tool === undefined) return fail('UNKNOWN_TOOL', { tool: record.tool }, record);
+      const edited = await this.#edit(record, tool, proposed, payload.value, fail);
+      if (!edited.ok) return edited.failure;
+      const { edit } = edited;
+      return edit === undefined
+        ? { ok: true, payload: payload.value, digest: record.digest, changed: [] }
+        : { ok: true, payload: JSON.parse(edit.payloadJson), digest: edit.digest, changed: edit.fields };
+    } catch (error) {
+      return fail('RUN_FAILED', { detail: describeThrown(error) });
+    }
+  }
+
   // ── helpers ──────────────────────────────────────────────────────────────────────────────────
 
   #describe(error: unknown, tool: string): string {
@@ -590,8 +751,14 @@ export class ConfirmationFlow {
     }
   }
 
-  /** Reports a confirmation step to the registry's listener, never breaking the call. */
+  /** Reports a confirmation step to the registry's listener and to watchers, never breaking the call. */
   #emit(action: ConfirmationAction, confirmation: Confirmation, by?: string): void {
+    this.#watchers.notify({ id: confirmation.id });
+    const notices = this.#s.notices;
+    if (notices !== undefined) {
+      if (action === 'created') notices.created(confirmation);
+      else if (action !== 'confirmed') notices.decided(confirmation, action);
+    }
     const { onEvent, now } = this.#s;
     if (onEvent === undefined) return;
     emitSafely(onEvent, {

@@ -13,12 +13,31 @@ export interface ListPosition {
 
 const CURSOR = /^(\d{1,16})\.(\d{1,20})$/;
 
-/** The opaque `nextCursor` text for a position. */
+/**
+ * The opaque `nextCursor` text for a position: what a custom store's `list` hands back.
+ *
+ * @example
+ * ```ts
+ * import { decodeCursor, encodeCursor } from 'graded-tools';
+ *
+ * const cursor = encodeCursor({ createdAt: Date.parse('2030-01-01T00:00:00Z'), order: '42' });
+ * decodeCursor(cursor); // { createdAt: 1893456000000, order: '42' }
+ * ```
+ */
 export function encodeCursor(position: ListPosition): string {
   return Buffer.from(`${position.createdAt}.${position.order}`, 'utf8').toString('base64url');
 }
 
-/** The position a cursor names, or `undefined` for text no store made (a cursor is never trusted). */
+/**
+ * The position a cursor names, or `undefined` for text no store made (a cursor is never trusted).
+ *
+ * @example
+ * ```ts
+ * import { decodeCursor } from 'graded-tools';
+ *
+ * decodeCursor('not a cursor'); // undefined
+ * ```
+ */
 export function decodeCursor(cursor: unknown): ListPosition | undefined {
   if (typeof cursor !== 'string' || cursor.length === 0 || cursor.length > 64) return undefined;
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) return undefined;

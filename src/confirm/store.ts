@@ -137,6 +137,13 @@ export interface ConfirmationStore {
    */
   prune(change: { readonly before: number }): Promise<number>;
   /**
+   * Optional (the three stores have it): marks the `pending` confirmations that expire after `now` and
+   * within `within` ms of it, and were not marked before, as reminded; returns them. One conditional
+   * write per row, so of any number of sweeping instances exactly one gets each: a reminder goes out
+   * once.
+   */
+  remindDue?(change: { readonly now: number; readonly within: number }): Promise<Confirmation[]>;
+  /**
    * Optional: calls `listener` soon after a confirmation is created or changed by *another* process
    * sharing this store (PostgreSQL `LISTEN/NOTIFY`, SQLite polling); changes made through this process's
    * registry are reported by the registry itself. Returns a function that stops watching. `listener` is

@@ -1,5 +1,6 @@
 import type { Locale } from '../messages/index.js';
 import type { ToolFailure } from '../result.js';
+import type { JsonSchema } from '../tool.js';
 
 /**
  * Where a confirmation stands.
@@ -105,6 +106,13 @@ export interface ConfirmOptions {
   readonly approvedBy: string;
   /** The digest the person was shown; when given it must match, or nothing is sent. */
   readonly digest?: string | undefined;
+  /**
+   * The person's edit of the payload (a tool with `payloadSchema` and `editable`): only editable
+   * top-level fields may differ from the stored payload, the whole must pass `payloadSchema`, and
+   * `digest` (the stored one, as shown before editing) is required. Exactly this payload is then
+   * stored and delivered; the history records both digests and the changed fields. Not for `retry`.
+   */
+  readonly payload?: unknown;
   /** The approver's feature flags: the gates are checked again with these. */
   readonly flags?: Readonly<Record<string, boolean | undefined>> | undefined;
   /** The approver's scope; defaults to the scope the confirmation was asked in. */
@@ -183,8 +191,60 @@ export type ConfirmationSweepResult =
   | { readonly ok: true; readonly changed: Confirmation[] }
   | ConfirmationFailure;
 
+/** What `registry.sweep` is told. */
+export interface SweepOptions {
+  /**
+   * Deliveries started longer ago than this are marked `unknown` (default 10 minutes; pick more than
+   * your longest `deliver` timeout).
+   */
+  readonly staleAfterMs?: number;
+  readonly locale?: Locale | undefined;
+}
+
+/** What `registry.sweep` resolves to: what each of its steps changed. */
+export type SweepResult =
+  | {
+      readonly ok: true;
+      /** Pending ones past their expiry, now `expired`. */
+      readonly expired: Confirmation[];
+      /** Deliveries that never recorded an outcome, now `unknown`. */
+      readonly recovered: Confirmation[];
+      /** Pending ones close to expiry whose approvers were reminded (by this instance). */
+      readonly reminded: Confirmation[];
+    }
+  | ConfirmationFailure;
+
 /** What `registry.prune` resolves to: how many finished confirmations it deleted. */
 export type ConfirmationPruneResult = { readonly ok: true; readonly deleted: number } | ConfirmationFailure;
+
+/** A send tool as a confirmation screen shows it: what it is called and what a person may edit. */
+export interface ConfirmationToolView {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  /** The payload fields a person may edit (empty: none). */
+  readonly editable: readonly string[];
+  /** The payload's JSON Schema, when the tool declares `payloadSchema`. */
+  readonly payloadSchema?: JsonSchema;
+}
+
+/** What `registry.confirmations.checkEdit` resolves to: the edit as confirm would deliver it. */
+export type EditCheckResult =
+  | {
+      readonly ok: true;
+      /** The edited payload as it would be stored and delivered. */
+      readonly payload: unknown;
+      /** Its digest under the same tool: what the history will record as `toDigest`. */
+      readonly digest: string;
+      /** The top-level fields that differ from the stored payload (empty: no change). */
+      readonly changed: readonly string[];
+    }
+  | ConfirmationFailure;
+
+/** What `registry.confirmations.watch` reports: this confirmation changed, or (no `id`) read again. */
+export interface ConfirmationNotice {
+  readonly id?: string;
+}
 
 /** The registry's read view of its confirmations: for consoles and confirmation screens. */
 export interface ConfirmationsView {
@@ -195,4 +255,17 @@ export interface ConfirmationsView {
    * (expired ones not yet marked are left out).
    */
   list(filter?: ConfirmationFilter & { readonly locale?: Locale }): Promise<ConfirmationListResult>;
+  /**
+   * Calls `listener` (soon, never inside the change itself) after each confirmation this registry
+   * creates or changes, and — when the store can watch (PostgreSQL, SQLite) — after changes made by
+   * other processes. Returns a function that stops it. What the listener throws is swallowed.
+   */
+  watch(listener: (notice: ConfirmationNotice) => void): () => void;
+  /** A registered send tool as a confirmation screen shows it, or `undefined`. */
+  tool(name: string): ConfirmationToolView | undefined;
+  /**
+   * Checks a person's edit of a pending confirmation exactly as `confirm({ payload })` will, without
+   * claiming it: for a preview of the edited payload and its digest.
+   */
+  checkEdit(id: string, payload: unknown, options?: { readonly locale?: Locale }): Promise<EditCheckResult>;
 }

@@ -46,5 +46,9 @@ export const en: MessageCatalog = {
     `The payload differs from the one that was shown (${p.detail === 'stored' ? 'the stored payload no longer matches its digest' : 'digest mismatch'}); nothing was sent. Review it again.`,
   DELIVERY_FAILED: (p) => `Delivery by ${toolName(p)} failed: ${p.detail ?? 'unknown error'}.`,
   STORE_FAILED: (p) => `The confirmation store failed: ${p.detail ?? 'unknown error'}.`,
+  SAME_PERSON: (p) =>
+    p.detail === 'no-actor'
+      ? 'This confirmation does not record who asked, so a second person cannot be checked; nothing was sent. Ask again with the asker recorded (`ctx.actor`).'
+      : 'The person who asked for this cannot also approve it; nothing was sent. Another person must confirm it.',
   INVALID_OPTION: (p) => `This call cannot be made as asked: ${p.detail ?? 'its options are invalid'}.`,
 };

@@ -40,5 +40,9 @@ export const zhCN: MessageCatalog = {
     `内容与展示时不一致（${p.detail === 'stored' ? '存储的内容与其摘要不符' : '摘要不匹配'}），未发送任何内容。请重新查看。`,
   DELIVERY_FAILED: (p) => `${toolName(p)} 投递失败：${p.detail ?? '未知错误'}。`,
   STORE_FAILED: (p) => `确认存储出错：${p.detail ?? '未知错误'}。`,
+  SAME_PERSON: (p) =>
+    p.detail === 'no-actor'
+      ? '该确认请求未记录发起人，无法核对是否为另一人审批，未发送任何内容。请在记录发起人（`ctx.actor`）后重新发起。'
+      : '发起该请求的人不能同时审批它，未发送任何内容。请由另一人确认。',
   INVALID_OPTION: (p) => `无法按所给参数执行此调用：${p.detail ?? '参数无效'}。`,
 };

@@ -7,7 +7,7 @@ import { describeThrown } from '../util/describe-thrown.js';
 import { isRecord } from '../util/is-record.js';
 import { findUnsupportedPattern } from '../validation/patterns.js';
 import { describeAsJsonSchema, isStandardSchema } from '../validation/standard-schema.js';
-import type { RegisteredTool, ToolFunction } from './registered-tool.js';
+import type { PayloadSpec, RegisteredTool, ToolFunction } from './registered-tool.js';
 import type { ToolInfo } from './tool-info.js';
 
 const NAME_RULES =
@@ -40,6 +40,8 @@ interface Fields {
   readonly run: unknown;
   readonly prepare: unknown;
   readonly deliver: unknown;
+  readonly payloadSchema: unknown;
+  readonly editable: unknown;
 }
 
 function readFields(definition: ToolDefinition): Fields {
@@ -58,6 +60,8 @@ function readFields(definition: ToolDefinition): Fields {
     run: d.run,
     prepare: d.prepare,
     deliver: d.deliver,
+    payloadSchema: d.payloadSchema,
+    editable: d.editable,
   };
 }
 
@@ -169,16 +173,17 @@ function checkOptions(fields: Fields, name: string): void {
 function checkInputSchema(
   schema: unknown,
   name: string,
+  label = 'inputSchema',
 ): { json: JsonSchema; text: string; standard: StandardSchemaV1 | undefined } {
   if (!isRecord(schema))
-    return fail('INVALID_SCHEMA', name, 'inputSchema must be a JSON Schema object or a Standard Schema.');
+    return fail('INVALID_SCHEMA', name, `${label} must be a JSON Schema object or a Standard Schema.`);
   let described: unknown = schema;
   let standard: StandardSchemaV1 | undefined;
   if (isStandardSchema(schema as JsonSchema)) {
     const props = (schema as unknown as StandardSchemaV1)['~standard'];
     const validate = props.validate;
     if (typeof validate !== 'function')
-      return fail('INVALID_SCHEMA', name, 'inputSchema is a Standard Schema without a `validate` function.');
+      return fail('INVALID_SCHEMA', name, `${label} is a Standard Schema without a \`validate\` function.`);
     standard = Object.freeze({
       '~standard': Object.freeze({
         version: 1 as const,
@@ -188,7 +193,7 @@ function checkInputSchema(
     });
     described = describeAsJsonSchema(schema as never);
     if (typeof described === 'string')
-      return fail('INVALID_SCHEMA', name, `inputSchema cannot be used: ${described}.`);
+      return fail('INVALID_SCHEMA', name, `${label} cannot be used: ${described}.`);
   }
   let json: JsonSchema;
   let text: string;
@@ -196,19 +201,64 @@ function checkInputSchema(
     text = JSON.stringify(described);
     json = deepFreeze(JSON.parse(text) as JsonSchema);
   } catch (error) {
-    return fail('INVALID_SCHEMA', name, `inputSchema must be plain JSON (${describeThrown(error)}).`);
+    return fail('INVALID_SCHEMA', name, `${label} must be plain JSON (${describeThrown(error)}).`);
   }
   if (json.type !== 'object') {
     fail(
       'INVALID_SCHEMA',
       name,
-      `the root of inputSchema must be \`{ type: 'object', … }\` (got type ${JSON.stringify(json.type)}): every provider passes tool arguments as one object. Wrap other values in a property.`,
+      `the root of ${label} must be \`{ type: 'object', … }\` (got type ${JSON.stringify(json.type)}): every provider passes tool arguments as one object. Wrap other values in a property.`,
     );
   }
   // A Standard Schema runs its own patterns; a JSON Schema's run in Ajv, on the linear engine.
   const patternProblem = standard === undefined ? findUnsupportedPattern(json) : undefined;
-  if (patternProblem !== undefined) fail('UNSUPPORTED_PATTERN', name, `inputSchema: ${patternProblem}`);
+  if (patternProblem !== undefined) fail('UNSUPPORTED_PATTERN', name, `${label}: ${patternProblem}`);
   return { json, text, standard };
+}
+
+const MAX_EDITABLE = 100;
+
+/**
+ * A send tool's `payloadSchema` and `editable`, checked: only a send tool has them, `editable` needs a
+ * schema whose properties name every field, and the fields are unique names.
+ */
+function checkPayloadSpec(fields: Fields, grade: SideEffect, name: string): PayloadSpec | undefined {
+  const { payloadSchema, editable } = fields;
+  if (payloadSchema === undefined && editable === undefined) return undefined;
+  if (grade !== 'send')
+    fail(
+      'INVALID_OPTION',
+      name,
+      '`payloadSchema` and `editable` are for send tools, whose payload a person confirms.',
+    );
+  if (payloadSchema === undefined)
+    fail('INVALID_SCHEMA', name, '`editable` needs a `payloadSchema` that the edited payload must pass.');
+  const { json, standard } = checkInputSchema(payloadSchema, name, 'payloadSchema');
+  let fieldNames: string[] = [];
+  if (editable !== undefined) {
+    if (!Array.isArray(editable) || editable.length > MAX_EDITABLE)
+      fail(
+        'INVALID_OPTION',
+        name,
+        `\`editable\` must be an array of at most ${MAX_EDITABLE} payload field names.`,
+      );
+    fieldNames = [...(editable as unknown[])].map((field) => {
+      if (typeof field !== 'string' || field.length === 0 || field.length > 128)
+        return fail('INVALID_OPTION', name, '`editable` must hold payload field names (non-empty strings).');
+      return field;
+    });
+    if (new Set(fieldNames).size !== fieldNames.length)
+      fail('INVALID_OPTION', name, '`editable` names a field twice.');
+    const properties = isRecord(json.properties) ? json.properties : {};
+    const unknown = fieldNames.filter((field) => !Object.hasOwn(properties, field));
+    if (unknown.length > 0)
+      fail(
+        'INVALID_OPTION',
+        name,
+        `\`editable\` names ${unknown.map((f) => JSON.stringify(f)).join(', ')}, which payloadSchema's properties do not describe.`,
+      );
+  }
+  return Object.freeze({ json, standard, editable: Object.freeze(fieldNames) });
 }
 
 /**
@@ -239,6 +289,7 @@ export function checkDefinition(definition: ToolDefinition): RegisteredTool {
   checkOptions(fields, name);
   const scopes = checkScopes(fields.scopes, name);
   const { json, text, standard } = checkInputSchema(fields.inputSchema, name);
+  const payload = checkPayloadSpec(fields, grade, name);
   const info: ToolInfo = Object.freeze({
     name,
     wireName,
@@ -261,5 +312,6 @@ export function checkDefinition(definition: ToolDefinition): RegisteredTool {
     deliver: fields.deliver as ToolFunction | undefined,
     schemaJson: text,
     standard,
+    payload,
   });
 }

@@ -1,4 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { JsonSchema } from '../tool.js';
 import type { ToolInfo } from './tool-info.js';
 
 /** A tool's `run`, `prepare` or `deliver` as taken at register. */
@@ -21,4 +22,16 @@ export interface RegisteredTool {
   readonly schemaJson: string;
   /** A Standard Schema's `validate` as it was at register; undefined for JSON Schema. */
   readonly standard: StandardSchemaV1 | undefined;
+  /** A send tool's `payloadSchema` and `editable` fields, when it declares them. */
+  readonly payload: PayloadSpec | undefined;
+}
+
+/** What a person may change in a send tool's payload before confirming, and what it must match. */
+export interface PayloadSpec {
+  /** `payloadSchema` as deep-frozen JSON Schema (derived once for a Standard Schema). */
+  readonly json: JsonSchema;
+  /** The Standard Schema's `validate` as it was at register; undefined for JSON Schema. */
+  readonly standard: StandardSchemaV1 | undefined;
+  /** The top-level fields a person may edit, frozen (empty: none). */
+  readonly editable: readonly string[];
 }

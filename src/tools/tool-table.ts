@@ -1,6 +1,7 @@
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import type { GateSnapshot } from '../policy/call-context.js';
 import { isModelCallable } from '../policy/gates.js';
+import type { JsonSchema } from '../tool.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { createAjvValidator } from '../validation/ajv-validator.js';
 import type { CompiledValidator, JsonSchemaValidator } from '../validation/validator.js';
@@ -22,6 +23,8 @@ export interface ToolEntry {
   readonly schemaKey: string;
   readonly validator: SharedValidator;
   modelSchema: FunctionSchema | undefined;
+  /** A send tool's compiled `payloadSchema` (JSON Schema only), compiled at a person's first edit. */
+  payloadValidator: CompiledValidator | string | undefined;
 }
 
 /**
@@ -68,7 +71,13 @@ export class ToolTable {
     const validator = this.#validators.get(schemaKey) ?? { compiled: undefined, users: 0 };
     validator.users += 1;
     this.#validators.set(schemaKey, validator);
-    const entry: ToolEntry = { tool, schemaKey, validator, modelSchema: undefined };
+    const entry: ToolEntry = {
+      tool,
+      schemaKey,
+      validator,
+      modelSchema: undefined,
+      payloadValidator: undefined,
+    };
     this.#byName.set(name, entry);
     this.#byAnyName.set(name, entry);
     this.#byAnyName.set(wireName, entry);
@@ -108,6 +117,17 @@ export class ToolTable {
     return entry.validator.compiled;
   }
 
+  /**
+   * The entry's compiled `payloadSchema` validator (a JSON Schema one; a Standard Schema validates
+   * itself), or why it cannot be compiled. Edits are rare: compiled on the first, never shared.
+   */
+  payloadValidatorOf(entry: ToolEntry): CompiledValidator | string | undefined {
+    const spec = entry.tool.payload;
+    if (spec === undefined || spec.standard !== undefined) return undefined;
+    entry.payloadValidator ??= this.#compileSchema(spec.json);
+    return entry.payloadValidator;
+  }
+
   /** The tools the model may see under `gates`, in OpenAI's function shape, cached per context. */
   modelList(gates: GateSnapshot): readonly FunctionSchema[] {
     return this.#modelLists.get(gates, () => {
@@ -130,9 +150,13 @@ export class ToolTable {
   }
 
   #compile(tool: RegisteredTool): CompiledValidator | string {
+    return this.#compileSchema(tool.info.inputSchema);
+  }
+
+  #compileSchema(schema: JsonSchema): CompiledValidator | string {
     try {
       this.#validator ??= this.#validatorOption ?? createAjvValidator();
-      return this.#validator.compile(tool.info.inputSchema);
+      return this.#validator.compile(schema);
     } catch (error) {
       return describeThrown(error);
     }

@@ -11,6 +11,9 @@ const SDKS = {
   gemini: '/node_modules/@google/genai/',
   ai: '/node_modules/ai/',
   mcp: '/node_modules/@modelcontextprotocol/sdk/',
+  'openai-agents': '/node_modules/@openai/agents',
+  langchain: '/node_modules/@langchain/',
+  mastra: '/node_modules/@mastra/',
 } as const;
 
 type Sdk = keyof typeof SDKS;
@@ -73,5 +76,17 @@ export async function resolve(specifier, context, next) {
 
   it('graded-tools/mcp loads the MCP SDK and nothing else', () => {
     expect(sdksLoadedBy('mcp')).toEqual(['mcp']);
+  });
+
+  it('graded-tools/openai-agents loads the Agents SDK (which brings its own openai) and no other framework', () => {
+    expect(sdksLoadedBy('openai-agents')).toEqual(['openai', 'openai-agents']);
+  });
+
+  it('graded-tools/langchain loads @langchain/core and nothing else', () => {
+    expect(sdksLoadedBy('langchain')).toEqual(['langchain']);
+  });
+
+  it('graded-tools/mastra loads @mastra/core and no other framework', () => {
+    expect(sdksLoadedBy('mastra')).toEqual(['mastra']);
   });
 });

@@ -50,7 +50,8 @@ describe('registry.confirmations', () => {
     await expect(registry.confirmations.list({ status: 'approved' as never })).resolves.toMatchObject({
       code: 'INVALID_OPTION',
     });
-    expect(Object.keys(registry.confirmations).sort()).toEqual(['get', 'list']);
+    // Reads only: checkEdit checks an edit without claiming; watch and tool change nothing either.
+    expect(Object.keys(registry.confirmations).sort()).toEqual(['checkEdit', 'get', 'list', 'tool', 'watch']);
     expect(Object.isFrozen(registry.confirmations)).toBe(true);
   });
 

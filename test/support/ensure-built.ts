@@ -5,7 +5,18 @@ import { fileURLToPath } from 'node:url';
 /** The repository root. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-const ENTRIES = ['index', 'openai', 'anthropic', 'gemini', 'ai-sdk', 'mcp', 'cli'];
+const ENTRIES = [
+  'index',
+  'openai',
+  'anthropic',
+  'gemini',
+  'ai-sdk',
+  'mcp',
+  'openai-agents',
+  'langchain',
+  'mastra',
+  'cli',
+];
 const LOCK = `${ROOT}.tmp/build.lock`;
 
 const isBuilt = () => ENTRIES.every((entry) => existsSync(`${ROOT}dist/${entry}.mjs`));

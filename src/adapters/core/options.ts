@@ -58,3 +58,9 @@ export function resolveAdapterOptions(options: AdapterOptions = {}): ResolvedAda
     maxCallsPerTurn: integerOption(options, 'maxCallsPerTurn', DEFAULTS.maxCallsPerTurn, 1, 100_000),
   };
 }
+
+/**
+ * What the framework adapters take (Agents SDK, LangChain, Mastra): the framework owns the turn, so
+ * there is no `maxCallsPerTurn`; its own step limit (`maxTurns`, `recursionLimit`, `maxSteps`) bounds a run.
+ */
+export type FrameworkAdapterOptions = Omit<AdapterOptions, 'maxCallsPerTurn'>;

@@ -1,0 +1,71 @@
+import type { Locale } from '../messages/index.js';
+import type { ConfirmationStatus } from './types.js';
+
+/** Why an approver is told: a send waits, it will expire soon, or it was decided (told to the asker). */
+export type NoticeKind = 'created' | 'reminder' | 'decided';
+
+/**
+ * One notification about one confirmation. It never holds the payload unless the registry's `notify`
+ * says `includePayload: true`: a notification channel is not an audit store.
+ */
+export interface ApprovalNotice {
+  /** Stable for this notification (`<confirmation id>.<kind>[.<status>]`): the same on every retry. */
+  readonly id: string;
+  readonly kind: NoticeKind;
+  readonly confirmation: {
+    readonly id: string;
+    /** The tool's internal name. */
+    readonly tool: string;
+    /** The tool's title for people. */
+    readonly title: string;
+    /** Who asked. */
+    readonly actor?: string;
+    readonly createdAt: string;
+    readonly expiresAt: string;
+    readonly status: ConfirmationStatus;
+  };
+  /** The console page of this one confirmation (`consoleUrl` + `/confirmations/<id>`). */
+  readonly link?: string;
+  /** Only with `includePayload: true`. */
+  readonly payload?: unknown;
+  /** For `decided`: the person who asked, who is the one told. */
+  readonly recipient?: string;
+  readonly locale: Locale;
+}
+
+/** One attempt of one channel to deliver one notice. */
+export interface NotifyAttempt {
+  readonly channel: string;
+  readonly noticeId: string;
+  /** 1 for the first try. */
+  readonly attempt: number;
+  readonly ok: boolean;
+  readonly error?: string;
+  /** The receiver's HTTP status, when there was one. */
+  readonly status?: number;
+  readonly ms: number;
+}
+
+/**
+ * A channel that tells approvers: `graded-tools/notify` has webhook, Slack and email ones, and any
+ * object of this shape works. `send` retries as the channel does and never rejects.
+ */
+export interface Notifier {
+  readonly channel: string;
+  send(
+    notice: ApprovalNotice,
+    options: { readonly signal?: AbortSignal; readonly onAttempt?: (attempt: NotifyAttempt) => void },
+  ): Promise<{ readonly ok: boolean; readonly error?: string }>;
+}
+
+/** The registry's `notify` option. */
+export interface NotifyOptions {
+  /** The channels; each notice goes to every one. */
+  readonly to: readonly Notifier[];
+  /** Where the approvals console is mounted: links point at one confirmation in it. */
+  readonly consoleUrl?: string;
+  /** A reminder this long before a pending confirmation expires, sent by `registry.sweep()`. */
+  readonly remindBeforeMs?: number;
+  /** Put the payload in notices (default false). */
+  readonly includePayload?: boolean;
+}

@@ -1,0 +1,140 @@
+import type { ApprovalNotice, Notifier, NotifyEvent, RegistryEvent } from 'graded-tools';
+import { createMemoryStore, ToolDefinitionError } from 'graded-tools';
+import { describe, expect, it } from 'vitest';
+import { desk } from './setup.js';
+
+/** A channel that records what it was handed (the real channels are tested against real receivers). */
+function recordingChannel(
+  behave: (notice: ApprovalNotice) => Promise<{ ok: boolean; error?: string }> = async () => ({ ok: true }),
+) {
+  const notices: ApprovalNotice[] = [];
+  const channel: Notifier = {
+    channel: 'recording',
+    async send(notice, { onAttempt }) {
+      notices.push(notice);
+      const outcome = await behave(notice);
+      onAttempt?.({ channel: 'recording', noticeId: notice.id, attempt: 1, ok: outcome.ok, ms: 1 });
+      return outcome;
+    },
+  };
+  return { channel, notices };
+}
+
+const until = async (check: () => boolean) => {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(check()).toBe(true);
+};
+
+describe('telling approvers', () => {
+  it('tells every channel that a send waits, with a link and no payload, then tells the asker', async () => {
+    const { channel, notices } = recordingChannel();
+    const { registry, ask } = desk({
+      notify: { to: [channel], consoleUrl: 'https://desk.example/approvals/' },
+    });
+    const asked = await ask('Refund issued.', { actor: 'li' });
+    await until(() => notices.length === 1);
+    expect(notices[0]).toMatchObject({
+      id: `${asked.confirmationId}.created`,
+      kind: 'created',
+      link: `https://desk.example/approvals/confirmations/${asked.confirmationId}`,
+      confirmation: {
+        id: asked.confirmationId,
+        tool: 'message.send',
+        title: 'Send a message to the customer',
+        actor: 'li',
+        status: 'pending',
+      },
+    });
+    expect(notices[0]).not.toHaveProperty('payload');
+    expect(JSON.stringify(notices[0])).not.toContain('Refund issued.');
+    await registry.reject(asked.confirmationId, { rejectedBy: 'lead-2', reason: 'No.' });
+    await until(() => notices.length === 2);
+    expect(notices[1]).toMatchObject({
+      kind: 'decided',
+      recipient: 'li',
+      confirmation: { status: 'rejected' },
+    });
+  });
+
+  it('puts the payload in only when told to', async () => {
+    const { channel, notices } = recordingChannel();
+    const { ask } = desk({ notify: { to: [channel], includePayload: true } });
+    await ask('Refund issued.');
+    await until(() => notices.length === 1);
+    expect(notices[0]?.payload).toMatchObject({ text: 'Refund issued.' });
+  });
+
+  it('never lets a hanging or throwing channel delay or fail a confirm; failures are events', async () => {
+    const hanging: Notifier = { channel: 'hanging', send: () => new Promise(() => {}) };
+    const throwing: Notifier = {
+      channel: 'throwing',
+      send: () => {
+        throw new Error('boom');
+      },
+    };
+    const events: RegistryEvent[] = [];
+    const { registry, ask, data } = desk({
+      notify: { to: [hanging, throwing] },
+      onEvent: (event) => {
+        events.push(event);
+      },
+    });
+    const asked = await ask();
+    const sent = await registry.confirm(asked.confirmationId, { approvedBy: 'lead-2', digest: asked.digest });
+    expect(sent).toMatchObject({ ok: true });
+    expect(data.outbox).toHaveLength(1);
+    await until(() => events.some((e) => e.type === 'notify'));
+    const failures = events.filter((e): e is NotifyEvent => e.type === 'notify');
+    expect(failures[0]).toMatchObject({ channel: 'throwing', ok: false, kind: 'created' });
+    expect(failures[0]?.error).toContain('boom');
+  });
+
+  it('reminds once, from the sweep, what expires within remindBeforeMs', async () => {
+    const { channel, notices } = recordingChannel();
+    const base = createMemoryStore();
+    const reminded = new Set<string>();
+    // The flow's side of reminders; each store's own remindDue is in the store contract tests.
+    const store = {
+      ...base,
+      async remindDue({ now, within }: { now: number; within: number }) {
+        const { confirmations } = await base.list({ status: 'pending', limit: 1000 });
+        const due = confirmations.filter((c) => {
+          const expires = Date.parse(c.expiresAt);
+          return expires > now && expires <= now + within && !reminded.has(c.id);
+        });
+        for (const c of due) reminded.add(c.id);
+        return due;
+      },
+    };
+    const { registry, ask, clock } = desk({
+      confirmations: store,
+      notify: { to: [channel], remindBeforeMs: 10 * 60_000 },
+    });
+    const asked = await ask();
+    await until(() => notices.length === 1);
+    expect(await registry.sweep()).toMatchObject({ ok: true, reminded: [] });
+    clock.advance(55 * 60_000);
+    const swept = await registry.sweep();
+    expect(swept.ok && swept.reminded.map((c) => c.id)).toEqual([asked.confirmationId]);
+    await until(() => notices.length === 2);
+    expect(notices[1]).toMatchObject({ kind: 'reminder', id: `${asked.confirmationId}.reminder` });
+    expect(await registry.sweep()).toMatchObject({ ok: true, reminded: [] });
+    clock.advance(10 * 60_000);
+    const expired = await registry.sweep();
+    expect(expired.ok && expired.expired.map((c) => c.id)).toEqual([asked.confirmationId]);
+    await until(() => notices.length === 3);
+    expect(notices[2]).toMatchObject({ kind: 'decided', confirmation: { status: 'expired' } });
+  });
+
+  it('refuses a notify option that cannot work, at startup', () => {
+    const make = (notify: unknown) => () => desk({ notify: notify as never });
+    expect(make({ to: [] })).toThrow(ToolDefinitionError);
+    expect(make({ to: [{ channel: 'x' }] })).toThrow(/send/);
+    expect(make({ to: [recordingChannel().channel], consoleUrl: 'javascript:alert(1)' })).toThrow(
+      /consoleUrl/,
+    );
+    expect(make({ to: [recordingChannel().channel], remindBeforeMs: 2 * 3_600_000 })).toThrow(
+      /remindBeforeMs/,
+    );
+  });
+});
