@@ -2,6 +2,7 @@
 // `npm run bench -- --quick` runs shorter rounds.
 import { benchConfirm } from './confirm.js';
 import { benchCore } from './core.js';
+import { benchInbox } from './inbox.js';
 import { benchMcp } from './mcp.js';
 import { benchSql } from './sql.js';
 import { benchTelemetry } from './telemetry.js';
@@ -15,3 +16,4 @@ for (const line of await benchValidation({ quick })) console.log(line);
 for (const line of await benchMcp({ quick })) console.log(line);
 await benchConfirm({ quick });
 await benchSql({ quick });
+await benchInbox({ quick });

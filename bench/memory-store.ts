@@ -182,8 +182,23 @@ export async function benchMemoryStore(options: { readonly quick?: boolean } = {
       const listMs = await timeOnce(() => registry.confirmations.list({ status: 'pending', limit: 100 }));
       const allMs = await timeOnce(() => registry.confirmations.list({ limit: 100 }));
       const expireMs = await timeOnce(() => registry.expireDue());
+      // A page 200 pages into the pending ones, reached by following cursors.
+      let cursor: string | undefined;
+      for (let page = 0; page < 200; page++) {
+        const listed = await registry.confirmations.list({
+          status: 'pending',
+          limit: 100,
+          ...(cursor === undefined ? {} : { cursor }),
+        });
+        cursor = listed.ok ? listed.nextCursor : undefined;
+        if (cursor === undefined) throw new Error(`the pending list ended after ${page + 1} pages`);
+      }
+      const deep = cursor as string;
+      const deepMs = await timeOnce(() =>
+        registry.confirmations.list({ status: 'pending', limit: 100, cursor: deep }),
+      );
       say(
-        `\nAt ${CAP.toLocaleString('en-US')} records: \`list({ status: 'pending', limit: 100 })\` ${listMs.toFixed(2)} ms, \`list({ limit: 100 })\` ${allMs.toFixed(2)} ms, \`expireDue()\` with nothing due ${expireMs.toFixed(2)} ms.`,
+        `\nAt ${CAP.toLocaleString('en-US')} records: \`list({ status: 'pending', limit: 100 })\` ${listMs.toFixed(2)} ms (page 201 by cursor: ${deepMs.toFixed(2)} ms), \`list({ limit: 100 })\` ${allMs.toFixed(2)} ms, \`expireDue()\` with nothing due ${expireMs.toFixed(2)} ms.`,
       );
     }
   }

@@ -189,7 +189,10 @@ function sqliteContenders(
   };
 }
 
-/** PostgreSQL: the store and the bare copies on tables of the same schema, one pool each. */
+/**
+ * PostgreSQL: the store and the bare copies on tables of the same schema (the NOTIFY trigger included;
+ * `triggerCost` measures that apart), one pool each.
+ */
 async function postgresContenders(url: string): Promise<{ contenders: Contenders; close(): Promise<void> }> {
   const tables = [uniqueTable('gt_bench_sql'), uniqueTable('gt_bench_sql_reg'), uniqueTable('gt_bench_bare')];
   const [storeTable, registryTable, bareTable] = tables as [string, string, string];
@@ -264,6 +267,74 @@ async function postgresContenders(url: string): Promise<{ contenders: Contenders
       await pool.end();
     },
   };
+}
+
+/**
+ * What the `NOTIFY` trigger `migrate()` adds (for `watch` across processes) costs a round trip: the
+ * store's own round trip on two tables of the same schema, one with the trigger and one without,
+ * interleaved, the ratio paired within each round. (PostgreSQL serialises the commits of notifying
+ * transactions on one lock held until each is flushed, so the cost shows most with several
+ * confirmers; the trigger skips the claim, the one commit of the four that waits for the flush.)
+ */
+export async function triggerCost(url: string, quick: boolean): Promise<string[][]> {
+  const tables = [uniqueTable('gt_bench_notify'), uniqueTable('gt_bench_silent')] as const;
+  const poolConfig = { max: 10 };
+  const notifying = createPostgresStore({ connectionString: url, table: tables[0], poolConfig });
+  const silent = createPostgresStore({ connectionString: url, table: tables[1], poolConfig });
+  await notifying.migrate();
+  await silent.migrate();
+  const admin = new pg.Pool({ connectionString: url, max: 1 });
+  await admin.query(`DROP TRIGGER IF EXISTS "${tables[1]}_notify" ON "${tables[1]}"`);
+  const { rows: left } = await admin.query(
+    'SELECT tgrelid::regclass::text AS t FROM pg_trigger WHERE tgrelid = ANY($1::regclass[]) AND NOT tgisinternal',
+    [tables.map((t) => `"${t}"`)],
+  );
+  if (left.length !== 1 || left[0].t !== tables[0])
+    throw new Error(`trigger setup wrong: ${JSON.stringify(left)}`);
+  // Someone listening, as in production: a notification nobody hears is dropped earlier.
+  const unwatch = notifying.watch(() => {});
+  const trips = { notifying: storeTrip(notifying), silent: storeTrip(silent) };
+  const rows: string[][] = [];
+  try {
+    for (const lanes of CONCURRENCY) {
+      const perLane = Math.max(1, Math.round((quick ? 100 : 300) / lanes));
+      const batch = async (trip: Trip) => {
+        const started = performance.now();
+        await Promise.all(
+          Array.from({ length: lanes }, async (_, lane) => {
+            for (let i = 0; i < perLane; i++) await trip(lane * perLane + i);
+          }),
+        );
+        return ((lanes * perLane) / (performance.now() - started)) * 1_000;
+      };
+      await batch(trips.notifying);
+      await batch(trips.silent);
+      const samples: { notifying: number; silent: number }[] = [];
+      for (let round = 0; round < (quick ? 3 : 9); round++) {
+        const sample = { notifying: 0, silent: 0 };
+        for (const name of round % 2 === 0
+          ? (['notifying', 'silent'] as const)
+          : (['silent', 'notifying'] as const))
+          sample[name] = await batch(trips[name]);
+        samples.push(sample);
+      }
+      const ratio = median(samples.map((x) => x.notifying / x.silent));
+      rows.push([
+        String(lanes),
+        fmt(median(samples.map((x) => x.notifying))),
+        fmt(median(samples.map((x) => x.silent))),
+        `${ratio.toFixed(2)}×`,
+        `${((1 / ratio - 1) * 100).toFixed(1)}%`,
+      ]);
+    }
+  } finally {
+    unwatch();
+    await notifying.close();
+    await silent.close();
+    for (const table of tables) await admin.query(`DROP TABLE IF EXISTS "${table}"`);
+    await admin.end();
+  }
+  return rows;
 }
 
 /** fdatasync()s per second of a 4 KiB write in `dir`: no durable commit there can beat it. */
@@ -486,6 +557,17 @@ export async function benchSql(options: { readonly quick?: boolean } = {}): Prom
       `vs three writes (≥ ${TARGET_THREE})`,
     ];
     printTable(headers, rows);
+
+    if (probe.url !== undefined) {
+      console.log(
+        "\nThe NOTIFY trigger (watch across processes) on a PostgreSQL round trip: the store's create → get → claim → finish,",
+      );
+      console.log('on a table with the trigger (and a listener) against one without; paired medians.\n');
+      printTable(
+        ['confirmers', 'with trigger/s', 'without/s', 'with / without', 'extra time per round trip'],
+        await triggerCost(probe.url, quick),
+      );
+    }
 
     const backlog = quick ? 50_000 : 200_000;
     console.log(

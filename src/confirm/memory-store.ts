@@ -1,5 +1,13 @@
+import type { ListPosition } from './cursor.js';
+import { listStart, pageOf } from './list-page.js';
 import { setOwn } from './own-property.js';
-import type { ConfirmationQuery, ConfirmationStore, StoreChange, TransitionOutcome } from './store.js';
+import type {
+  ClaimChange,
+  ConfirmationQuery,
+  ConfirmationStore,
+  StoreChange,
+  TransitionOutcome,
+} from './store.js';
 import { FINISHED_STATUSES } from './store.js';
 import {
   clampLimit,
@@ -20,11 +28,35 @@ export interface MemoryStoreOptions {
   readonly maxRecords?: number;
 }
 
-/** One record (its private shell), its expiry parsed once, and whether it is still held. */
+/**
+ * One record (its private shell), its times parsed once, its place in creation order (the list's
+ * tie-break between equal times), and whether it is still held.
+ */
 interface Slot {
   record: Confirmation;
+  readonly createdMs: number;
   readonly expiresMs: number;
+  readonly order: number;
   alive: boolean;
+}
+
+/** Newest first: later `createdAt`, then later created. */
+const newestFirst = (a: Slot, b: Slot) => b.createdMs - a.createdMs || b.order - a.order;
+
+/** Whether `slot` comes after `start` in a newest-first list (strictly older). */
+const isAfter = (slot: Slot, start: ListPosition, order: number) =>
+  slot.createdMs < start.createdAt || (slot.createdMs === start.createdAt && slot.order < order);
+
+/** The last index in `slots` (oldest first) of one that comes after `start`, or -1. */
+function lastAfter(slots: readonly Slot[], start: ListPosition, order: number): number {
+  let low = 0;
+  let high = slots.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (isAfter(slots[middle] as Slot, start, order)) low = middle + 1;
+    else high = middle;
+  }
+  return low - 1;
 }
 
 /** A frozen deep copy of plain data: records hold only JSON values and strings. */
@@ -78,6 +110,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
   // from the end and stops at its limit; dropped slots are skipped, and compacted away in bulk.
   let created: Slot[] = [];
   let inTimeOrder = true;
+  let createdCount = 0;
   // What the sweeps read, so none scans every record: pending and delivering ones, and the finished
   // ones in the order they finished — a queue, so making room is O(1) (a Set's oldest entry is not:
   // it sits behind every deleted one).
@@ -108,10 +141,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
   /** The next version of a record: a new shell and history; the rest is frozen and shared. */
   const change = (
     slot: Slot,
-    { to, at, fields = {} }: { to: ConfirmationStatus; at: StoreChange; fields?: Partial<Draft> },
+    {
+      to,
+      at,
+      fields = {},
+    }: { to: ConfirmationStatus; at: StoreChange | ClaimChange; fields?: Partial<Draft> },
   ) => {
     const current = slot.record;
-    const entry = Object.freeze(historyEntry(at, to));
+    const edit = 'edit' in at ? at.edit : undefined;
+    const entry =
+      edit === undefined ? Object.freeze(historyEntry(at, to)) : frozenCopy(historyEntry(at, to, edit));
     const next: Draft = { ...current, ...fields, status: to, updatedAt: entry.at };
     next.history = Object.freeze([...current.history, entry]);
     if (current.status === 'pending') pending.delete(slot);
@@ -121,15 +160,24 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     return out(next);
   };
 
-  const move = (id: string, transition: Transition, at: StoreChange): TransitionOutcome => {
+  const move = (id: string, transition: Transition, at: StoreChange | ClaimChange): TransitionOutcome => {
     const slot = slots.get(id);
     if (slot === undefined) return { ok: false, reason: 'not-found' };
     const current = slot.record;
-    if (!transition.from.includes(current.status))
+    const edit = 'edit' in at ? at.edit : undefined;
+    if (
+      !transition.from.includes(current.status) ||
+      (edit !== undefined && current.digest !== edit.fromDigest)
+    )
       return { ok: false, reason: 'wrong-status', confirmation: out(current) };
     if (transition.refusedWhenExpired && slot.expiresMs <= at.now)
       return { ok: false, reason: 'expired', confirmation: out(current) };
-    const fields = transition.startsAttempt ? { attempt: current.attempt + 1 } : {};
+    const fields: Partial<Draft> = transition.startsAttempt ? { attempt: current.attempt + 1 } : {};
+    if (edit !== undefined) {
+      // From its JSON text, so the stored payload is plain data that nothing outside holds.
+      fields.payload = frozenCopy(JSON.parse(edit.payloadJson) as unknown);
+      fields.digest = edit.digest;
+    }
     return { ok: true, confirmation: change(slot, { to: transition.to, at, fields }) };
   };
 
@@ -145,9 +193,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
         }
         if (oldest.alive) drop(oldest);
       }
-      const slot: Slot = { record, expiresMs: Date.parse(record.expiresAt), alive: true };
+      const slot: Slot = {
+        record,
+        createdMs: Date.parse(record.createdAt),
+        expiresMs: Date.parse(record.expiresAt),
+        order: ++createdCount,
+        alive: true,
+      };
       const last = created.at(-1);
-      if (last !== undefined && record.createdAt < last.record.createdAt) inTimeOrder = false;
+      if (last !== undefined && slot.createdMs < last.createdMs) inTimeOrder = false;
       slots.set(record.id, slot);
       created.push(slot);
       hold(slot, record.status);
@@ -161,20 +215,35 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     async list(query: ConfirmationQuery = {}) {
       const limit = clampLimit(query.limit);
       const { status, tool, expiresAfter } = query;
+      const start = listStart(query);
+      const startOrder = start === undefined ? 0 : Number(start.order);
       // Pending ones entered that set in creation order: read only them.
       const from = status === 'pending' && inTimeOrder ? [...pending] : created;
-      const matches: Confirmation[] = [];
-      for (let i = from.length - 1; i >= 0 && !(inTimeOrder && matches.length === limit); i--) {
-        const slot = from[i] as Slot;
-        if (!slot.alive || (status !== undefined && slot.record.status !== status)) continue;
-        if (tool !== undefined && slot.record.tool !== tool) continue;
-        if (expiresAfter !== undefined && slot.expiresMs <= expiresAfter) continue;
-        matches.push(out(slot.record));
+      const matches: Slot[] = [];
+      const matching = (slot: Slot) =>
+        slot.alive &&
+        (status === undefined || slot.record.status === status) &&
+        (tool === undefined || slot.record.tool === tool) &&
+        (expiresAfter === undefined || slot.expiresMs > expiresAfter);
+      if (inTimeOrder) {
+        // Oldest first, so the cursor's place is a binary search; read back from it to one past the page.
+        let i = start === undefined ? from.length - 1 : lastAfter(from, start, startOrder);
+        for (; i >= 0 && matches.length <= limit; i--) {
+          const slot = from[i] as Slot;
+          if (matching(slot)) matches.push(slot);
+        }
+      } else {
+        for (const slot of from)
+          if (matching(slot) && (start === undefined || isAfter(slot, start, startOrder))) matches.push(slot);
+        matches.sort(newestFirst);
+        matches.length = Math.min(matches.length, limit + 1);
       }
-      // Newest first; among equal times the later created first (the sort is stable).
-      if (!inTimeOrder)
-        matches.sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0));
-      return { confirmations: matches.slice(0, limit) };
+      return pageOf(
+        matches,
+        limit,
+        (slot) => out(slot.record),
+        (slot) => ({ createdAt: slot.createdMs, order: String(slot.order) }),
+      );
     },
 
     async claim(id, at) {

@@ -1,5 +1,5 @@
 import { toIso } from './iso-time.js';
-import type { FinishChange, StoreChange } from './store.js';
+import type { FinishChange, PayloadEdit, StoreChange } from './store.js';
 import type { ConfirmationHistoryEntry, ConfirmationStatus } from './types.js';
 
 /**
@@ -38,14 +38,34 @@ export function staleNote(olderThanMs: number): string {
   return `no outcome recorded within ${olderThanMs} ms of the delivery starting (the process may have stopped); it may or may not have been delivered`;
 }
 
-/** A history entry for a change, without empty fields. */
-export function historyEntry(change: StoreChange, status: ConfirmationStatus): ConfirmationHistoryEntry {
+/** A history entry for a change, without empty fields; a claim of an edited payload carries `edit`. */
+export function historyEntry(
+  change: StoreChange,
+  status: ConfirmationStatus,
+  edit?: PayloadEdit,
+): ConfirmationHistoryEntry {
   // One literal per shape, not conditional spreads (a runtime call) or added fields (which spill out
   // of the object): this runs on every status change, and every entry is kept.
   const at = toIso(change.now);
   const { by, note } = change;
+  if (edit !== undefined) return editEntry({ at, status, by, note }, edit);
   if (note === undefined) return by === undefined ? { at, status } : { at, status, by };
   return by === undefined ? { at, status, note } : { at, status, by, note };
+}
+
+/** The entry of a claim that stores a person's edit: the digest shown, the digest sent, what changed. */
+function editEntry(
+  base: { at: string; status: ConfirmationStatus; by: string | undefined; note: string | undefined },
+  edit: PayloadEdit,
+): ConfirmationHistoryEntry {
+  const entry: { -readonly [K in keyof ConfirmationHistoryEntry]: ConfirmationHistoryEntry[K] } = {
+    at: base.at,
+    status: base.status,
+  };
+  if (base.by !== undefined) entry.by = base.by;
+  if (base.note !== undefined) entry.note = base.note;
+  entry.edit = { fromDigest: edit.fromDigest, toDigest: edit.digest, fields: [...edit.fields] };
+  return entry;
 }
 
 /** The most `list` returns, whatever it is asked for. */

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 import type { Pool, PoolConfig } from 'pg';
-import type { ConfirmationStore } from '../confirm/store.js';
+import type { ConfirmationStore, StoreNotice } from '../confirm/store.js';
 import { postgresDialect } from './sql/postgres-dialect.js';
+import { notifyChannel, notifyStatements, watchNotifications } from './sql/postgres-watch.js';
 import { schemaStatements } from './sql/schema.js';
 import { createSqlStore } from './sql/sql-store.js';
 import { DEFAULT_TABLE, quoteTableName } from './sql/table-name.js';
@@ -37,11 +38,20 @@ export interface PostgresConfirmationStore extends ConfirmationStore {
   /** The quoted table name in use. */
   readonly table: string;
   /**
-   * Creates the table and its indexes if missing. Call it once at deploy or startup; it takes an
-   * advisory lock, so many instances starting together do not trip over each other.
+   * Creates the table, its indexes and the trigger that announces changes (`NOTIFY`) if missing. Call
+   * it once at deploy or startup; it takes an advisory lock, so many instances starting together do
+   * not trip over each other.
    */
   migrate(): Promise<void>;
-  /** Ends the pool if the store created it (a pool passed as `pool` is left open). */
+  /**
+   * Calls `listener` with `{ id }` soon after any instance (this one included) creates or changes a
+   * confirmation, through `LISTEN/NOTIFY` (the trigger `migrate()` adds): every change but a claim's
+   * move to `delivering`, whose outcome follows. While anything watches, one
+   * of the pool's connections is held for it (size the pool for that); after a lost connection it
+   * listens again and calls `listener` with `{}` (read again).
+   */
+  watch(listener: (notice: StoreNotice) => void): () => void;
+  /** Stops watching, and ends the pool if the store created it (a pool passed as `pool` is left open). */
   close(): Promise<void>;
 }
 
@@ -78,7 +88,12 @@ function createPool(connectionString: string, config: Omit<PoolConfig, 'connecti
  * const store = createPostgresStore({ connectionString: 'postgres://app@127.0.0.1:5432/app' });
  * await store.migrate();
  * const registry = new ToolRegistry({ confirmations: store });
+ * // Any instance created or changed a confirmation: `id` says which.
+ * const unwatch = store.watch(({ id }) => {
+ *   if (id !== undefined) void registry.confirmations.get(id);
+ * });
  * // … on shutdown:
+ * unwatch();
  * await store.close();
  * ```
  */
@@ -98,6 +113,7 @@ export function createPostgresStore(
   const pool = options.pool ?? createPool(options.connectionString as string, options.poolConfig);
   const dialect = postgresDialect({ pool, table, tableName, relax: synchronous === 'decisions' });
   const store: ConfirmationStore = createSqlStore(dialect);
+  const watcher = watchNotifications(pool, notifyChannel(tableName));
 
   return {
     ...store,
@@ -109,7 +125,8 @@ export function createPostgresStore(
         await client.query('BEGIN');
         // Two instances creating the same table at once can collide in the catalog; serialise them.
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`graded-tools:${table}`]);
-        for (const statement of schemaStatements(dialect)) await client.query(statement);
+        for (const statement of [...schemaStatements(dialect), ...notifyStatements(table, tableName)])
+          await client.query(statement);
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK').catch(() => {});
@@ -119,7 +136,10 @@ export function createPostgresStore(
       }
     },
 
+    watch: watcher.watch,
+
     async close() {
+      watcher.close();
       if (owned) await pool.end();
     },
   };

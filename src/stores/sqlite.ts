@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ConfirmationStore } from '../confirm/store.js';
+import type { ConfirmationStore, StoreNotice } from '../confirm/store.js';
 import { schemaStatements } from './sql/schema.js';
 import { createSqlStore } from './sql/sql-store.js';
 import { sqliteDialect } from './sql/sqlite-dialect.js';
+import { watchDataVersion } from './sql/sqlite-watch.js';
 import { DEFAULT_TABLE, quoteTableName } from './sql/table-name.js';
 
 /** Where the SQLite store keeps its data: a file it opens, or a `better-sqlite3` database you own. */
@@ -32,13 +33,26 @@ export interface SqliteStoreOptions {
    *   lose a claim, so a confirmed send could come back `pending`.
    */
   readonly synchronous?: 'decisions' | 'full' | 'normal';
+  /**
+   * How often `watch` checks whether another connection (another process) changed the file (default
+   * 1,000 ms): one cheap `PRAGMA data_version` read per interval, only while something watches.
+   */
+  readonly watchIntervalMs?: number;
 }
 
 /** A `ConfirmationStore` on SQLite, with a way to close the file it opened. */
 export interface SqliteConfirmationStore extends ConfirmationStore {
   /** The quoted table name in use. */
   readonly table: string;
-  /** Closes the database if the store opened it (one passed as `database` is left open). */
+  /**
+   * Calls `listener` with `{}` (read again) within about `watchIntervalMs` after another connection to
+   * the file commits a change; this store's own writes are not reported (its registry does that).
+   */
+  watch(listener: (notice: StoreNotice) => void): () => void;
+  /**
+   * Stops watching, and closes the database if the store opened it (one passed as `database` is left
+   * open).
+   */
   close(): void;
 }
 
@@ -69,9 +83,12 @@ function openDatabase(path: string): Database {
  * import { ToolRegistry } from 'graded-tools';
  * import { createSqliteStore } from 'graded-tools/sqlite';
  *
- * const store = createSqliteStore({ path: './confirmations.db' });
+ * const store = createSqliteStore({ path: './confirmations.db', watchIntervalMs: 500 });
  * const registry = new ToolRegistry({ confirmations: store });
+ * // Another process (a second app instance, a worker) changed the file: read the inbox again.
+ * const unwatch = store.watch(() => void registry.confirmations.list({ status: 'pending' }));
  * // … on shutdown:
+ * unwatch();
  * store.close();
  * ```
  */
@@ -92,6 +109,10 @@ export function createSqliteStore(options: SqliteStoreSource & SqliteStoreOption
   if (!['decisions', 'full', 'normal'].includes(synchronous)) {
     throw new RangeError("createSqliteStore: `synchronous` must be 'decisions', 'full' or 'normal'.");
   }
+  const watchIntervalMs = options.watchIntervalMs ?? 1_000;
+  if (!Number.isInteger(watchIntervalMs) || watchIntervalMs < 1) {
+    throw new RangeError('createSqliteStore: `watchIntervalMs` must be a positive integer.');
+  }
   const db = options.database ?? openDatabase(options.path as string);
   if (owned) {
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
@@ -106,10 +127,13 @@ export function createSqliteStore(options: SqliteStoreSource & SqliteStoreOption
   });
   db.exec(schemaStatements(dialect).join(';\n'));
   const store: ConfirmationStore = createSqlStore(dialect);
+  const watcher = watchDataVersion(db, watchIntervalMs);
   return {
     ...store,
     table,
+    watch: watcher.watch,
     close() {
+      watcher.close();
       if (owned && db.open) db.close();
     },
   };

@@ -1,6 +1,7 @@
 import { createPostgresStore } from 'graded-tools/postgres';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
+import { encodeCursor } from '../../src/confirm/cursor.js';
 import { pendingConfirmation, storeContract } from '../confirm/store-contract.js';
 import { describePostgres, uniqueTable } from '../helpers/postgres.js';
 
@@ -138,7 +139,7 @@ await describePostgres('PostgreSQL store', (url) => {
     await pool.end();
   });
 
-  it('migrate() adds the tool and prune indexes to a table an older version made', async () => {
+  it('migrate() adds the list, prune and notify parts to a table an older version made', async () => {
     const name = uniqueTable('gt_old');
     dropped.push(name);
     const pool = new pg.Pool({ connectionString: url, max: 2 });
@@ -155,8 +156,70 @@ await describePostgres('PostgreSQL store', (url) => {
       [name],
     );
     const defs = rows.map((r) => r.indexdef);
-    expect(defs.some((d) => /\(tool, created_at, seq\)/.test(d))).toBe(true);
-    expect(defs.some((d) => /\(status, updated_at\)/.test(d))).toBe(true);
+    // One index range for every list the console makes, a cursor's (created_at, seq) < (…) included.
+    for (const columns of [
+      'tool, created_at, seq',
+      'status, created_at, seq',
+      'status, tool, created_at, seq',
+      'created_at, seq',
+      'status, updated_at',
+    ])
+      expect(defs.some((d) => d.includes(`(${columns})`))).toBe(true);
+    // None dropped: the old one stays.
+    expect(defs.some((d) => d.includes('(status, created_at)'))).toBe(true);
+    const { rows: triggers } = await pool.query(
+      'SELECT 1 FROM pg_trigger WHERE tgrelid = $1::regclass AND NOT tgisinternal',
+      [name],
+    );
+    expect(triggers).toHaveLength(1);
+    await store.close();
+    await pool.end();
+  });
+
+  it("reads each console list through the index that starts with its filters, even when the planner's statistics mislead it", async () => {
+    const name = uniqueTable('gt_plans');
+    dropped.push(name);
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    const ran: { text: string; values: unknown[] }[] = [];
+    const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+    Object.assign(pool, {
+      query: (text: string, values?: unknown[]) => {
+        if (text.startsWith('SELECT *, CAST')) ran.push({ text, values: values ?? [] });
+        return query(text, values);
+      },
+    });
+    const store = createPostgresStore({ pool, table: name });
+    await store.migrate();
+    const T = Date.parse('2030-01-01T00:00:00.000Z');
+    // The hard case for a planner: the pending ones are the oldest, every newer one is finished, so
+    // the (created_at, seq) index — cheapest by its statistics — would read all of those first.
+    await query(
+      `INSERT INTO ${name} (id, tool, status, input, payload, digest, created_at, expires_at, updated_at, history)
+       SELECT 'p' || g, 'tool.' || (g % 3), CASE WHEN g <= 5000 THEN 'pending' ELSE 'delivered' END, '{}',
+              '"' || repeat('x', 300) || '"', 'd', $1::timestamptz + g * interval '1 second', $1::timestamptz + interval '100 days',
+              $1::timestamptz, '[]'
+       FROM generate_series(1, 100000) g`,
+      [new Date(T).toISOString()],
+    );
+    await query(`VACUUM ANALYZE ${name}`);
+    const deep = encodeCursor({ createdAt: T + 4_000_000, order: '4000' });
+    const shapes = [
+      [{ status: 'pending', expiresAfter: T }, 'status_created_seq'],
+      [{ tool: 'tool.1' }, 'tool_created'],
+      [{ status: 'pending', tool: 'tool.1' }, 'status_tool_created'],
+      [{}, 'created_seq'],
+    ] as const;
+    for (const [filter, index] of shapes) {
+      for (const cursor of [undefined, deep]) {
+        await store.list({ ...filter, limit: 50, ...(cursor === undefined ? {} : { cursor }) });
+        const { text, values } = ran.at(-1) as { text: string; values: unknown[] };
+        const { rows } = await query(`EXPLAIN ${text}`, values);
+        const plan = rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+        expect(plan, plan).toMatch(new RegExp(`Index Scan Backward using ${name}_${index} on`));
+        expect(plan, plan).not.toMatch(/Sort/);
+        if (cursor !== undefined) expect(plan, plan).toMatch(/Index Cond: .*ROW\(created_at, seq\) </);
+      }
+    }
     await store.close();
     await pool.end();
   });

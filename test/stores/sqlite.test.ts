@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createSqliteStore } from 'graded-tools/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
+import { encodeCursor } from '../../src/confirm/cursor.js';
 import { pendingConfirmation, storeContract } from '../confirm/store-contract.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
@@ -124,6 +125,53 @@ describe('createSqliteStore', () => {
       "SELECT id FROM graded_tools_confirmations WHERE status = 'delivered' AND updated_at < 5 LIMIT 500",
     );
     expect(pruning).toMatch(/USING (COVERING )?INDEX \S*status_updated/);
+    db.close();
+  });
+
+  it("reads every list the console makes as one index range, a deep page too (the store's own statements)", async () => {
+    const db = new Database(join(dir.path, 'plans.db'));
+    db.pragma('journal_mode = WAL');
+    const ran: { sql: string; values: unknown }[] = [];
+    const prepare = db.prepare.bind(db);
+    db.prepare = ((sql: string) => {
+      const statement = prepare(sql);
+      if (!sql.startsWith('SELECT *, CAST')) return statement;
+      const all = statement.all.bind(statement);
+      return Object.assign(statement, {
+        all: (values: unknown) => {
+          ran.push({ sql, values });
+          return all(values as never);
+        },
+      });
+    }) as typeof db.prepare;
+    const store = createSqliteStore({ database: db });
+    const T = Date.parse('2030-01-01T00:00:00.000Z');
+    const deep = encodeCursor({ createdAt: T, order: '7' });
+    const table = 'graded_tools_confirmations';
+    const shapes = [
+      [{ status: 'pending', expiresAfter: T }, 'status_created'],
+      [{ tool: 'a.b' }, 'tool_created'],
+      [{ status: 'pending', tool: 'a.b' }, 'status_tool_created'],
+      [{}, 'created'],
+    ] as const;
+    for (const [query, index] of shapes) {
+      for (const cursor of [undefined, deep]) {
+        await store.list({ ...query, ...(cursor === undefined ? {} : { cursor }) });
+        const { sql, values } = ran.at(-1) as { sql: string; values: unknown };
+        const plan = (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(values as never) as { detail: string }[])
+          .map((r) => r.detail)
+          .join('; ');
+        // A range of the index (SEARCH), or for the unfiltered first page that index read in order.
+        const unfiltered = index === 'created' && cursor === undefined;
+        expect(plan).toMatch(
+          new RegExp(`^${unfiltered ? 'SCAN' : 'SEARCH'} ${table} USING INDEX ${table}_${index}( |$)`),
+        );
+        expect(plan).not.toMatch(/TEMP B-TREE/);
+        // The cursor is part of the range, not a filter over everything newer.
+        if (cursor !== undefined) expect(plan).toMatch(/created_at<\?\)/);
+      }
+    }
+    store.close();
     db.close();
   });
 

@@ -27,6 +27,13 @@ export interface SqlDialect {
   readonly insertionOrder: string;
   /** `insertionOrder` as trailing index columns (empty where every index holds it already). */
   readonly indexedInsertionOrder: string;
+  /** A list position's tie-break (decimal digits, at most a signed 64-bit integer) as it is bound. */
+  order(digits: string): unknown;
+  /**
+   * `column` equal to the parameter `param`, as `list` filters: written so the planner reads the index
+   * that starts with `column` (and the ORDER BY that `list` leads with it), not another one.
+   */
+  pinned(column: string, param: string): string;
   /** A time (epoch ms) as it is bound and stored. */
   time(ms: number): unknown;
   /** A stored time, as the driver hands it back, as an ISO 8601 string. */

@@ -43,6 +43,10 @@ export function postgresDialect({
     extraColumns: ',\n      seq bigint GENERATED ALWAYS AS IDENTITY',
     insertionOrder: 'seq',
     indexedInsertionOrder: ', seq',
+    order: (digits) => digits,
+    // A range, not `=`: an equality to a constant drops the column from the ORDER BY, and the planner
+    // then prefers the heap-correlated (created_at, seq) index, filtering every newer row.
+    pinned: (column, param) => `${column} BETWEEN ${param} AND ${param}`,
     time: (ms) => new Date(ms).toISOString(),
     isoOf,
     // `history` is a JSON array kept as text (exactly as written; jsonb would reject a \u0000 escape and

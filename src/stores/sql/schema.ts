@@ -9,6 +9,8 @@ import { indexName } from './table-name.js';
  */
 export function schemaStatements(dialect: SqlDialect): string[] {
   const { table, tableName, types } = dialect;
+  const seq = dialect.indexedInsertionOrder;
+  const ordered = (suffix: string) => (seq === '' ? suffix : `${suffix}_seq`);
   const index = (suffix: string, columns: string) =>
     `CREATE INDEX IF NOT EXISTS ${indexName(tableName, suffix)} ON ${table} (${columns})`;
   return [
@@ -29,12 +31,13 @@ export function schemaStatements(dialect: SqlDialect): string[] {
       error ${types.text},
       history ${types.text} NOT NULL${dialect.extraColumns}
     )`,
-    // `list({ status })`, newest first.
-    index('status_created', 'status, created_at'),
-    // `list()`, newest first.
-    index('created', 'created_at'),
-    // `list({ tool })`, newest first: without it, a scan of the whole table.
-    index('tool_created', `tool, created_at${dialect.indexedInsertionOrder}`),
+    // Every list the console makes is one range of one of these, newest first, a cursor's
+    // `(created_at, order) < (…)` included: the tie-break is the last key (SQLite's rowid always is).
+    // PostgreSQL's first two lacked `seq` once, so theirs have new names; the old ones stay.
+    index(ordered('status_created'), `status, created_at${seq}`),
+    index(ordered('created'), `created_at${seq}`),
+    index('tool_created', `tool, created_at${seq}`),
+    index('status_tool_created', `status, tool, created_at${seq}`),
     // `prune` (finished, changed before) and `recoverStale` (delivering, changed before) walk ranges.
     index('status_updated', 'status, updated_at'),
   ];

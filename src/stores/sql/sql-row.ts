@@ -22,6 +22,8 @@ export interface ConfirmationRow {
   readonly result: string | null;
   readonly error: string | null;
   readonly history: string;
+  /** `list` only: the row's tie-break between equal creation times, as text. */
+  readonly list_order?: string | number;
 }
 
 /** The columns in insert order. */

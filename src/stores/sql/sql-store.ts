@@ -1,7 +1,10 @@
+import { listStart, pageOf } from '../../confirm/list-page.js';
 import type {
+  ClaimChange,
   ConfirmationQuery,
   ConfirmationStore,
   FinishChange,
+  PayloadEdit,
   StoreChange,
   TransitionOutcome,
 } from '../../confirm/store.js';
@@ -45,13 +48,21 @@ type Move = 'claim' | 'reclaim' | 'reject' | 'markDelivered';
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
+ * The last millisecond of year 9999 (the latest ISO time both databases read) and the largest 64-bit
+ * row number: a cursor past them starts from the top.
+ */
+const MAX_TIME = 253_402_300_799_999;
+const MAX_ORDER = 9_223_372_036_854_775_807n;
+const orderDigits = (digits: string): string => (BigInt(digits) > MAX_ORDER ? MAX_ORDER.toString() : digits);
+
+/**
  * Every `ConfirmationStore` method, written once over a `SqlDialect`. Each status change is one
  * conditional `UPDATE … WHERE id = $1 AND status IN (…)`, so of any number of concurrent callers, in
  * any number of processes, exactly one changes the row; which commits must reach the disk is
  * `DECISIONS`, told to the dialect with each statement.
  */
 export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {}): ConfirmationStore {
-  const { table } = dialect;
+  const { table, insertionOrder: order } = dialect;
   const write = (name: Write, sql: string): SqlStatement => dialect.prepare(sql, DECISIONS.has(name));
   const history = (name: Write, entry: string): string =>
     DECISIONS.has(name) ? dialect.appendHistory(entry) : dialect.relaxed(dialect.appendHistory(entry));
@@ -82,11 +93,15 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
   );
   const selectOne = dialect.prepare(`SELECT * FROM ${table} WHERE id = $1`, false);
 
-  /** Why a conditional update matched nothing: the read-back after a lost claim (for the message). */
+  /**
+   * Why a conditional update matched nothing: the read-back after a lost claim (for the message). A
+   * claim of an edit whose digest no longer matches is `wrong-status`, whatever the time.
+   */
   const refusal = async (
     id: string,
     transition: Transition | undefined,
     now: number,
+    fromDigest?: string,
   ): Promise<TransitionOutcome> => {
     const [row] = (await selectOne([id])).rows;
     if (row === undefined) {
@@ -98,6 +113,7 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
     const expired =
       transition?.refusedWhenExpired === true &&
       transition.from.includes(current.status) &&
+      (fromDigest === undefined || current.digest === fromDigest) &&
       Date.parse(current.expiresAt) <= now;
     return { ok: false, reason: expired ? 'expired' : 'wrong-status', confirmation: current };
   };
@@ -114,6 +130,12 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
       transition,
       full: write(name, `UPDATE ${table} SET ${set} WHERE ${where} RETURNING *`),
       lean: write(name, `UPDATE ${table} SET ${set} WHERE ${where} AND status = $4 AND attempt = $5`),
+      // A claim that stores a person's edit, only over the payload they were shown; always the full
+      // statement (edits are rare), whose returned row is remembered like any other.
+      edited: write(
+        name,
+        `UPDATE ${table} SET ${set}, payload = $4, digest = $5 WHERE ${where} AND digest = $6 RETURNING *`,
+      ),
     };
   };
   const moves = {
@@ -121,6 +143,16 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
     reclaim: moveStatements('reclaim'),
     reject: moveStatements('reject'),
     markDelivered: moveStatements('markDelivered'),
+  };
+  const claimEdited = async (id: string, change: ClaimChange & { edit: PayloadEdit }) => {
+    const { transition, edited } = moves.claim;
+    const { edit } = change;
+    const entry = JSON.stringify(historyEntry(change, transition.to, edit));
+    const values = [id, dialect.time(change.now), entry, edit.payloadJson, edit.digest, edit.fromDigest];
+    const [after] = (await edited(values)).rows;
+    if (after === undefined) return refusal(id, transition, change.now, edit.fromDigest);
+    remember(after);
+    return { ok: true as const, confirmation: fromRow(after) };
   };
   const move = async (name: Move, id: string, change: StoreChange): Promise<TransitionOutcome> => {
     const { transition, full, lean } = moves[name];
@@ -194,34 +226,54 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
     },
 
     async list(query: ConfirmationQuery = {}) {
+      const limit = clampLimit(query.limit);
+      const start = listStart(query);
       const where: string[] = [];
       const values: unknown[] = [];
-      if (query.status !== undefined) {
-        values.push(query.status);
-        where.push(`status = $${values.length}`);
-      }
-      if (query.tool !== undefined) {
-        values.push(query.tool);
-        where.push(`tool = $${values.length}`);
-      }
+      // The filtered columns lead the ORDER BY, in the indexes' column order, so only the index that
+      // starts with them gives the order (see `SqlDialect.pinned`).
+      const pinned: string[] = [];
+      const pin = (column: 'status' | 'tool', value: string) => {
+        values.push(value);
+        where.push(dialect.pinned(column, `$${values.length}`));
+        pinned.push(`${column} DESC, `);
+      };
+      if (query.status !== undefined) pin('status', query.status);
+      if (query.tool !== undefined) pin('tool', query.tool);
       if (query.expiresAfter !== undefined) {
         values.push(dialect.time(query.expiresAfter));
         where.push(`expires_at > $${values.length}`);
       }
-      values.push(clampLimit(query.limit));
+      if (start !== undefined) {
+        // Keyset: a row value comparison, one range of the same index the first page reads.
+        values.push(
+          dialect.time(Math.min(start.createdAt, MAX_TIME)),
+          dialect.order(orderDigits(start.order)),
+        );
+        where.push(`(created_at, ${order}) < ($${values.length - 1}, $${values.length})`);
+      }
+      values.push(limit + 1);
       const key = where.join(' AND ');
       let statement = lists.get(key);
       if (statement === undefined) {
         statement = dialect.prepare(
-          `SELECT * FROM ${table}${key === '' ? '' : ` WHERE ${key}`} ORDER BY created_at DESC, ${dialect.insertionOrder} DESC LIMIT $${values.length}`,
+          `SELECT *, CAST(${order} AS TEXT) AS list_order FROM ${table}${key === '' ? '' : ` WHERE ${key}`}` +
+            ` ORDER BY ${pinned.join('')}created_at DESC, ${order} DESC LIMIT $${values.length}`,
           false,
         );
         lists.set(key, statement);
       }
-      return { confirmations: (await statement(values)).rows.map(fromRow) };
+      const { rows } = await statement(values);
+      return pageOf(rows, limit, fromRow, (row) => ({
+        createdAt: Date.parse(dialect.isoOf(row.created_at)),
+        order: String(row.list_order),
+      }));
     },
 
-    claim: (id, change) => move('claim', id, change),
+    claim: (id, change) =>
+      change.edit === undefined
+        ? move('claim', id, change)
+        : claimEdited(id, { ...change, edit: change.edit }),
     reclaim: (id, change) => move('reclaim', id, change),
     reject: (id, change) => move('reject', id, change),
     markDelivered: (id, change) => move('markDelivered', id, change),

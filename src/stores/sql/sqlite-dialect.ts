@@ -34,6 +34,9 @@ export function sqliteDialect({
     extraColumns: '',
     insertionOrder: 'rowid',
     indexedInsertionOrder: '',
+    order: (digits) => BigInt(digits),
+    // An equality: SQLite then takes the cursor's row value as part of the same index range.
+    pinned: (column, param) => `${column} = ${param}`,
     time: (ms) => ms,
     isoOf: (stored) => new Date(Number(stored)).toISOString(),
     // `history` is a JSON array kept as text; appending in SQL keeps every change a single statement.

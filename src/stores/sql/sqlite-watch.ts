@@ -1,0 +1,48 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { noticeListeners, type StoreWatcher } from './notice-listeners.js';
+
+/**
+ * SQLite's `watch`: `PRAGMA data_version` changes when another connection commits to the file, so one
+ * timer for all listeners reads it every `intervalMs` and tells them to read again (`{}`) when it
+ * moved. The timer is `unref()`ed: watching never keeps a process alive.
+ */
+export function watchDataVersion(db: BetterSqlite3.Database, intervalMs: number): StoreWatcher {
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let seen: unknown;
+  let closed = false;
+  const read = (): unknown => {
+    try {
+      return db.open ? dataVersion.get() : undefined;
+    } catch {
+      // A busy or closed database: try again on the next tick.
+      return undefined;
+    }
+  };
+  const listeners = noticeListeners({
+    onFirst() {
+      seen = read();
+      timer = setInterval(() => {
+        const version = read();
+        if (version === undefined || version === seen) return;
+        seen = version;
+        listeners.notify({});
+      }, intervalMs);
+      timer.unref();
+    },
+    onEmpty() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+  });
+  return {
+    watch(listener) {
+      if (closed) return () => {};
+      return listeners.add(listener);
+    },
+    close() {
+      closed = true;
+      listeners.clear();
+    },
+  };
+}
