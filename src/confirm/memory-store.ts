@@ -38,6 +38,8 @@ interface Slot {
   readonly expiresMs: number;
   readonly order: number;
   alive: boolean;
+  /** A reminder was claimed for it (`remindDue`). */
+  reminded?: true;
 }
 
 /** Newest first: later `createdAt`, then later created. */
@@ -288,6 +290,16 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       return from
         .filter((slot) => slot?.record.status === 'pending' && slot.expiresMs <= now)
         .map((slot) => change(slot as Slot, { to: 'expired', at: { now } }));
+    },
+
+    async remindDue({ now, within }) {
+      const due: Confirmation[] = [];
+      for (const slot of pending) {
+        if (slot.reminded || slot.expiresMs <= now || slot.expiresMs > now + within) continue;
+        slot.reminded = true;
+        due.push(out(slot.record));
+      }
+      return due;
     },
 
     async recoverStale({ now, olderThanMs }) {

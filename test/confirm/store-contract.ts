@@ -681,6 +681,54 @@ function editOf(
 
 /** A claim that stores a person's edit, in the same conditional write (issue 8). */
 function editCases(name: string, open: () => Promise<StoreUnderTest>): void {
+  describe(`ConfirmationStore contract, reminders: ${name}`, () => {
+    let subject: StoreUnderTest;
+    let store: ConfirmationStore;
+    beforeAll(async () => {
+      subject = await open();
+      store = subject.store;
+    });
+    afterAll(async () => {
+      await subject?.cleanup?.();
+    });
+
+    // A window of time no other test (or earlier run on a shared database) uses.
+    const base = T0 + (1_000 + Math.floor(Math.random() * 1_000_000)) * HOUR;
+    const remindDue = (change: { now: number; within: number }) => {
+      if (store.remindDue === undefined) throw new Error(`${name} has no remindDue`);
+      return store.remindDue(change);
+    };
+    const createdExpiring = async (expiresAt: number, overrides: Partial<Confirmation> = {}) => {
+      const c = pendingConfirmation({ expiresAt: iso(expiresAt), ...overrides }, expiresAt - HOUR);
+      await store.create(c);
+      return c;
+    };
+
+    it('hands out each pending one that expires within the window once, and nothing else', async () => {
+      const now = base;
+      const soon = await createdExpiring(now + 5 * 60_000);
+      const later = await createdExpiring(now + 50 * 60_000);
+      const gone = await createdExpiring(now - 1);
+      const decided = await createdExpiring(now + 6 * 60_000);
+      await store.reject(decided.id, { now, by: 'lead-2' });
+      const first = await remindDue({ now, within: 10 * 60_000 });
+      expect(first.map((c) => c.id)).toEqual([soon.id]);
+      expect(first[0]).toMatchObject({ status: 'pending', payload: soon.payload });
+      expect(await remindDue({ now, within: 10 * 60_000 })).toEqual([]);
+      const next = await remindDue({ now: now + 45 * 60_000, within: 10 * 60_000 });
+      expect(next.map((c) => c.id)).toEqual([later.id]);
+      expect([gone.id, decided.id].some((id) => next.some((c) => c.id === id))).toBe(false);
+    });
+
+    it('of any number of concurrent sweeps, exactly one gets each reminder', async () => {
+      const now = base + 100 * HOUR;
+      const due = await Promise.all([1, 2, 3, 4, 5, 6].map((m) => createdExpiring(now + m * 60_000)));
+      const sweeps = await Promise.all([1, 2, 3, 4, 5].map(() => remindDue({ now, within: 10 * 60_000 })));
+      const handedOut = sweeps.flat().map((c) => c.id);
+      expect(handedOut.sort()).toEqual(due.map((c) => c.id).sort());
+    });
+  });
+
   describe(`ConfirmationStore contract, edits: ${name}`, () => {
     let subject: StoreUnderTest;
     let store: ConfirmationStore;

@@ -1,7 +1,7 @@
 import { CONFIRMATION_STATUSES } from '../../confirm/types.js';
 import type { SqlDialect } from './dialect.js';
 import { statusCheck } from './sql-row.js';
-import { indexName } from './table-name.js';
+import { indexName, noticesTableOf } from './table-name.js';
 
 /**
  * The table and its indexes, each statement safe to run again (`IF NOT EXISTS`), so a database made
@@ -40,5 +40,14 @@ export function schemaStatements(dialect: SqlDialect): string[] {
     index('status_tool_created', `status, tool, created_at${seq}`),
     // `prune` (finished, changed before) and `recoverStale` (delivering, changed before) walk ranges.
     index('status_updated', 'status, updated_at'),
+    // Which reminders were claimed, and by the first instance only (a primary key decides). Finding the
+    // due ones walks the pending range of `status_created`: an index on (status, expires_at) would tempt
+    // both planners away from it for the inbox's own list, which also filters on `expires_at`.
+    `CREATE TABLE IF NOT EXISTS ${noticesTableOf(table)} (
+      confirmation_id ${types.text} NOT NULL,
+      kind ${types.text} NOT NULL,
+      claimed_at ${types.time} NOT NULL,
+      PRIMARY KEY (confirmation_id, kind)
+    )`,
   ];
 }

@@ -20,6 +20,7 @@ import {
 } from '../../confirm/transitions.js';
 import type { Confirmation, ConfirmationStatus } from '../../confirm/types.js';
 import type { SqlDialect, SqlStatement } from './dialect.js';
+import { noticesTableOf } from './table-name.js';
 import {
   appendedHistory,
   COLUMNS,
@@ -31,6 +32,8 @@ import {
   statusLiteral,
 } from './sql-row.js';
 
+/** Reminders one `remindDue` claims at most; the next sweep takes the rest. */
+const REMIND_BATCH = 500;
 /** Rows `prune` deletes per statement: small enough that one never holds the database for long. */
 export const PRUNE_BATCH = 200;
 /** How many rows the engine remembers from its own reads and writes (see `known` below). */
@@ -210,6 +213,26 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
     ),
   );
   const lists = new Map<string, SqlStatement>();
+  // Reminders: the due ones not claimed yet, then one claim each — the primary key lets one instance in.
+  const notices = noticesTableOf(table);
+  const dueForReminder = dialect.prepare(
+    `SELECT * FROM ${table} WHERE status = 'pending' AND expires_at > $1 AND expires_at <= $2` +
+      ` AND NOT EXISTS (SELECT 1 FROM ${notices} WHERE confirmation_id = ${table}.id AND kind = 'reminder')` +
+      ` ORDER BY expires_at LIMIT ${REMIND_BATCH}`,
+    false,
+  );
+  const claimReminder = write(
+    'remindDue',
+    `INSERT INTO ${notices} (confirmation_id, kind, claimed_at) VALUES ($1, ${dialect.relaxed("'reminder'")}, $2) ON CONFLICT DO NOTHING`,
+  );
+  // Claims of reminders older than a prune's cutoff, in batches like the prune; never one for a
+  // confirmation still pending (that would let its reminder go out again).
+  const forgetNotices = write(
+    'prune',
+    `DELETE FROM ${notices} WHERE (confirmation_id, kind) IN (SELECT confirmation_id, kind FROM ${notices}` +
+      ` WHERE claimed_at < $1 AND NOT EXISTS (SELECT 1 FROM ${table} WHERE ${table}.id = ${notices}.confirmation_id` +
+      ` AND ${table}.status = 'pending') LIMIT $2)`,
+  );
 
   return {
     async create(confirmation) {
@@ -335,7 +358,21 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
           if (changed < PRUNE_BATCH) break;
         }
       }
+      for (;;) {
+        const { changed } = await forgetNotices([cutoff, PRUNE_BATCH]);
+        await nextTurn();
+        if (changed < PRUNE_BATCH) break;
+      }
       return pruned;
+    },
+
+    async remindDue({ now, within }) {
+      const { rows } = await dueForReminder([dialect.time(now), dialect.time(now + within)]);
+      const claimed: Confirmation[] = [];
+      for (const row of rows) {
+        if ((await claimReminder([row.id, dialect.time(now)])).changed === 1) claimed.push(fromRow(row));
+      }
+      return claimed;
     },
   };
 }

@@ -28,3 +28,13 @@ export function indexName(table: string, suffix: string): string {
   // Cut so the index name still fits PostgreSQL's 63-character identifiers.
   return `"${bare.slice(0, 63 - suffix.length - 1)}_${suffix}"`;
 }
+
+/**
+ * The table of sent-notice claims beside a confirmation table (`…_notices`, in the same schema): one
+ * row per reminder an instance claimed, so instances sharing the store send each one once.
+ */
+export function noticesTableOf(table: string): string {
+  const parts = table.split('.');
+  const bare = (parts.pop() ?? table).replace(/^"|"$/g, '');
+  return [...parts, `"${bare.slice(0, 63 - '_notices'.length)}_notices"`].join('.');
+}
