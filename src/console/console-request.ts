@@ -11,6 +11,8 @@ export interface ConsoleSettings {
   /** The base path, normalised: `''` or `/approvals`. */
   readonly base: string;
   readonly locale: Locale | undefined;
+  /** How often the console runs `registry.sweep()` (0: never). */
+  readonly sweepIntervalMs: number;
 }
 
 /** One request of a signed-in person, as every handler sees it. */

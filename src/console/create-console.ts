@@ -61,8 +61,28 @@ class ConsoleApp {
   readonly #s: ConsoleSettings;
   readonly #streams = new EventStreams();
 
+  readonly #sweeps: ReturnType<typeof setInterval> | undefined;
+
   constructor(settings: ConsoleSettings) {
     this.#s = settings;
+    // The housekeeping a person relies on: overdue sends expire, reminders go out. Never keeps the
+    // process alive, and one sweep at a time.
+    let sweeping = false;
+    const { registry } = settings;
+    this.#sweeps =
+      settings.sweepIntervalMs > 0 && typeof registry.sweep === 'function'
+        ? setInterval(() => {
+            if (sweeping) return;
+            sweeping = true;
+            Promise.resolve()
+              .then(() => registry.sweep())
+              .catch(() => undefined)
+              .finally(() => {
+                sweeping = false;
+              });
+          }, settings.sweepIntervalMs)
+        : undefined;
+    this.#sweeps?.unref();
   }
 
   /** Answers one request with the security headers set; whatever fails inside is a bare JSON 500. */
@@ -77,6 +97,7 @@ class ConsoleApp {
   }
 
   close(): void {
+    clearInterval(this.#sweeps);
     this.#streams.close();
   }
 
@@ -187,7 +208,7 @@ function asset(text: string, type: string): Response {
 function readSettings(options: unknown): ConsoleSettings {
   const fail = (what: string) => new TypeError(`createApprovalsConsole: ${what}`);
   if (!isRecord(options)) throw fail('pass an options object ({ registry, authenticate, … })');
-  const { registry, authenticate, authorize, basePath, locale } = options;
+  const { registry, authenticate, authorize, basePath, locale, sweepIntervalMs } = options;
   if (typeof authenticate !== 'function') {
     throw fail(
       '`authenticate` is required: the console has no built-in users. Pass `(request) => person | undefined`, reading your own session.',
@@ -200,12 +221,16 @@ function readSettings(options: unknown): ConsoleSettings {
   if (base === undefined) throw fail('`basePath` must be an absolute path like "/approvals"');
   if (locale !== undefined && toLocale(locale, 'en') !== locale)
     throw fail("`locale` must be 'en' or 'zh-CN'");
+  const interval = sweepIntervalMs ?? 60_000;
+  if (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 0 || interval > 2_147_483_647)
+    throw fail('`sweepIntervalMs` must be a whole number of milliseconds (0: the app sweeps itself)');
   return Object.freeze({
     registry,
     authenticate: authenticate as ConsoleSettings['authenticate'],
     authorize: authorize as ConsoleSettings['authorize'],
     base,
     locale: locale as Locale | undefined,
+    sweepIntervalMs: interval,
   });
 }
 

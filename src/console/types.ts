@@ -44,12 +44,18 @@ export interface ApprovalsConsoleOptions<AppContext = unknown> {
   readonly basePath?: string;
   /** The language of the console (default: from the request's `Accept-Language`, then `'en'`). */
   readonly locale?: Locale;
+  /**
+   * How often the console runs `registry.sweep()` — expiry, stale deliveries, reminders — while it is
+   * open (default 60,000 ms; `0` when your app sweeps itself). Sweeps of several instances are safe:
+   * each change and reminder is claimed once in the store.
+   */
+  readonly sweepIntervalMs?: number;
 }
 
 /** A mounted console: a Fetch-API handler, and a way to end its open event streams. */
 export interface ApprovalsConsole {
   /** Answers one request; never rejects (a failure inside is a JSON 500 `CONSOLE_FAILED`). */
   fetch(request: Request): Promise<Response>;
-  /** Ends every open event stream (call it when your server shuts down). */
+  /** Ends every open event stream and stops the sweeps (call it when your server shuts down). */
   close(): void;
 }

@@ -20,7 +20,6 @@ import {
 } from '../../confirm/transitions.js';
 import type { Confirmation, ConfirmationStatus } from '../../confirm/types.js';
 import type { SqlDialect, SqlStatement } from './dialect.js';
-import { noticesTableOf } from './table-name.js';
 import {
   appendedHistory,
   COLUMNS,
@@ -31,6 +30,7 @@ import {
   statusList,
   statusLiteral,
 } from './sql-row.js';
+import { noticesTableOf } from './table-name.js';
 
 /** Reminders one `remindDue` claims at most; the next sweep takes the rest. */
 const REMIND_BATCH = 500;
