@@ -90,7 +90,7 @@ export function toAiSdkTools<C>(
       ...(title === undefined ? {} : { title }),
       // A mutable copy: provider packages may adjust the schema they send; the registry's stays frozen.
       inputSchema: jsonSchema(structuredClone(schema.parameters) as JsonSchemaInput),
-      execute: (input, { abortSignal, messages }) => {
+      execute: (input, { abortSignal, messages, toolCallId }) => {
         let position: number | undefined;
         if (typeof messages === 'object' && messages !== null) {
           position = callsPerStep.get(messages) ?? 0;
@@ -106,6 +106,7 @@ export function toAiSdkTools<C>(
           options: resolved,
           limit,
           position,
+          callId: toolCallId,
         });
       },
       toModelOutput: ({ output }) => modelOutput(output, name, resolved, replyLocale(registry, ctx)),

@@ -8,6 +8,7 @@ import {
   TracerProvider,
 } from '@opentelemetry/sdk-trace';
 import { ToolDefinitionError, ToolRegistry } from 'graded-tools';
+import { answerChatToolCalls } from 'graded-tools/openai';
 import { type OpenTelemetryOptions, openTelemetry } from 'graded-tools/opentelemetry';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { readTool, sendTool, writeTool } from '../helpers/tools.js';
@@ -66,6 +67,19 @@ describe('graded-tools/opentelemetry', () => {
     trace.setGlobalTracerProvider(provider);
   });
   afterAll(() => trace.disable());
+
+  it('takes gen_ai.tool.call.id from the provider’s call id when an adapter answers the call', async () => {
+    const { registry } = deskRegistry();
+    await answerChatToolCalls(registry, [
+      { id: 'call_abc', type: 'function', function: { name: 'kb__search', arguments: '{"query":"refund"}' } },
+      { id: 'call_def', type: 'function', function: { name: 'ticket__submit', arguments: '{}' } },
+    ]);
+    const ids = named('execute_tool kb.search').map((span) => span.attributes['gen_ai.tool.call.id']);
+    expect(ids).toEqual(['call_abc']);
+    const hidden = spans().filter((span) => span.attributes['gen_ai.tool.call.id'] === 'call_def');
+    expect(hidden).toHaveLength(1);
+    expect(hidden[0]?.attributes['error.type']).toBe('UNKNOWN_TOOL');
+  });
 
   it('traces a model-exit read as an execute_tool span, with the tool’s own spans inside it', async () => {
     const { registry } = deskRegistry();

@@ -21,6 +21,8 @@ export interface CallToAnswer<C> {
   readonly position?: number | undefined;
   /** A result decided before running (an adapter's own refusal of the arguments). */
   readonly refused?: ReadOnlyResult | undefined;
+  /** The provider's id for this call, when it has one: tracing's `gen_ai.tool.call.id`. */
+  readonly callId?: string | undefined;
 }
 
 /** The `TOO_MANY_CALLS` answer for a call past `maxCallsPerTurn`, in the call's language. */
@@ -38,7 +40,8 @@ export function tooManyCalls<C>(
  * adapter runs anything — under `limit`. Never rejects.
  */
 export function answerCall<C>(call: CallToAnswer<C>): Promise<ReadOnlyResult> {
-  const { registry, ctx, options } = call;
+  const { registry, options } = call;
+  const ctx = typeof call.callId === 'string' ? { ...call.ctx, callId: call.callId } : call.ctx;
   if (call.position !== undefined && call.position >= options.maxCallsPerTurn) {
     return Promise.resolve(tooManyCalls(registry, ctx, options.maxCallsPerTurn));
   }

@@ -41,7 +41,7 @@ export async function answerCalls<C, Call extends RawCall>(
   const plan = planCalls(calls, turn.rule);
   const limit = createLimiter(options.concurrency);
   const results = await Promise.all(
-    plan.map(({ name }, position) => {
+    plan.map(({ name, id }, position) => {
       const call = calls[position] as Call;
       const prepared =
         position < options.maxCallsPerTurn ? turn.argumentsOf(call, name) : { args: undefined };
@@ -52,6 +52,7 @@ export async function answerCalls<C, Call extends RawCall>(
         options,
         limit,
         position,
+        callId: id,
         ...('refused' in prepared ? { args: undefined, refused: prepared.refused } : { args: prepared.args }),
       });
     }),
