@@ -55,8 +55,8 @@ export function toLangChainTools<C>(
         // LangChain reads a Standard JSON Schema for the model; its own check finds nothing to refuse.
         schema: toPassThroughSchema(parameters) as unknown as ToolSchemaBase,
         func: async (input: unknown, _runManager?: unknown, config?: ToolRunnableConfig) => {
-          const { result, text } = await runCall(name, input, config?.signal);
           const id = config?.toolCall?.id;
+          const { result, text } = await runCall(name, input, config?.signal, id);
           if (id === undefined) return text;
           const status = result.ok ? 'success' : 'error';
           return new ToolMessage({ content: text, artifact: result, tool_call_id: id, name, status });

@@ -61,7 +61,8 @@ export function toMastraTools<C>(
       description,
       // Mastra reads a Standard JSON Schema for the model; its own check finds nothing to refuse.
       inputSchema: toPassThroughSchema(parameters),
-      execute: async (input, context) => (await runCall(name, input, context?.abortSignal)).result,
+      execute: async (input, context) =>
+        (await runCall(name, input, context?.abortSignal, context?.agent?.toolCallId)).result,
       toModelOutput: (output: unknown) => {
         // Outputs restored from storage may not be results of this version: show them as JSON.
         if (!isRecord(output) || typeof output.ok !== 'boolean') {

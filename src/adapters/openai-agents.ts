@@ -27,7 +27,10 @@ type StrictParameters = {
 };
 type LooseParameters = Omit<StrictParameters, 'additionalProperties'> & { additionalProperties: true };
 /** What this adapter reads of the SDK's per-call details (its `ToolCallDetails`, not exported). */
-type CallDetails = { readonly toolCall?: { readonly arguments?: string }; readonly signal?: AbortSignal };
+type CallDetails = {
+  readonly toolCall?: { readonly arguments?: string; readonly callId?: string };
+  readonly signal?: AbortSignal;
+};
 
 /** The tool list's type: function tools that take the agent's run context, whatever it is. */
 export type AgentsTool = Extract<Tool<unknown>, { type: 'function' }>;
@@ -74,7 +77,8 @@ export function toAgentsTools<C>(
       const raw = details?.toolCall?.arguments ?? JSON.stringify(input);
       const prepared = strict ? stripStrictNulls(raw, original) : { args: raw };
       // Too deep to strip: the raw text goes on, and the registry's own depth limit refuses it.
-      return (await runCall(name, 'args' in prepared ? prepared.args : raw, details?.signal)).text;
+      const args = 'args' in prepared ? prepared.args : raw;
+      return (await runCall(name, args, details?.signal, details?.toolCall?.callId)).text;
     };
     // A mutable copy: the SDK prepares the schema it is given; the registry's stays frozen.
     const copy: unknown = structuredClone(parameters);

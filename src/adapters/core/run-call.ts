@@ -19,6 +19,8 @@ export type FrameworkCallRunner = (
   name: string,
   args: unknown,
   signal?: AbortSignal | undefined,
+  /** The framework's id for the call, when it has one (tracing's `gen_ai.tool.call.id`). */
+  callId?: string | undefined,
 ) => Promise<FrameworkAnswer>;
 
 /**
@@ -33,10 +35,10 @@ export function createFrameworkRunner<C>(
   options: ResolvedAdapterOptions,
 ): FrameworkCallRunner {
   const limit = createLimiter(options.concurrency);
-  return async (name, args, signal) => {
+  return async (name, args, signal, callId) => {
     const combined = combineSignals(ctx.signal, signal);
     const callContext = combined === undefined ? ctx : { ...ctx, signal: combined };
-    const result = await answerCall({ registry, name, args, ctx: callContext, options, limit });
+    const result = await answerCall({ registry, name, args, ctx: callContext, options, limit, callId });
     return { result, text: replyText(registry, ctx, options, name, result) };
   };
 }

@@ -31,6 +31,27 @@ describe('createFrameworkRunner', () => {
     expect(JSON.parse(unknown.text)).toMatchObject({ error: { code: 'UNKNOWN_TOOL' } });
   });
 
+  it('hands the framework’s call id to the registry as ctx.callId, and leaves ctx alone without one', async () => {
+    const registry = registryWith(({ n }) => ({ n }));
+    const seen: unknown[] = [];
+    const spy = new Proxy(registry, {
+      get(target, key) {
+        if (key === 'invokeReadOnly')
+          return (name: string, args: unknown, ctx: { callId?: string }) => {
+            seen.push(ctx.callId);
+            return target.invokeReadOnly(name, args, ctx);
+          };
+        // Read on the registry itself: its private fields are not the proxy's.
+        const value = Reflect.get(target, key, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const runCall = createFrameworkRunner(spy, { scope: 'desk' }, resolveAdapterOptions({}));
+    await runCall('job__run', { n: 1 }, undefined, 'call_1');
+    await runCall('job__run', { n: 2 });
+    expect(seen).toEqual(['call_1', undefined]);
+  });
+
   it('runs at most `concurrency` calls of one set at once', async () => {
     let running = 0;
     let most = 0;
