@@ -4,6 +4,9 @@ import { describeThrown } from '../util/describe-thrown.js';
 import type { ApprovalNotice, NoticeKind, Notifier } from './notice.js';
 import type { Confirmation, ConfirmationStatus } from './types.js';
 
+/** How long one channel may take over one notice, retries included, before it is let go of. */
+const NOTICE_DEADLINE_MS = 5 * 60_000;
+
 /** What the registry lends the notices: its channels, settings and listener. */
 export interface NoticeSettings {
   readonly notifiers: readonly Notifier[];
@@ -90,7 +93,11 @@ export class ApproverNotices {
     }
   }
 
-  /** One channel, one notice: whatever the channel does, nothing reaches the caller but events. */
+  /**
+   * One channel, one notice: whatever the channel does, nothing reaches the caller but events. A
+   * channel that has not answered within `NOTICE_DEADLINE_MS` is told to stop (its signal) and let go
+   * of, so a hanging channel holds nothing for long.
+   */
   async #send(notifier: Notifier, notice: ApprovalNotice): Promise<void> {
     // Never on the caller's stack: the channel starts after the change that prompted it has returned.
     await Promise.resolve();
@@ -110,8 +117,18 @@ export class ApproverNotices {
         at: this.#s.now(),
       });
     const started = Date.now();
+    const stop = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<{ ok: false; error: string }>((resolve) => {
+      timer = setTimeout(() => {
+        stop.abort();
+        resolve({ ok: false, error: `no answer within ${NOTICE_DEADLINE_MS / 60_000} minutes` });
+      }, NOTICE_DEADLINE_MS);
+      timer.unref?.();
+    });
     try {
-      const outcome = await notifier.send(notice, { onAttempt: (attempt) => report(attempt) });
+      const sent = notifier.send(notice, { signal: stop.signal, onAttempt: (attempt) => report(attempt) });
+      const outcome = await Promise.race([sent, deadline]);
       if (outcome?.ok !== true) {
         const error = outcome?.error === undefined ? 'the channel gave up' : String(outcome.error);
         report({ attempt: 0, ok: false, error: `gave up: ${error}`, ms: Date.now() - started });
@@ -123,6 +140,8 @@ export class ApproverNotices {
         error: `the channel threw: ${describeThrown(error)}`,
         ms: Date.now() - started,
       });
+    } finally {
+      clearTimeout(timer);
     }
   }
 }

@@ -1,6 +1,6 @@
 import type { ApprovalNotice, Notifier, NotifyEvent, RegistryEvent } from 'graded-tools';
 import { createMemoryStore, ToolDefinitionError } from 'graded-tools';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { desk } from './setup.js';
 
 /** A channel that records what it was handed (the real channels are tested against real receivers). */
@@ -87,6 +87,32 @@ describe('telling approvers', () => {
     const failures = events.filter((e): e is NotifyEvent => e.type === 'notify');
     expect(failures[0]).toMatchObject({ channel: 'throwing', ok: false, kind: 'created' });
     expect(failures[0]?.error).toContain('boom');
+  });
+
+  it('lets go of a channel that never answers after five minutes, telling it to stop', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const signals: AbortSignal[] = [];
+      const hanging: Notifier = {
+        channel: 'hanging',
+        send: (_notice, { signal }) => {
+          if (signal !== undefined) signals.push(signal);
+          return new Promise(() => {});
+        },
+      };
+      const events: RegistryEvent[] = [];
+      const { ask } = desk({ notify: { to: [hanging] }, onEvent: (event) => void events.push(event) });
+      await ask();
+      await vi.waitFor(() => expect(signals).toHaveLength(1));
+      expect(signals[0]?.aborted).toBe(false);
+      await vi.advanceTimersByTimeAsync(5 * 60_000);
+      expect(signals[0]?.aborted).toBe(true);
+      const gaveUp = events.filter((e): e is NotifyEvent => e.type === 'notify');
+      expect(gaveUp).toMatchObject([{ channel: 'hanging', ok: false, attempt: 0 }]);
+      expect(gaveUp[0]?.error).toContain('no answer within 5 minutes');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('reminds once, from the sweep, what expires within remindBeforeMs', async () => {
