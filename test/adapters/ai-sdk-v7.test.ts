@@ -3,28 +3,11 @@ import { MockLanguageModelV3 } from 'ai-v7/test';
 import { toAiSdkTools } from 'graded-tools/ai-sdk';
 import { describe, expect, it, vi } from 'vitest';
 import { assertNothingWrittenOrSent, createDesk, DESK_CONTEXT } from './support/hostile-calls.js';
+import { shownResults, text, toolCalls } from './support/mock-model.js';
 
 // The same adapter under the AI SDK's current major: every `ai` import in this file's graph — the
 // adapter's `tool` and `jsonSchema` included — is ai@7 (installed as the alias ai-v7).
 vi.mock('ai', async () => await import('ai-v7'));
-
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 1, text: 1, reasoning: undefined },
-};
-const toolCalls = (calls: [string, string, string][]): GenerateResult => ({
-  content: calls.map(([toolCallId, toolName, input]) => ({ type: 'tool-call', toolCallId, toolName, input })),
-  finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-  usage,
-  warnings: [],
-});
-const text = (value: string): GenerateResult => ({
-  content: [{ type: 'text', text: value }],
-  finishReason: { unified: 'stop', raw: 'stop' },
-  usage,
-  warnings: [],
-});
 
 describe('toAiSdkTools with ai 7', () => {
   it('runs generateText end to end: the read runs, the rest come back as errors the model reads', async () => {
@@ -51,13 +34,8 @@ describe('toAiSdkTools with ai 7', () => {
     });
     expect(result.text).toBe('Done.');
     expect(model.doGenerateCalls[0]?.tools?.map((tool) => tool.name)).toEqual(['session__fetch']);
-    const shown = new Map<string, { type: string; value?: unknown }>();
-    for (const message of model.doGenerateCalls[1]?.prompt ?? []) {
-      if (message.role !== 'tool') continue;
-      for (const part of message.content)
-        if (part.type === 'tool-result')
-          shown.set(part.toolCallId, part.output as { type: string; value?: unknown });
-    }
+    // ai 7's own copy of the provider types: the same shape, a different declaration.
+    const shown = shownResults(model.doGenerateCalls[1] as unknown as Parameters<typeof shownResults>[0]);
     expect(shown.get('c1')).toMatchObject({ type: 'json', value: { customer: 'ana@example.com' } });
     for (const id of ['c2', 'c3']) {
       expect(shown.get(id)?.type).toBe('error-text');

@@ -10,51 +10,7 @@ import {
   PROVIDER_NAME_RULE,
   WRITE_AND_SEND_WIRE_NAMES,
 } from './support/hostile-calls.js';
-
-// The provider types, taken from the mock itself rather than from @ai-sdk/provider (not a direct dependency).
-type LanguageModelV3CallOptions = MockLanguageModelV3['doGenerateCalls'][number];
-type LanguageModelV3GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 1, text: 1, reasoning: undefined },
-};
-
-function toolCalls(calls: [id: string, name: string, input: string][]): LanguageModelV3GenerateResult {
-  return {
-    content: calls.map(([toolCallId, toolName, input]) => ({
-      type: 'tool-call',
-      toolCallId,
-      toolName,
-      input,
-    })),
-    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-    usage,
-    warnings: [],
-  };
-}
-
-const text = (value: string): LanguageModelV3GenerateResult => ({
-  content: [{ type: 'text', text: value }],
-  finishReason: { unified: 'stop', raw: 'stop' },
-  usage,
-  warnings: [],
-});
-
-/** The tool results the model was shown in a call, by tool call id. */
-function shownResults(
-  call: LanguageModelV3CallOptions | undefined,
-): Map<string, { type: string; value?: unknown }> {
-  const shown = new Map<string, { type: string; value?: unknown }>();
-  for (const message of call?.prompt ?? []) {
-    if (message.role !== 'tool') continue;
-    for (const part of message.content) {
-      if (part.type === 'tool-result')
-        shown.set(part.toolCallId, part.output as { type: string; value?: unknown });
-    }
-  }
-  return shown;
-}
+import { shownResults, text, toolCalls } from './support/mock-model.js';
 
 describe('toAiSdkTools', () => {
   it('is exactly the model list, keyed by wire name, with a null prototype', () => {

@@ -10,35 +10,7 @@ import {
   HOSTILE_NAMES,
   WRITE_AND_SEND_WIRE_NAMES,
 } from './support/hostile-calls.js';
-
-type CallOptions = MockLanguageModelV3['doGenerateCalls'][number];
-type GenerateResult = Awaited<ReturnType<MockLanguageModelV3['doGenerate']>>;
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-  outputTokens: { total: 1, text: 1, reasoning: undefined },
-};
-
-function toolCalls(calls: [id: string, name: string, input: string][]): GenerateResult {
-  return {
-    content: calls.map(([toolCallId, toolName, input]) => ({
-      type: 'tool-call',
-      toolCallId,
-      toolName,
-      input,
-    })),
-    finishReason: { unified: 'tool-calls', raw: 'tool_calls' },
-    usage,
-    warnings: [],
-  };
-}
-
-const text = (value: string): GenerateResult => ({
-  content: [{ type: 'text', text: value }],
-  finishReason: { unified: 'stop', raw: 'stop' },
-  usage,
-  warnings: [],
-});
+import { type GenerateResult, shownResults, text, toolCalls } from './support/mock-model.js';
 
 /** A scripted model: one result per call, in order. */
 function scriptedModel(results: GenerateResult[]): MockLanguageModelV3 {
@@ -54,17 +26,6 @@ function scriptedModel(results: GenerateResult[]): MockLanguageModelV3 {
 }
 
 /** The tool results the model was shown in a call, by tool call id. */
-function shownResults(call: CallOptions | undefined): Map<string, { type: string; value?: unknown }> {
-  const shown = new Map<string, { type: string; value?: unknown }>();
-  for (const message of call?.prompt ?? []) {
-    if (message.role !== 'tool') continue;
-    for (const part of message.content) {
-      if (part.type === 'tool-result')
-        shown.set(part.toolCallId, part.output as { type: string; value?: unknown });
-    }
-  }
-  return shown;
-}
 
 /** Names Mastra resolves on Object.prototype (see the test that pins its behaviour). */
 const PROTOTYPE_KEYS = ['__proto__', 'constructor'];
