@@ -1,15 +1,9 @@
 import { truncateText } from '../util/truncate.js';
-import {
-  DEFAULT_HTTP_POLICY,
-  type HttpChannelOptions,
-  httpUrl,
-  postOnce,
-  timeoutOf,
-} from './http-attempt.js';
+import type { HttpChannelOptions } from './http-attempt.js';
+import { httpNotifier } from './http-notifier.js';
 import { type NoticeData, noticeData, payloadText, webLink } from './notice-data.js';
 import { formatUtc, noticeWords } from './notice-text.js';
 import type { ApprovalNotice, Notifier } from './notifier.js';
-import { retryPolicy, sendWithRetries } from './retry-policy.js';
 
 /** Where to post Slack messages. */
 export interface SlackNotifierOptions extends HttpChannelOptions {
@@ -39,28 +33,14 @@ export interface SlackMessage {
  * ```
  */
 export function slackNotifier(options: SlackNotifierOptions): Notifier {
-  const factory = 'slackNotifier';
-  const url = httpUrl(factory, 'webhookUrl', options.webhookUrl);
-  const timeoutMs = timeoutOf(factory, options.timeoutMs);
-  const policy = retryPolicy(factory, options, DEFAULT_HTTP_POLICY);
-  const includePayload = options.includePayload === true;
-  const fetchFn = options.fetch ?? globalThis.fetch;
-  return {
+  return httpNotifier({
+    factory: 'slackNotifier',
     channel: 'slack',
-    send(notice, sendOptions) {
-      let body: string | undefined;
-      return sendWithRetries({
-        channel: 'slack',
-        noticeId: String(notice?.id),
-        policy,
-        options: sendOptions,
-        attempt: (signal) => {
-          body ??= JSON.stringify(slackMessage(notice, includePayload));
-          return postOnce({ fetch: fetchFn, url, body, headers: {}, timeoutMs, signal });
-        },
-      });
-    },
-  };
+    urlOption: 'webhookUrl',
+    url: options.webhookUrl,
+    options,
+    body: (notice, includePayload) => JSON.stringify(slackMessage(notice, includePayload)),
+  });
 }
 
 /** The Block Kit message for one notice. */

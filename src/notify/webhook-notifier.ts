@@ -1,15 +1,10 @@
 import { Webhook } from 'standardwebhooks';
 import { describeThrown } from '../util/describe-thrown.js';
-import {
-  DEFAULT_HTTP_POLICY,
-  type HttpChannelOptions,
-  httpUrl,
-  postOnce,
-  timeoutOf,
-} from './http-attempt.js';
+import type { HttpChannelOptions } from './http-attempt.js';
+import { httpNotifier } from './http-notifier.js';
 import { noticeData } from './notice-data.js';
 import type { ApprovalNotice, Notifier } from './notifier.js';
-import { invalidOption, retryPolicy, sendWithRetries } from './retry-policy.js';
+import { invalidOption } from './retry-policy.js';
 
 /** Where and how to send signed webhooks. */
 export interface WebhookNotifierOptions extends HttpChannelOptions {
@@ -69,41 +64,23 @@ export interface WebhookBody {
  * ```
  */
 export function webhookNotifier(options: WebhookNotifierOptions): Notifier {
-  const factory = 'webhookNotifier';
-  const url = httpUrl(factory, 'url', options.url);
   const signer = signerFor(options.secret);
-  const timeoutMs = timeoutOf(factory, options.timeoutMs);
-  const policy = retryPolicy(factory, options, DEFAULT_HTTP_POLICY);
-  const includePayload = options.includePayload === true;
-  const fetchFn = options.fetch ?? globalThis.fetch;
-  return {
+  return httpNotifier({
+    factory: 'webhookNotifier',
     channel: 'webhook',
-    send(notice, sendOptions) {
-      let body: string | undefined;
-      return sendWithRetries({
-        channel: 'webhook',
-        noticeId: String(notice?.id),
-        policy,
-        options: sendOptions,
-        attempt: (signal) => {
-          body ??= webhookBody(notice, includePayload);
-          const now = new Date();
-          return postOnce({
-            fetch: fetchFn,
-            url,
-            body,
-            headers: {
-              'webhook-id': notice.id,
-              'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-              'webhook-signature': signer.sign(notice.id, now, body),
-            },
-            timeoutMs,
-            signal,
-          });
-        },
-      });
+    urlOption: 'url',
+    url: options.url,
+    options,
+    body: webhookBody,
+    headers: (notice, body) => {
+      const now = new Date();
+      return {
+        'webhook-id': notice.id,
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': signer.sign(notice.id, now, body),
+      };
     },
-  };
+  });
 }
 
 function webhookBody(notice: ApprovalNotice, includePayload: boolean): string {
