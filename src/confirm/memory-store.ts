@@ -2,6 +2,7 @@ import type { ListPosition } from './cursor.js';
 import { listStart, pageOf } from './list-page.js';
 import { setOwn } from './own-property.js';
 import type {
+  ApprovalLinkRecord,
   ClaimChange,
   ConfirmationQuery,
   ConfirmationStore,
@@ -121,6 +122,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
   let finished: Slot[] = [];
   let finishedHead = 0;
   const isFinished = new Set<ConfirmationStatus>(FINISHED_STATUSES);
+
+  // One-time approval links by token hash; expired ones leave with `prune`, or when the map is full.
+  const links = new Map<string, ApprovalLinkRecord>();
 
   const drop = (slot: Slot) => {
     slot.alive = false;
@@ -314,7 +318,32 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
         .slice(finishedHead)
         .filter((s) => s.alive && Date.parse(s.record.updatedAt) < before);
       for (const slot of due) drop(slot);
+      for (const [hash, link] of links) if (link.expiresAt < before) links.delete(hash);
       return due.length;
+    },
+
+    async saveLink(link) {
+      if (links.has(link.tokenHash)) throw new Error('an approval link with that token exists');
+      if (links.size >= maxRecords) {
+        const now = Date.now();
+        for (const [hash, held] of links)
+          if (held.expiresAt <= now || held.usedAt !== undefined) links.delete(hash);
+        if (links.size >= maxRecords)
+          throw new Error(`the memory store holds ${maxRecords} open approval links (its maxRecords)`);
+      }
+      links.set(link.tokenHash, frozenCopy({ ...link }));
+    },
+
+    async findLink(tokenHash) {
+      const link = links.get(tokenHash);
+      return link === undefined ? undefined : { ...link };
+    },
+
+    async useLink(tokenHash, { now }) {
+      const link = links.get(tokenHash);
+      if (link === undefined || link.usedAt !== undefined || link.expiresAt <= now) return false;
+      links.set(tokenHash, Object.freeze({ ...link, usedAt: now }));
+      return true;
     },
   };
 }

@@ -85,6 +85,34 @@ export type TransitionOutcome =
   | { readonly ok: false; readonly reason: 'not-found' }
   | { readonly ok: false; readonly reason: 'wrong-status' | 'expired'; readonly confirmation: Confirmation };
 
+/** The person a one-time approval link is for, stored with it: they are the approver when it is used. */
+export interface LinkApprover {
+  /** Their user id: recorded as the approver (or the one who rejected). */
+  readonly id: string;
+  readonly name?: string;
+  /** Their feature flags, for the tool's gates at confirm. */
+  readonly flags?: Readonly<Record<string, boolean>>;
+  readonly scope?: string;
+}
+
+/**
+ * A one-time approval link as a store keeps it: never the token itself, only its SHA-256, bound to one
+ * confirmation, the digest of the payload it was made for, one approver and an expiry. Times are epoch ms.
+ */
+export interface ApprovalLinkRecord {
+  /** SHA-256 (hex) of the link's token: the key. */
+  readonly tokenHash: string;
+  readonly confirmationId: string;
+  /** The payload digest the link was made for: a payload changed since refuses it. */
+  readonly digest: string;
+  readonly approver: LinkApprover;
+  readonly createdAt: number;
+  /** The link opens nothing at or after this. */
+  readonly expiresAt: number;
+  /** When it was used; absent while unused. */
+  readonly usedAt?: number;
+}
+
 /**
  * Where confirmations live. Every status change is one conditional, atomic write: of any number of
  * concurrent callers — in one process or across many — exactly one sees `ok: true`. Stores never
@@ -143,6 +171,18 @@ export interface ConfirmationStore {
    * once.
    */
   remindDue?(change: { readonly now: number; readonly within: number }): Promise<Confirmation[]>;
+  /**
+   * Optional, with `findLink` and `useLink` (the three stores have them): stores a new one-time approval
+   * link. Rejects when its `tokenHash` exists. `prune` deletes links that expired before its cutoff.
+   */
+  saveLink?(link: ApprovalLinkRecord): Promise<void>;
+  /** The link whose token hashes to `tokenHash`, used or not, or `undefined`. */
+  findLink?(tokenHash: string): Promise<ApprovalLinkRecord | undefined>;
+  /**
+   * Marks the link used at `now` if it is unused and expires after `now`: one conditional write, so of
+   * any number of concurrent callers, in any number of processes, exactly one gets `true`.
+   */
+  useLink?(tokenHash: string, change: { readonly now: number }): Promise<boolean>;
   /**
    * Optional: calls `listener` soon after a confirmation is created or changed by *another* process
    * sharing this store (PostgreSQL `LISTEN/NOTIFY`, SQLite polling); changes made through this process's

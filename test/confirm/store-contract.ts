@@ -7,7 +7,7 @@ import {
 } from 'graded-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCursor } from '../../src/confirm/cursor.js';
-import type { PayloadEdit } from '../../src/confirm/store.js';
+import type { ApprovalLinkRecord, PayloadEdit } from '../../src/confirm/store.js';
 
 /** A store under test and how to tidy up after it. */
 export interface StoreUnderTest {
@@ -385,6 +385,7 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
 
   pageCases(name, open);
   editCases(name, open);
+  linkCases(name, open);
 
   // The SQL engine's cases (issue 7): prune in batches, list by tool.
   describe(`ConfirmationStore contract, prune and list at volume: ${name}`, () => {
@@ -884,5 +885,86 @@ function snapshotCases(
     const read = await store.get(original.id);
     expect(read).toMatchObject({ status: 'delivering', payload, input: { deep: { text: 'hi' } } });
     expect(read?.history).toHaveLength(2);
+  });
+}
+
+/** One-time approval links: kept by token hash, used once, pruned after they expire (issue 9). */
+function linkCases(name: string, open: () => Promise<StoreUnderTest>): void {
+  describe(`ConfirmationStore contract, approval links: ${name}`, () => {
+    let subject: StoreUnderTest;
+    let store: ConfirmationStore;
+    beforeAll(async () => {
+      subject = await open();
+      store = subject.store;
+    });
+    afterAll(async () => {
+      await subject?.cleanup?.();
+    });
+
+    const links = () => {
+      const { saveLink, findLink, useLink } = store;
+      if (saveLink === undefined || findLink === undefined || useLink === undefined)
+        throw new Error(`${name} keeps no approval links`);
+      return {
+        save: saveLink.bind(store),
+        find: findLink.bind(store),
+        use: useLink.bind(store),
+      };
+    };
+    const linkRecord = (overrides: Partial<ApprovalLinkRecord> = {}): ApprovalLinkRecord => ({
+      tokenHash: randomBytes(32).toString('hex'),
+      confirmationId: randomBytes(16).toString('base64url'),
+      digest: 'a'.repeat(64),
+      approver: { id: 'lead-2', name: 'Li 李', flags: { outbound: true, beta: false }, scope: 'desk' },
+      createdAt: T0 + 123,
+      expiresAt: T0 + HOUR + 456,
+      ...overrides,
+    });
+
+    it('finds a saved link by its hash, exactly as saved, and nothing by another hash', async () => {
+      const link = linkRecord();
+      await links().save(link);
+      expect(await links().find(link.tokenHash)).toEqual(link);
+      expect(await links().find(randomBytes(32).toString('hex'))).toBeUndefined();
+    });
+
+    it('refuses a second link with the same hash', async () => {
+      const link = linkRecord();
+      await links().save(link);
+      await expect(links().save({ ...link, confirmationId: 'someone-else' })).rejects.toThrow();
+      expect((await links().find(link.tokenHash))?.confirmationId).toBe(link.confirmationId);
+    });
+
+    it('uses a link once, records when, and never after it expires', async () => {
+      const link = linkRecord();
+      await links().save(link);
+      expect(await links().use(link.tokenHash, { now: T0 + 1_000 })).toBe(true);
+      expect(await links().use(link.tokenHash, { now: T0 + 2_000 })).toBe(false);
+      expect(await links().find(link.tokenHash)).toEqual({ ...link, usedAt: T0 + 1_000 });
+      const late = linkRecord();
+      await links().save(late);
+      expect(await links().use(late.tokenHash, { now: late.expiresAt })).toBe(false);
+      expect((await links().find(late.tokenHash))?.usedAt).toBeUndefined();
+      expect(await links().use(randomBytes(32).toString('hex'), { now: T0 })).toBe(false);
+    });
+
+    it('of any number of concurrent uses, exactly one wins', async () => {
+      const link = linkRecord();
+      await links().save(link);
+      const uses = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => links().use(link.tokenHash, { now: T0 + 1_000 + i })),
+      );
+      expect(uses.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('prune forgets links that expired before its cutoff, and keeps the rest', async () => {
+      const old = linkRecord({ expiresAt: T0 - 10 * HOUR });
+      const open = linkRecord({ expiresAt: T0 + 10 * HOUR });
+      await links().save(old);
+      await links().save(open);
+      await store.prune({ before: T0 - HOUR });
+      expect(await links().find(old.tokenHash)).toBeUndefined();
+      expect(await links().find(open.tokenHash)).toEqual(open);
+    });
   });
 }

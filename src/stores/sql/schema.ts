@@ -1,7 +1,7 @@
 import { CONFIRMATION_STATUSES } from '../../confirm/types.js';
 import type { SqlDialect } from './dialect.js';
 import { statusCheck } from './sql-row.js';
-import { indexName, noticesTableOf } from './table-name.js';
+import { indexName, linksTableOf, noticesTableOf } from './table-name.js';
 
 /**
  * The table and its indexes, each statement safe to run again (`IF NOT EXISTS`), so a database made
@@ -49,5 +49,17 @@ export function schemaStatements(dialect: SqlDialect): string[] {
       claimed_at ${types.time} NOT NULL,
       PRIMARY KEY (confirmation_id, kind)
     )`,
+    // One-time approval links: only the token's hash, the binding (confirmation, digest, approver as
+    // JSON text) and the times; `used_at` is set by one conditional UPDATE. `prune` walks `expires_at`.
+    `CREATE TABLE IF NOT EXISTS ${linksTableOf(table)} (
+      token_hash ${types.text} PRIMARY KEY NOT NULL,
+      confirmation_id ${types.text} NOT NULL,
+      digest ${types.text} NOT NULL,
+      approver ${types.text} NOT NULL,
+      created_at ${types.time} NOT NULL,
+      expires_at ${types.time} NOT NULL,
+      used_at ${types.time}
+    )`,
+    `CREATE INDEX IF NOT EXISTS ${indexName(tableName, 'links_expires')} ON ${linksTableOf(table)} (expires_at)`,
   ];
 }

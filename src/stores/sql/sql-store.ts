@@ -20,6 +20,7 @@ import {
 } from '../../confirm/transitions.js';
 import type { Confirmation, ConfirmationStatus } from '../../confirm/types.js';
 import type { SqlDialect, SqlStatement } from './dialect.js';
+import { sqlLinks } from './sql-links.js';
 import {
   appendedHistory,
   COLUMNS,
@@ -234,7 +235,11 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
       ` AND ${table}.status = 'pending') LIMIT $2)`,
   );
 
+  const { pruneLinks, ...links } = sqlLinks(dialect);
+
   return {
+    ...links,
+
     async create(confirmation) {
       const row = confirmationRow(confirmation, dialect.time);
       await insert(rowValues(row));
@@ -363,6 +368,7 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
         await nextTurn();
         if (changed < PRUNE_BATCH) break;
       }
+      await pruneLinks(before, nextTurn);
       return pruned;
     },
 

@@ -34,7 +34,19 @@ export function indexName(table: string, suffix: string): string {
  * row per reminder an instance claimed, so instances sharing the store send each one once.
  */
 export function noticesTableOf(table: string): string {
+  return siblingTableOf(table, '_notices');
+}
+
+/**
+ * The table of one-time approval links beside a confirmation table (`…_links`, in the same schema):
+ * one row per link, keyed by the SHA-256 of its token (the token itself is never stored).
+ */
+export function linksTableOf(table: string): string {
+  return siblingTableOf(table, '_links');
+}
+
+function siblingTableOf(table: string, suffix: string): string {
   const parts = table.split('.');
   const bare = (parts.pop() ?? table).replace(/^"|"$/g, '');
-  return [...parts, `"${bare.slice(0, 63 - '_notices'.length)}_notices"`].join('.');
+  return [...parts, `"${bare.slice(0, 63 - suffix.length)}${suffix}"`].join('.');
 }
