@@ -66,8 +66,26 @@ export interface NotifyEvent {
   readonly at: number;
 }
 
+/**
+ * A one-time approval link was issued, used (to confirm or reject), or refused (unknown, used, expired,
+ * its payload changed …: `code` and `reason` say which). Never holds the token or the payload.
+ */
+export interface LinkEvent {
+  readonly type: 'link';
+  readonly action: 'issued' | 'used' | 'refused';
+  readonly confirmationId: string;
+  /** The approver the link is for (absent when a refused link names nobody we know). */
+  readonly approver?: string;
+  /** For `refused`: the failure's code (`LINK_REFUSED`, `PAYLOAD_CHANGED`, `ALREADY_DECIDED` …). */
+  readonly code?: string;
+  /** For `LINK_REFUSED`: `unknown`, `used` or `expired`. */
+  readonly reason?: string;
+  /** When it happened (epoch ms from the registry's clock). */
+  readonly at: number;
+}
+
 /** Everything the registry reports through `onEvent`. */
-export type RegistryEvent = InvokeEvent | ConfirmationEvent | NotifyEvent;
+export type RegistryEvent = InvokeEvent | ConfirmationEvent | NotifyEvent | LinkEvent;
 
 /** Receives events. Whatever it throws or rejects with is swallowed: auditing never breaks an invoke. */
 export type EventListener = (event: RegistryEvent) => void | Promise<void>;

@@ -1,5 +1,16 @@
 // The public API, by name. Adding a symbol here is an API decision; test/index.test.ts snapshots the list.
 
+export type {
+  ApprovalLinks,
+  IssuedLink,
+  IssueLinkOptions,
+  IssueLinkResult,
+  LinkApproverInput,
+  LinkFailure,
+  LinkRefusalReason,
+  OpenedLink,
+  OpenLinkResult,
+} from './confirm/approval-links.js';
 export type { ListPosition } from './confirm/cursor.js';
 export { decodeCursor, encodeCursor } from './confirm/cursor.js';
 export { canonicalJson, payloadDigest } from './confirm/digest.js';
@@ -7,11 +18,13 @@ export type { MemoryStoreOptions } from './confirm/memory-store.js';
 export { createMemoryStore } from './confirm/memory-store.js';
 export type { ApprovalNotice, NoticeKind, Notifier, NotifyAttempt, NotifyOptions } from './confirm/notice.js';
 export type {
+  ApprovalLinkRecord,
   ClaimChange,
   ConfirmationPage,
   ConfirmationQuery,
   ConfirmationStore,
   FinishChange,
+  LinkApprover,
   PayloadEdit,
   StoreChange,
   StoreNotice,
@@ -52,6 +65,7 @@ export type {
   EventListener,
   InvokeEvent,
   InvokeOutcome,
+  LinkEvent,
   NotifyEvent,
   RegistryEvent,
 } from './events.js';

@@ -1,3 +1,4 @@
+import { ApprovalLinks } from './confirm/approval-links.js';
 import { ApproverNotices } from './confirm/approver-notices.js';
 import { ConfirmationFlow, type SendToolHandle } from './confirm/confirmation-flow.js';
 import { createMemoryStore } from './confirm/memory-store.js';
@@ -131,14 +132,16 @@ export class ToolRegistry<AppContext = unknown> {
   readonly #invokePath: InvokePath;
   readonly #flow: ConfirmationFlow;
   readonly #confirmationsView: ConfirmationsView;
+  readonly #approvalLinks: ApprovalLinks;
 
   constructor(options: RegistryOptions = {}) {
     const settings = readRegistryOptions(options);
     this.#locale = settings.locale;
     this.#tools = new ToolTable(settings.validator);
     // The confirmation path lives in src/confirm; the registry only lends it its tools and settings.
+    const store = settings.confirmations ?? createMemoryStore();
     this.#flow = new ConfirmationFlow({
-      store: settings.confirmations ?? createMemoryStore(),
+      store,
       now: settings.now,
       ttlMs: settings.confirmationTtlMs,
       requireDigest: settings.requireDigest,
@@ -164,6 +167,7 @@ export class ToolRegistry<AppContext = unknown> {
       telemetry: settings.telemetry,
     });
     this.#confirmationsView = this.#flow.view;
+    this.#approvalLinks = new ApprovalLinks(store, settings.now, settings.locale, settings.onEvent);
     this.#invokePath = new InvokePath({
       table: this.#tools,
       locale: settings.locale,
@@ -428,6 +432,24 @@ export class ToolRegistry<AppContext = unknown> {
    */
   get confirmations(): ConfirmationsView {
     return this.#confirmationsView;
+  }
+
+  /**
+   * One-time approval links for confirmations in this registry's store, for a person without a
+   * console session (an emailed approval): bound to one confirmation, its payload's digest, one
+   * approver and an expiry; only the token's hash is stored; used once. The approvals console's
+   * `createApprovalLink` builds its URLs on this; use that unless you serve the page yourself.
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * const registry = new ToolRegistry();
+   * const link = await registry.approvalLinks.issue('some-confirmation-id', { approver: 'lead-2' });
+   * if (!link.ok) console.log(link.code); // 'CONFIRMATION_NOT_FOUND'
+   * ```
+   */
+  get approvalLinks(): ApprovalLinks {
+    return this.#approvalLinks;
   }
 
   #localeOf(options: { readonly locale?: Locale | undefined } | undefined): Locale {

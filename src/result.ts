@@ -48,7 +48,12 @@ export type ErrorCode =
    * Four eyes (`requireDifferentApprover`): the approver is the person who asked, or who asked is not
    * recorded. Someone else must confirm.
    */
-  | 'SAME_PERSON';
+  | 'SAME_PERSON'
+  /**
+   * A one-time approval link that opens nothing: unknown or meant for another confirmation, already
+   * used, or expired (`reason` says which).
+   */
+  | 'LINK_REFUSED';
 
 /** One thing wrong with an input, for a person or a model to fix. */
 export interface ValidationIssue {

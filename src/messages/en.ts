@@ -51,4 +51,10 @@ export const en: MessageCatalog = {
       ? 'This confirmation does not record who asked, so a second person cannot be checked; nothing was sent. Ask again with the asker recorded (`ctx.actor`).'
       : 'The person who asked for this cannot also approve it; nothing was sent. Another person must confirm it.',
   INVALID_OPTION: (p) => `This call cannot be made as asked: ${p.detail ?? 'its options are invalid'}.`,
+  LINK_REFUSED: (p) =>
+    p.detail === 'used'
+      ? 'This approval link was already used: it works once. Nothing more was done; open the approvals console to see the outcome.'
+      : p.detail === 'expired'
+        ? 'This approval link has expired; nothing was done. Ask for a new link or open the approvals console.'
+        : 'This approval link is not valid here (mistyped, or meant for another confirmation); nothing was done.',
 };

@@ -1,0 +1,270 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { type EventListener, emitSafely, type LinkEvent } from '../events.js';
+import { formatMessage, type Locale, type MessageParams, toLocale } from '../messages/index.js';
+import type { ErrorCode } from '../result.js';
+import { failure } from '../result.js';
+import { describeThrown } from '../util/describe-thrown.js';
+import { isRecord } from '../util/is-record.js';
+import { isConfirmationIdShape } from './confirmation-id.js';
+import { payloadDigest } from './digest.js';
+import { setOwn } from './own-property.js';
+import type { ApprovalLinkRecord, ConfirmationStore, LinkApprover } from './store.js';
+import type { Confirmation, ConfirmationFailure } from './types.js';
+
+/** Who a link is for: a user id, or the person with their name, flags and scope. */
+export type LinkApproverInput =
+  | string
+  | {
+      readonly id: string;
+      readonly name?: string | undefined;
+      readonly flags?: Readonly<Record<string, boolean | undefined>> | undefined;
+      readonly scope?: string | undefined;
+    };
+
+/** What `approvalLinks.issue` is told. */
+export interface IssueLinkOptions {
+  /** The one person the link lets decide; recorded as the approver. */
+  readonly approver: LinkApproverInput;
+  /** How long the link works (default, and at most: until the confirmation expires). */
+  readonly ttlMs?: number | undefined;
+  readonly locale?: Locale | undefined;
+}
+
+/** A link was made: its token (shown once, never stored) and when it stops working. */
+export interface IssuedLink {
+  readonly ok: true;
+  /** 256 random bits, base64url: put it in the link; only its SHA-256 is stored. */
+  readonly token: string;
+  /** ISO time at which the link stops working (never later than the confirmation's expiry). */
+  readonly expiresAt: string;
+  readonly confirmation: Confirmation;
+}
+
+/** A link that opens its confirmation: who it is for, until when, and the confirmation as it is. */
+export interface OpenedLink {
+  readonly ok: true;
+  readonly approver: LinkApprover;
+  readonly expiresAt: string;
+  readonly confirmation: Confirmation;
+}
+
+/** Why a link opens nothing, for `LINK_REFUSED`. */
+export type LinkRefusalReason = 'unknown' | 'used' | 'expired';
+
+/** A link refused: `LINK_REFUSED` (with `reason`), `PAYLOAD_CHANGED`, `ALREADY_DECIDED`, `EXPIRED` … */
+export type LinkFailure = ConfirmationFailure & { readonly reason?: LinkRefusalReason };
+
+export type IssueLinkResult = IssuedLink | LinkFailure;
+export type OpenLinkResult = OpenedLink | LinkFailure;
+
+const TOKEN_BYTES = 32;
+const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+
+/** SHA-256 (hex) of a link token: what the store keys the link by. */
+export function linkTokenHash(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/**
+ * One-time approval links, the policy written once: a link is bound to one pending confirmation, the
+ * digest of its payload, one approver and an expiry no later than the confirmation's; the store keeps
+ * only the SHA-256 of its token; `open` checks without changing anything (a GET, a mail scanner's
+ * prefetch); `use` checks again and marks it used in one conditional write, so it decides once. The
+ * approvals console builds its links on this (`approvals.createApprovalLink`).
+ */
+export class ApprovalLinks {
+  readonly #store: ConfirmationStore;
+  readonly #now: () => number;
+  readonly #locale: Locale;
+  readonly #onEvent: EventListener | undefined;
+
+  constructor(store: ConfirmationStore, now: () => number, locale: Locale, onEvent?: EventListener) {
+    this.#store = store;
+    this.#now = now;
+    this.#locale = locale;
+    this.#onEvent = onEvent;
+  }
+
+  /** Whether the store keeps links (the memory, SQLite and PostgreSQL stores do). */
+  get supported(): boolean {
+    const s = this.#store;
+    return (
+      typeof s.saveLink === 'function' && typeof s.findLink === 'function' && typeof s.useLink === 'function'
+    );
+  }
+
+  /** Makes a link for pending confirmation `id` and `options.approver`. Never rejects. */
+  async issue(id: string, options: IssueLinkOptions): Promise<IssueLinkResult> {
+    let read: { approver: LinkApprover | string; ttl: unknown; locale: unknown };
+    try {
+      const o: Record<string, unknown> = isRecord(options) ? options : {};
+      read = { approver: readLinkApprover(o.approver), ttl: o.ttlMs, locale: o.locale };
+    } catch {
+      read = { approver: '`options` could not be read', ttl: undefined, locale: undefined };
+    }
+    const fail = this.#failIn(read.locale);
+    const { approver, ttl } = read;
+    if (typeof approver === 'string') return fail('INVALID_OPTION', { detail: approver });
+    if (ttl !== undefined && (typeof ttl !== 'number' || !Number.isSafeInteger(ttl) || ttl < 1))
+      return fail('INVALID_OPTION', { detail: '`ttlMs` must be a whole number of milliseconds, at least 1' });
+    if (!this.supported)
+      return fail('INVALID_OPTION', { detail: 'this confirmation store keeps no approval links' });
+    if (!isConfirmationIdShape(id)) return fail('CONFIRMATION_NOT_FOUND', {});
+    try {
+      const confirmation = await this.#store.get(id);
+      if (confirmation === undefined) return fail('CONFIRMATION_NOT_FOUND', {});
+      const now = this.#now();
+      const closes = Date.parse(confirmation.expiresAt);
+      if (confirmation.status !== 'pending')
+        return fail('ALREADY_DECIDED', { status: confirmation.status }, confirmation);
+      if (closes <= now) return fail('EXPIRED', {}, confirmation);
+      const token = randomBytes(TOKEN_BYTES).toString('base64url');
+      const expiresAt = Math.min(closes, ttl === undefined ? closes : now + ttl);
+      const record: ApprovalLinkRecord = {
+        tokenHash: linkTokenHash(token),
+        confirmationId: id,
+        digest: confirmation.digest,
+        approver,
+        createdAt: now,
+        expiresAt,
+      };
+      await this.#store.saveLink?.(record);
+      this.#emit({ action: 'issued', confirmationId: id, approver: approver.id });
+      return { ok: true, token, expiresAt: new Date(expiresAt).toISOString(), confirmation };
+    } catch (error) {
+      return fail('STORE_FAILED', { detail: describeThrown(error) });
+    }
+  }
+
+  /**
+   * The confirmation `token` opens, if it is `id`'s link, unused, unexpired, and the payload is still
+   * the one it was made for, still pending. Changes nothing. Never rejects.
+   */
+  async open(
+    token: unknown,
+    id: unknown,
+    options: { readonly locale?: Locale } = {},
+  ): Promise<OpenLinkResult> {
+    return this.#reported(id, await this.#check(token, id, options?.locale, false), false);
+  }
+
+  /** `open`, then marks the link used: of any number of concurrent callers, one gets `ok`. */
+  async use(
+    token: unknown,
+    id: unknown,
+    options: { readonly locale?: Locale } = {},
+  ): Promise<OpenLinkResult> {
+    return this.#reported(id, await this.#check(token, id, options?.locale, true), true);
+  }
+
+  /** `result`, after telling `onEvent` of a use or a refusal (an open that worked is no event). */
+  #reported(id: unknown, result: OpenLinkResult, use: boolean): OpenLinkResult {
+    const confirmationId = typeof id === 'string' ? id.slice(0, 128) : '';
+    if (result.ok) {
+      if (use) this.#emit({ action: 'used', confirmationId, approver: result.approver.id });
+    } else {
+      this.#emit({
+        action: 'refused',
+        confirmationId,
+        code: result.code,
+        ...(result.reason === undefined ? {} : { reason: result.reason }),
+      });
+    }
+    return result;
+  }
+
+  #emit(event: Omit<LinkEvent, 'type' | 'at'>): void {
+    if (this.#onEvent !== undefined) emitSafely(this.#onEvent, { type: 'link', ...event, at: this.#now() });
+  }
+
+  async #check(
+    token: unknown,
+    id: unknown,
+    locale: Locale | undefined,
+    use: boolean,
+  ): Promise<OpenLinkResult> {
+    const fail = this.#failIn(locale);
+    const refused = (reason: LinkRefusalReason, confirmation?: Confirmation): LinkFailure => ({
+      ...fail('LINK_REFUSED', { detail: reason }, confirmation),
+      reason,
+    });
+    if (!this.supported)
+      return fail('INVALID_OPTION', { detail: 'this confirmation store keeps no approval links' });
+    if (typeof token !== 'string' || !TOKEN_SHAPE.test(token) || !isConfirmationIdShape(id))
+      return refused('unknown');
+    const hash = linkTokenHash(token);
+    try {
+      const link = await this.#store.findLink?.(hash);
+      // A link for another confirmation is told apart from no link at all by nothing.
+      if (link === undefined || link.confirmationId !== id) return refused('unknown');
+      const now = this.#now();
+      if (link.usedAt !== undefined) return refused('used');
+      if (link.expiresAt <= now) return refused('expired');
+      const confirmation = await this.#store.get(id);
+      if (confirmation === undefined) return fail('CONFIRMATION_NOT_FOUND', {});
+      // The payload as stored now, not only its recorded digest: a row changed behind the registry's
+      // back refuses the link too.
+      if (confirmation.digest !== link.digest || storedDigest(confirmation) !== link.digest)
+        return fail('PAYLOAD_CHANGED', {}, confirmation);
+      if (confirmation.status !== 'pending')
+        return fail('ALREADY_DECIDED', { status: confirmation.status }, confirmation);
+      if (Date.parse(confirmation.expiresAt) <= now) return fail('EXPIRED', {}, confirmation);
+      if (use && !(await this.#store.useLink?.(hash, { now }))) {
+        const again = await this.#store.findLink?.(hash);
+        return refused(again?.usedAt !== undefined ? 'used' : 'expired', confirmation);
+      }
+      return {
+        ok: true,
+        approver: link.approver,
+        expiresAt: new Date(link.expiresAt).toISOString(),
+        confirmation,
+      };
+    } catch (error) {
+      return fail('STORE_FAILED', { detail: describeThrown(error) });
+    }
+  }
+
+  #failIn(locale: unknown) {
+    let language: Locale;
+    try {
+      language = toLocale(locale as Locale | undefined, this.#locale);
+    } catch {
+      language = this.#locale;
+    }
+    return (code: ErrorCode, params: MessageParams, confirmation?: Confirmation): ConfirmationFailure => {
+      const base = failure(code, formatMessage(code, params, language));
+      return confirmation === undefined ? base : { ...base, confirmation };
+    };
+  }
+}
+
+/** The digest of the payload as stored (`''` when it is not JSON a digest can be taken of). */
+function storedDigest(confirmation: Confirmation): string {
+  try {
+    return payloadDigest(confirmation.tool, confirmation.payload);
+  } catch {
+    return '';
+  }
+}
+
+/** The approver, copied once into plain data (string id, boolean flags), or why it cannot be. */
+export function readLinkApprover(value: unknown): LinkApprover | string {
+  const problem = '`approver` must be a user id or a person `{ id, name?, flags?, scope? }`';
+  try {
+    if (typeof value === 'string') return value === '' ? problem : Object.freeze({ id: value });
+    if (!isRecord(value)) return problem;
+    const { id, name, flags, scope } = value;
+    if (typeof id !== 'string' || id === '') return problem;
+    const granted: Record<string, boolean> = {};
+    if (isRecord(flags))
+      for (const [key, on] of Object.entries(flags)) if (typeof on === 'boolean') setOwn(granted, key, on);
+    return Object.freeze({
+      id,
+      ...(typeof name === 'string' ? { name } : {}),
+      ...(isRecord(flags) ? { flags: Object.freeze(granted) } : {}),
+      ...(typeof scope === 'string' ? { scope } : {}),
+    });
+  } catch {
+    return problem;
+  }
+}
