@@ -13,6 +13,8 @@ export interface ConsoleSettings {
   readonly locale: Locale | undefined;
   /** How often the console runs `registry.sweep()` (0: never). */
   readonly sweepIntervalMs: number;
+  /** `publicUrl` without a trailing `/`, or `undefined` (no approval links). */
+  readonly publicUrl: string | undefined;
 }
 
 /** One request of a signed-in person, as every handler sees it. */

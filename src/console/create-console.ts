@@ -9,6 +9,7 @@ import { decide } from './decisions.js';
 import { EventStreams } from './events-stream.js';
 import { getResponse, listResponse, previewResponse, sessionResponse } from './json-api.js';
 import { jsonResponse, refusal } from './json-response.js';
+import { answerWithLink, createLink, LINK_HEADER } from './link-requests.js';
 import { requestLocale } from './locale.js';
 import { PAGE_SCRIPT, PAGE_STYLE } from './page-assets.generated.js';
 import { authenticatePerson } from './person.js';
@@ -16,7 +17,7 @@ import { readJsonObject, stateChangeRefusal } from './request-guard.js';
 import { matchRoute, normaliseBasePath, type Route } from './routes.js';
 import { withSecurityHeaders } from './security-headers.js';
 import { shellResponse, signInResponse } from './shell.js';
-import type { ApprovalsConsole, ApprovalsConsoleOptions } from './types.js';
+import type { ApprovalLinkOptions, ApprovalsConsole, ApprovalsConsoleOptions } from './types.js';
 
 /**
  * The approvals console: a page where a signed-in person sees every pending `send` exactly as it will
@@ -52,6 +53,7 @@ export function createApprovalsConsole<AppContext = unknown>(
   const app = new ConsoleApp(readSettings(options));
   return Object.freeze({
     fetch: (request: Request) => app.fetch(request),
+    createApprovalLink: (id: string, linkOptions: ApprovalLinkOptions) => app.createLink(id, linkOptions),
     close: () => app.close(),
   });
 }
@@ -96,14 +98,19 @@ class ConsoleApp {
     return withSecurityHeaders(response);
   }
 
+  createLink(id: string, options: ApprovalLinkOptions) {
+    return createLink(this.#s, id, options);
+  }
+
   close(): void {
     clearInterval(this.#sweeps);
     this.#streams.close();
   }
 
   /**
-   * 1. route (404/405) → 2. the page's assets, public → 3. a POST's origin and content type →
-   * 4. who is asking (401) → 5. a read, or a POST's JSON body then the decision.
+   * 1. route (404/405) → 2. the page's assets and an approval link's page, public (they hold nothing)
+   * → 3. a POST's origin and content type → 4. who is asking: an approval link's token, which opens its
+   * one confirmation only, or else the session (401) → 5. a read, or a POST's JSON body then the decision.
    */
   async #answer(request: Request): Promise<Response> {
     const url = new URL(request.url);
@@ -117,10 +124,13 @@ class ConsoleApp {
     const { route } = match;
     if (route.name === 'script') return asset(PAGE_SCRIPT, 'text/javascript; charset=utf-8');
     if (route.name === 'style') return asset(PAGE_STYLE, 'text/css; charset=utf-8');
+    if (route.name === 'linkPage') return shellResponse(this.#s.base, locale, '', 'link');
     if (route.method === 'POST') {
       const refused = stateChangeRefusal(request, url.origin);
       if (refused !== undefined) return refusal(refused.status, refused.code, locale);
     }
+    const linkToken = request.headers.get(LINK_HEADER);
+    if (linkToken !== null) return answerWithLink(this.#s, request, route, linkToken, locale);
     const who = await authenticatePerson(this.#s.authenticate, request);
     if (!who.ok) {
       if (who.reason === 'malformed') return refusal(500, 'CONSOLE_FAILED', locale);
@@ -208,7 +218,7 @@ function asset(text: string, type: string): Response {
 function readSettings(options: unknown): ConsoleSettings {
   const fail = (what: string) => new TypeError(`createApprovalsConsole: ${what}`);
   if (!isRecord(options)) throw fail('pass an options object ({ registry, authenticate, … })');
-  const { registry, authenticate, authorize, basePath, locale, sweepIntervalMs } = options;
+  const { registry, authenticate, authorize, basePath, locale, sweepIntervalMs, publicUrl } = options;
   if (typeof authenticate !== 'function') {
     throw fail(
       '`authenticate` is required: the console has no built-in users. Pass `(request) => person | undefined`, reading your own session.',
@@ -224,7 +234,13 @@ function readSettings(options: unknown): ConsoleSettings {
   const interval = sweepIntervalMs ?? 60_000;
   if (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 0 || interval > 2_147_483_647)
     throw fail('`sweepIntervalMs` must be a whole number of milliseconds (0: the app sweeps itself)');
+  const publicBase = readPublicUrl(publicUrl);
+  if (publicBase === null)
+    throw fail(
+      '`publicUrl` must be an absolute http(s) URL without a query or fragment, like "https://desk.example/approvals"',
+    );
   return Object.freeze({
+    publicUrl: publicBase,
     registry,
     authenticate: authenticate as ConsoleSettings['authenticate'],
     authorize: authorize as ConsoleSettings['authorize'],
@@ -232,6 +248,17 @@ function readSettings(options: unknown): ConsoleSettings {
     locale: locale as Locale | undefined,
     sweepIntervalMs: interval,
   });
+}
+
+/** `publicUrl` without a trailing `/`; `undefined` when not given, `null` when it is not usable. */
+function readPublicUrl(value: unknown): string | undefined | null {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !URL.canParse(value)) return null;
+  const url = new URL(value);
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search !== '' || url.hash !== '')
+    return null;
+  if (value.includes('?') || value.includes('#') || url.username !== '' || url.password !== '') return null;
+  return url.href.replace(/\/+$/, '');
 }
 
 function isRegistryLike(value: unknown): value is ToolRegistry<unknown> {

@@ -3,4 +3,11 @@
 export { createApprovalsConsole } from './create-console.js';
 export type { NodeListenerOptions } from './node-listener.js';
 export { toNodeListener } from './node-listener.js';
-export type { ApprovalsConsole, ApprovalsConsoleOptions, ConsoleAction, ConsolePerson } from './types.js';
+export type {
+  ApprovalLinkOptions,
+  ApprovalLinkResult,
+  ApprovalsConsole,
+  ApprovalsConsoleOptions,
+  ConsoleAction,
+  ConsolePerson,
+} from './types.js';

@@ -35,7 +35,7 @@ export interface NodeListenerOptions {
  * ```
  */
 export function toNodeListener(
-  approvals: ApprovalsConsole,
+  approvals: Pick<ApprovalsConsole, 'fetch'>,
   options: NodeListenerOptions = {},
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const trustProxy = options.trustProxy === true;
@@ -45,7 +45,7 @@ export function toNodeListener(
 }
 
 async function serve(
-  approvals: ApprovalsConsole,
+  approvals: Pick<ApprovalsConsole, 'fetch'>,
   req: IncomingMessage,
   res: ServerResponse,
   trustProxy: boolean,

@@ -34,6 +34,8 @@ function statusForCode(code: string): number {
   switch (code) {
     case 'CONFIRMATION_NOT_FOUND':
       return 404;
+    case 'LINK_REFUSED':
+      return 410;
     case 'FORBIDDEN':
     case 'SAME_PERSON':
     case 'FLAG_NOT_GRANTED':

@@ -2,6 +2,7 @@
 export type RouteName =
   | 'inbox'
   | 'detail'
+  | 'linkPage'
   | 'script'
   | 'style'
   | 'session'
@@ -48,6 +49,7 @@ const DECISIONS: Readonly<Record<string, RouteName>> = {
 };
 
 const DETAIL = /^\/confirmations\/([^/]+)$/;
+const LINK_PAGE = /^\/link\/([^/]+)$/;
 const ONE = /^\/api\/confirmations\/([^/]+)$/;
 const DECISION = /^\/api\/confirmations\/([^/]+)\/([a-z-]+)$/;
 
@@ -76,6 +78,8 @@ function routeFor(rest: string): Route | undefined {
   if (fixed !== undefined && Object.hasOwn(FIXED, rest)) return fixed;
   const detail = DETAIL.exec(rest);
   if (detail !== null) return { name: 'detail', method: 'GET', id: idOf(detail[1]) };
+  const linkPage = LINK_PAGE.exec(rest);
+  if (linkPage !== null) return { name: 'linkPage', method: 'GET', id: idOf(linkPage[1]) };
   const one = ONE.exec(rest);
   if (one !== null) return { name: 'get', method: 'GET', id: idOf(one[1]) };
   const decision = DECISION.exec(rest);

@@ -7,17 +7,19 @@ const HTML = { 'content-type': 'text/html; charset=utf-8' };
 /**
  * The page every console address serves: an empty mount point that the console's own script fills
  * in. The base path, the language and the person's id are attributes, each HTML-escaped; nothing
- * from a confirmation is ever in the HTML.
+ * from a confirmation is ever in the HTML. In `link` mode (an approval link's page, served to anyone:
+ * it holds nothing) the script reads the token from the address's fragment.
  */
-export function shellResponse(base: string, locale: Locale, personId: string): Response {
+export function shellResponse(base: string, locale: Locale, personId: string, mode?: 'link'): Response {
   const b = escapeHtml(base);
   const l = escapeHtml(locale);
+  const linkMode = mode === 'link' ? ' data-mode="link"' : '';
   const html =
     `<!doctype html><html lang="${l}"><head><meta charset="utf-8">` +
     `<meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<title>${escapeHtml(consoleWords(locale).title)}</title>` +
     `<link rel="stylesheet" href="${b}/assets/console.css"></head><body>` +
-    `<div id="app" data-base="${b}" data-locale="${l}" data-person="${escapeHtml(personId)}"></div>` +
+    `<div id="app" data-base="${b}" data-locale="${l}" data-person="${escapeHtml(personId)}"${linkMode}></div>` +
     `<script src="${b}/assets/console.js" defer></script></body></html>`;
   return new Response(html, { status: 200, headers: HTML });
 }

@@ -1,6 +1,8 @@
+import type { LinkApproverInput, LinkRefusalReason } from '../confirm/approval-links.js';
 import type { Confirmation } from '../confirm/types.js';
 import type { Locale } from '../messages/index.js';
 import type { ToolRegistry } from '../registry.js';
+import type { ErrorCode } from '../result.js';
 
 /**
  * The person `authenticate` returned: who decides. Their `id` is recorded as the approver (or the one
@@ -50,12 +52,46 @@ export interface ApprovalsConsoleOptions<AppContext = unknown> {
    * each change and reminder is claimed once in the store.
    */
   readonly sweepIntervalMs?: number;
+  /**
+   * Where people reach this console from outside, e.g. `'https://desk.example/approvals'` (an absolute
+   * `http(s)` URL, its path the mount point as seen from there). Required for `createApprovalLink`.
+   */
+  readonly publicUrl?: string;
 }
+
+/** What `createApprovalLink` is told. */
+export interface ApprovalLinkOptions {
+  /** The one person the link lets decide: a user id, or `{ id, name?, flags?, scope? }`. */
+  readonly approver: LinkApproverInput;
+  /** How long the link works (default, and at most: until the confirmation expires). */
+  readonly ttlMs?: number;
+}
+
+/**
+ * A link was made (`url`: one confirmation's page, its token after `#`), or why not: `INVALID_OPTION`,
+ * `CONFIRMATION_NOT_FOUND`, `ALREADY_DECIDED`, `EXPIRED`, `FORBIDDEN` (`authorize` says the approver may
+ * not confirm it), `STORE_FAILED`.
+ */
+export type ApprovalLinkResult =
+  | { readonly ok: true; readonly url: string; readonly expiresAt: string }
+  | {
+      readonly ok: false;
+      readonly code: ErrorCode | 'FORBIDDEN';
+      readonly error: string;
+      readonly reason?: LinkRefusalReason;
+    };
 
 /** A mounted console: a Fetch-API handler, and a way to end its open event streams. */
 export interface ApprovalsConsole {
   /** Answers one request; never rejects (a failure inside is a JSON 500 `CONSOLE_FAILED`). */
   fetch(request: Request): Promise<Response>;
+  /**
+   * A one-time approval link to confirmation `id` for `approver`, who need not have a session (an
+   * emailed approval): bound to this confirmation, its payload's digest, that approver and an expiry;
+   * only its hash is stored; opening it shows the confirmation, and one confirm or reject from that page
+   * spends it. A payload changed since refuses it. Never rejects.
+   */
+  createApprovalLink(id: string, options: ApprovalLinkOptions): Promise<ApprovalLinkResult>;
   /** Ends every open event stream and stops the sweeps (call it when your server shuts down). */
   close(): void;
 }

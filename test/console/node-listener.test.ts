@@ -270,9 +270,8 @@ describe('toNodeListener mounting', () => {
 
   it('answers a JSON 500 with the security headers when the console itself throws', async () => {
     f = consoleFixture(store);
-    const throwing: ApprovalsConsole = {
+    const throwing: Pick<ApprovalsConsole, 'fetch'> = {
       fetch: () => Promise.reject(new Error('internal detail')),
-      close: () => {},
     };
     const server = await listen(
       toNodeListener(throwing) as (req: IncomingMessage, res: ServerResponse) => void,

@@ -70,7 +70,17 @@ export interface Api {
     limit?: string;
   }): Promise<ListPage | Failure>;
   session(): Promise<{ ok: true; person: { id: string; name?: string }; serverTime: string } | Failure>;
-  get(id: string): Promise<{ ok: true; confirmation: Card; serverTime: string } | Failure>;
+  get(id: string): Promise<
+    | {
+        ok: true;
+        confirmation: Card;
+        serverTime: string;
+        /** Through an approval link: who it is for, and until when it works. */
+        person?: { id: string; name?: string };
+        link?: { expiresAt: string };
+      }
+    | Failure
+  >;
   confirm(id: string, body: { digest: string; payload?: unknown }): Promise<Decision>;
   reject(id: string, reason: string): Promise<Decision>;
   retry(id: string, digest: string): Promise<Decision>;
@@ -87,14 +97,21 @@ export interface Api {
   readonly eventsUrl: string;
 }
 
-/** The API under `base` (the console's base path, '' at the root). */
-export function createApi(base: string, networkError: string): Api {
+/**
+ * The API under `base` (the console's base path, '' at the root). With an approval link's `linkToken`,
+ * every request carries it in a header instead of relying on a session.
+ */
+export function createApi(base: string, networkError: string, linkToken?: string): Api {
+  const link: Record<string, string> = linkToken === undefined ? {} : { 'x-approval-link': linkToken };
   const call = async <T>(path: string, body?: object): Promise<T | Failure> => {
     try {
-      const init: RequestInit = { credentials: 'same-origin', headers: { accept: 'application/json' } };
+      const init: RequestInit = {
+        credentials: 'same-origin',
+        headers: { accept: 'application/json', ...link },
+      };
       if (body !== undefined) {
         init.method = 'POST';
-        init.headers = { accept: 'application/json', 'content-type': 'application/json' };
+        init.headers = { accept: 'application/json', 'content-type': 'application/json', ...link };
         init.body = JSON.stringify(body);
       }
       const response = await fetch(`${base}/api/${path}`, init);

@@ -20,7 +20,15 @@ export interface CardContext {
   readonly editedPayload?: () => unknown;
   /** Called when the card's checkbox changes or its status does. */
   readonly onChange?: () => void;
+  /**
+   * An approval link's card: Confirm and Reject while pending, nothing else (the link cannot retry),
+   * and none once a decision came back, unless it failed on the way (the link may be unspent).
+   */
+  readonly oneUse?: boolean;
 }
+
+/** Failures after which a link's card still offers its buttons: the decision may not have been made. */
+const TRANSIENT = /^(NETWORK|STORE_FAILED|CONSOLE_FAILED|HTTP_5\d\d)$/;
 
 export interface CardView {
   readonly element: HTMLElement;
@@ -54,7 +62,7 @@ export function decider(
 }
 
 /** A decision in the person's words. */
-export function describeDecision(decision: Decision, action: Action, t: Strings): string {
+export function describeDecision(decision: Decision, action: Action, t: Strings, oneUse = false): string {
   if (decision.ok) {
     if (decision.status === 'rejected') return t.rejected;
     if (action === 'markDelivered') return t.markedDelivered;
@@ -73,7 +81,10 @@ export function describeDecision(decision: Decision, action: Action, t: Strings)
     case 'EXPIRED':
       return t.expired;
     case 'PAYLOAD_CHANGED':
-      return t.payloadChanged;
+      return oneUse ? t.linkPayloadChanged : t.payloadChanged;
+    case 'LINK_REFUSED':
+      // The server's words already say why (used, expired, not for this confirmation).
+      return decision.error;
     case 'SAME_PERSON':
       return t.samePerson;
     case 'FORBIDDEN':
@@ -104,6 +115,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
   let selected = false;
   let busy = false;
   let buttons: HTMLButtonElement[] = [];
+  let spent = false;
 
   const run = async (action: Action, button: HTMLButtonElement, input: HTMLInputElement) => {
     if (busy) return;
@@ -130,6 +142,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
 
   const actions = (card: Card): HTMLElement | undefined => {
     const pending = card.status === 'pending';
+    if (ctx.oneUse && (spent || !pending)) return undefined;
     if (!pending && card.status !== 'failed' && card.status !== 'unknown') return undefined;
     const label = pending ? t.reason : t.note;
     const input = el('input', {
@@ -233,10 +246,13 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
       ctx.onChange?.();
     },
     showDecision(decision, action) {
-      outcome.textContent = describeDecision(decision, action, t);
+      outcome.textContent = describeDecision(decision, action, t, ctx.oneUse === true);
       outcome.dataset.outcome = decision.ok ? decision.status : decision.code;
       outcome.classList.toggle('bad', !decision.ok);
+      const wasSpent = spent;
+      if (ctx.oneUse && (decision.ok || !TRANSIENT.test(decision.code))) spent = true;
       if (decision.confirmation) view.update(decision.confirmation);
+      else if (spent !== wasSpent) view.update(view.card);
     },
     setBusy(value) {
       busy = value;

@@ -12,6 +12,8 @@ export interface DetailOptions {
   readonly t: Strings;
   readonly base: string;
   readonly locale: string;
+  /** On an approval link's page: told who the link is for; no way back to the inbox, no edits. */
+  readonly link?: (person: { id: string; name?: string }) => void;
 }
 
 function historyList(card: Card, t: Strings, locale: string): HTMLElement {
@@ -51,10 +53,15 @@ export function mountDetail(
   let form: EditForm | undefined;
   const sections = el('div', { class: 'sections' });
   const message = el('p', { class: 'loading', role: 'status' }, t.loading);
-  root.replaceChildren(el('p', { class: 'back' }, el('a', { href: `${options.base}/` }, t.back)), message);
+  root.replaceChildren(
+    ...present(
+      options.link === undefined && el('p', { class: 'back' }, el('a', { href: `${options.base}/` }, t.back)),
+      message,
+    ),
+  );
 
   const renderSections = (card: Card) => {
-    const editing = card.status === 'pending' && card.editable.length > 0;
+    const editing = card.status === 'pending' && card.editable.length > 0 && options.link === undefined;
     if (!editing) form = undefined;
     else form ??= createEditForm(card, api, t);
     sections.replaceChildren(
@@ -87,6 +94,7 @@ export function mountDetail(
       view = createCardView(card, {
         ...options,
         detail: true,
+        oneUse: options.link !== undefined,
         editedPayload: () => form?.editedPayload(),
         onChange: () => view && renderSections(view.card),
       });
@@ -98,10 +106,19 @@ export function mountDetail(
   const fetchCard = async () => {
     const found = await api.get(id);
     if (!found.ok) {
-      if (view === undefined)
-        message.textContent = found.code === 'CONFIRMATION_NOT_FOUND' ? t.notFound : found.error;
+      if (view === undefined) {
+        message.textContent =
+          found.code === 'CONFIRMATION_NOT_FOUND'
+            ? t.notFound
+            : found.code === 'PAYLOAD_CHANGED' && options.link !== undefined
+              ? t.linkPayloadChanged
+              : found.error;
+        message.className = 'refused';
+        message.dataset.code = found.code;
+      }
       return;
     }
+    if (found.person !== undefined) options.link?.(found.person);
     syncClock(found.serverTime);
     show(found.confirmation);
   };

@@ -5,6 +5,7 @@ export type PageLocale = 'en' | 'zh-CN';
 const en = {
   appTitle: 'Approvals',
   signedInAs: (who: string) => `Signed in as ${who}`,
+  linkFor: (who: string) => `Approval link for ${who}: it works once`,
   live: 'Live',
   offline: 'Reconnecting…',
   filters: 'Filters',
@@ -55,6 +56,8 @@ const en = {
   markedBy: 'Marked delivered',
   expired: 'Expired: nobody confirmed it in time. Nothing was sent.',
   payloadChanged: 'The payload changed since it was shown: nothing was sent. Review it again.',
+  linkPayloadChanged:
+    'The payload changed since this link was made: nothing was sent. Review it in the approvals console.',
   samePerson: 'You asked for this send yourself: another person must confirm it. Nothing was sent.',
   forbidden: 'You are not allowed to do this here. Nothing was changed.',
   deliveryFailed: (error: string) => `Delivery failed: ${error}`,
@@ -82,6 +85,7 @@ export type Strings = typeof en;
 const zhCN: Strings = {
   appTitle: '待审批',
   signedInAs: (who) => `当前用户：${who}`,
+  linkFor: (who) => `${who} 的审批链接：仅可使用一次`,
   live: '实时',
   offline: '正在重新连接…',
   filters: '筛选',
@@ -131,6 +135,7 @@ const zhCN: Strings = {
   markedBy: '已标记为已送达',
   expired: '已过期：无人及时确认，没有发送任何内容。',
   payloadChanged: '内容在展示后已被更改：没有发送任何内容，请重新查看。',
+  linkPayloadChanged: '生成此链接后内容已被更改：没有发送任何内容。请在审批控制台中重新查看。',
   samePerson: '这是你自己发起的发送：必须由另一个人确认。没有发送任何内容。',
   forbidden: '你无权在此执行该操作。没有做任何更改。',
   deliveryFailed: (error) => `发送失败：${error}`,

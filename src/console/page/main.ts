@@ -13,8 +13,12 @@ function start(): void {
   const base = app.dataset.base ?? '';
   const locale = app.dataset.locale === 'zh-CN' ? 'zh-CN' : 'en';
   const t = stringsFor(locale);
-  const api = createApi(base, t.networkError);
   document.title = t.appTitle;
+  if (app.dataset.mode === 'link') {
+    startLink(app, base, locale);
+    return;
+  }
+  const api = createApi(base, t.networkError);
 
   const liveState = el('span', { class: 'live', 'data-live': 'off' }, t.offline);
   const person = el('p', { class: 'person' }, app.dataset.person ? t.signedInAs(app.dataset.person) : '');
@@ -44,6 +48,30 @@ function start(): void {
   listen(api.eventsUrl, onNotice, (connected) => {
     liveState.dataset.live = connected ? 'on' : 'off';
     liveState.textContent = connected ? t.live : t.offline;
+  });
+}
+
+/**
+ * An approval link's page, P/link/<id>#<token>: that one confirmation only, decided as the person the
+ * link is for. The token never leaves the page but in the header of its own requests; no inbox, no
+ * edits, no live stream (an EventSource cannot send the header).
+ */
+function startLink(app: HTMLElement, base: string, locale: 'en' | 'zh-CN'): void {
+  const t = stringsFor(locale);
+  const match = /^\/link\/([^/]+)\/?$/.exec(location.pathname.slice(base.length));
+  const token = location.hash.replace(/^#/, '');
+  const api = createApi(base, t.networkError, token);
+  const person = el('p', { class: 'person' });
+  const main = el('main', { id: 'main' });
+  app.replaceChildren(el('header', { class: 'top' }, el('p', { class: 'brand' }, t.appTitle), person), main);
+  mountDetail(main, match?.[1] ? decodeURIComponent(match[1]) : '', {
+    api,
+    t,
+    base,
+    locale,
+    link: (who) => {
+      person.textContent = t.linkFor(who.name ? `${who.name} (${who.id})` : who.id);
+    },
   });
 }
 

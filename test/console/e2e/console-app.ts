@@ -1,11 +1,18 @@
 // A support desk's approvals console on a loopback port, for the end-to-end tests: a real registry on
 // the store a test passes, the real `createApprovalsConsole` through `toNodeListener`, sessions as
-// random cookie tokens, and a record of what `deliver` sent and of every request the server answered.
+// random cookie tokens, approval links for its own loopback address, and a record of what `deliver` sent
+// and of every request the server answered.
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ConfirmationStore, defineTool, ToolRegistry } from 'graded-tools';
-import { type ConsolePerson, createApprovalsConsole, toNodeListener } from 'graded-tools/console';
+import {
+  type ApprovalLinkOptions,
+  type ApprovalLinkResult,
+  type ConsolePerson,
+  createApprovalsConsole,
+  toNodeListener,
+} from 'graded-tools/console';
 import type { BrowserContext } from 'playwright-core';
 
 /** A message the agent wants to send, as `message.send` takes it. */
@@ -23,10 +30,12 @@ export interface Answered {
   /** Whether the request carried a session cookie. */
   readonly withSession: boolean;
   readonly status: number;
+  /** The `x-approval-link` header it carried, if any. */
+  readonly linkHeader: string | undefined;
 }
 
 export interface ConsoleApp {
-  /** The console's origin plus base path, e.g. `http://127.0.0.1:41234`. */
+  /** The console's origin plus base path, e.g. `http://127.0.0.1:41234` (also its `publicUrl`). */
   readonly url: string;
   readonly registry: ToolRegistry;
   /** What `deliver` was handed, in order. */
@@ -41,6 +50,8 @@ export interface ConsoleApp {
   ask(message: Message, actor?: string): Promise<string>;
   /** The agent asks to refund an order; returns the confirmation's id. */
   askRefund(orderId: string, amountCents: number): Promise<string>;
+  /** `approvals.createApprovalLink`: a one-time link under `url`. */
+  createApprovalLink(id: string, options: ApprovalLinkOptions): Promise<ApprovalLinkResult>;
   /** Signs `person` in for `context` (a session cookie for the console's origin). */
   signIn(context: BrowserContext, person: ConsolePerson): Promise<void>;
   close(): Promise<void>;
@@ -51,6 +62,8 @@ export async function startConsoleApp(options: {
   readonly store: ConfirmationStore;
   readonly locale?: 'en' | 'zh-CN';
   readonly requireDifferentApprover?: boolean;
+  /** Where the console is mounted, e.g. `/approvals` (default: the root). */
+  readonly basePath?: string;
 }): Promise<ConsoleApp> {
   let clockOffset = 0;
   let failNext = false;
@@ -123,8 +136,28 @@ export async function startConsoleApp(options: {
     }),
   );
 
+  // The port is known only once the server listens; `publicUrl` must be known to the console before.
+  const server: Server = createServer((req, res) => {
+    res.on('finish', () => {
+      const link = req.headers['x-approval-link'];
+      answered.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        origin: req.headers.origin,
+        withSession: /(?:^|;\s*)session=/.test(req.headers.cookie ?? ''),
+        status: res.statusCode,
+        linkHeader: Array.isArray(link) ? link.join(', ') : link,
+      });
+    });
+    listener(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${options.basePath ?? ''}`;
+
   const approvals = createApprovalsConsole({
     registry,
+    publicUrl: url,
+    ...(options.basePath ? { basePath: options.basePath } : {}),
     ...(options.locale ? { locale: options.locale } : {}),
     authenticate: (request) => {
       const token = /(?:^|;\s*)session=([A-Za-z0-9_-]+)/.exec(request.headers.get('cookie') ?? '')?.[1];
@@ -132,20 +165,6 @@ export async function startConsoleApp(options: {
     },
   });
   const listener = toNodeListener(approvals);
-  const server: Server = createServer((req, res) => {
-    res.on('finish', () => {
-      answered.push({
-        method: req.method ?? '',
-        path: req.url ?? '',
-        origin: req.headers.origin,
-        withSession: /(?:^|;\s*)session=/.test(req.headers.cookie ?? ''),
-        status: res.statusCode,
-      });
-    });
-    listener(req, res);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
   return {
     url,
@@ -168,10 +187,13 @@ export async function startConsoleApp(options: {
       if (!asked.ok || !asked.requiresConfirm) throw new Error(`ask failed: ${JSON.stringify(asked)}`);
       return asked.confirmationId;
     },
+    createApprovalLink: (id, linkOptions) => approvals.createApprovalLink(id, linkOptions),
     async signIn(context, person) {
       const token = randomBytes(16).toString('base64url');
       sessions.set(token, person);
-      await context.addCookies([{ name: 'session', value: token, url, httpOnly: true, sameSite: 'Lax' }]);
+      await context.addCookies([
+        { name: 'session', value: token, url: new URL(url).origin, httpOnly: true, sameSite: 'Lax' },
+      ]);
     },
     async close() {
       approvals.close();

@@ -8,7 +8,7 @@ import { createSqliteStore, type SqliteConfirmationStore } from 'graded-tools/sq
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../helpers/temp-dir.js';
-import { launchBrowser, PATIENT_POLLS } from './browser.js';
+import { cspViolations, launchBrowser, PATIENT_POLLS, recordCspViolations } from './browser.js';
 import { type ConsoleApp, startConsoleApp } from './console-app.js';
 import { type BrowserGlobals, cardOf, outcomeOf, refund } from './scenarios.js';
 
@@ -283,14 +283,7 @@ describe('the page', () => {
   it('runs under its strict Content-Security-Policy without one violation (inbox, detail, preview)', async () => {
     const id = await app.ask(refund);
     const context = await newContext();
-    await context.addInitScript(() => {
-      const page = globalThis as unknown as {
-        __csp: string[];
-        addEventListener(type: string, listener: (event: { violatedDirective: string }) => void): void;
-      };
-      page.__csp = [];
-      page.addEventListener('securitypolicyviolation', (event) => page.__csp.push(event.violatedDirective));
-    });
+    await recordCspViolations(context);
     await app.signIn(context, LI);
     const page = await context.newPage();
     const shell = await page.goto(`${app.url}/`);
@@ -299,7 +292,7 @@ describe('the page', () => {
     await page.getByLabel('text', { exact: true }).fill('Edited under the CSP.');
     await page.getByRole('button', { name: 'Preview edit' }).click();
     await expect.poll(() => page.locator('.preview').textContent()).toContain('Changed: text');
-    expect(await page.evaluate(() => (globalThis as unknown as { __csp: string[] }).__csp)).toEqual([]);
+    expect(await cspViolations(page)).toEqual([]);
   });
 
   it('is readable on a phone: nothing wider than the screen, buttons large enough to tap', async () => {

@@ -1,19 +1,12 @@
 // The console's end-to-end scenarios in real Chromium, shared by the SQLite and the PostgreSQL files:
 // a person opens the inbox and decides, and every outcome the issue names is checked both in the page
 // (in words, inside the card) and in what `deliver` actually sent. Every wait is on DOM state.
-import type { ConfirmationStore } from 'graded-tools';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { launchBrowser, PATIENT_POLLS } from './browser.js';
-import { type ConsoleApp, type Message, startConsoleApp } from './console-app.js';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Message } from './console-app.js';
+import { consoleHarness, type TestStore } from './harness.js';
 
-/** A store for one test, with a way to change a stored payload behind the registry's back. */
-export interface TestStore {
-  readonly store: ConfirmationStore;
-  /** Overwrites the stored payload of `id` (another process, or a bad actor with database access). */
-  tamperPayload(id: string, payload: unknown): Promise<void>;
-  close(): Promise<void>;
-}
+export type { TestStore } from './harness.js';
 
 /** The little of the page's globals the tests touch inside `page.evaluate` (the Node tsconfig has no DOM). */
 export interface BrowserGlobals {
@@ -50,42 +43,21 @@ export async function outcomeOf(card: Locator): Promise<string> {
 
 export function describeConsoleScenarios(name: string, openStore: () => Promise<TestStore>): void {
   describe(`approvals console in Chromium (${name})`, () => {
-    let browser: Browser;
-    let store: TestStore;
-    let app: ConsoleApp;
-    const contexts: BrowserContext[] = [];
-
-    beforeAll(async () => {
-      vi.setConfig(PATIENT_POLLS);
-      browser = await launchBrowser();
-    });
-    afterAll(async () => {
-      await browser?.close();
-    });
-    beforeEach(async () => {
-      store = await openStore();
-      app = await startConsoleApp({ store: store.store });
-    });
-    afterEach(async () => {
-      for (const context of contexts.splice(0)) await context.close();
-      await app?.close();
-      await store?.close();
-    });
+    const h = consoleHarness(openStore);
 
     /** A browser context signed in as `person`, on the inbox. */
     const openInbox = async (person = LI): Promise<Page> => {
-      const context = await browser.newContext({ locale: 'en-US' });
-      contexts.push(context);
-      await app.signIn(context, person);
+      const context = await h.newContext({ locale: 'en-US' });
+      await h.app.signIn(context, person);
       const page = await context.newPage();
-      await page.goto(`${app.url}/`);
+      await page.goto(`${h.app.url}/`);
       await page.locator('.live[data-live="on"]').waitFor();
       return page;
     };
     const confirmButton = (card: Locator) => card.getByRole('button', { name: 'Confirm', exact: true });
 
     it('a person opens the inbox, sees the pending send as it will go out, confirms: deliver ran once', async () => {
-      const id = await app.ask(refund);
+      const id = await h.app.ask(refund);
       const page = await openInbox();
       const card = cardOf(page, id);
       await expect.poll(() => card.textContent()).toContain(refund.text);
@@ -100,8 +72,8 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
 
       expect(await outcomeOf(card)).toMatch(/^Delivered\./);
       await expect.poll(() => card.getAttribute('data-status')).toBe('delivered');
-      expect(app.deliveries).toEqual([refund]);
-      const stored = await app.registry.confirmations.get(id);
+      expect(h.app.deliveries).toEqual([refund]);
+      const stored = await h.app.registry.confirmations.get(id);
       expect(stored.ok && stored.confirmation.history.find((h) => h.status === 'delivering')?.by).toBe(
         'lead-li',
       );
@@ -109,7 +81,7 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
     });
 
     it('a double click on Confirm sends one request and delivers once', async () => {
-      const id = await app.ask(refund);
+      const id = await h.app.ask(refund);
       const page = await openInbox();
       const posts: string[] = [];
       page.on('request', (request) => {
@@ -118,12 +90,12 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       const card = cardOf(page, id);
       await confirmButton(card).dblclick();
       expect(await outcomeOf(card)).toMatch(/^Delivered\./);
-      expect(app.deliveries).toHaveLength(1);
-      expect(posts).toEqual([`${app.url}/api/confirmations/${id}/confirm`]);
+      expect(h.app.deliveries).toHaveLength(1);
+      expect(posts).toEqual([`${h.app.url}/api/confirmations/${id}/confirm`]);
     });
 
     it('two people confirm the same send at once: one delivery, and each page says who won', async () => {
-      const id = await app.ask(refund);
+      const id = await h.app.ask(refund);
       const [li, wu] = [await openInbox(LI), await openInbox(WU)];
       const cards = [cardOf(li, id), cardOf(wu, id)];
       await Promise.all(cards.map((card) => confirmButton(card).waitFor()));
@@ -138,8 +110,8 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
         ),
       );
       for (const card of cards) await expect.poll(() => card.getAttribute('data-status')).toBe('delivered');
-      expect(app.deliveries).toHaveLength(1);
-      const stored = await app.registry.confirmations.get(id);
+      expect(h.app.deliveries).toHaveLength(1);
+      const stored = await h.app.registry.confirmations.get(id);
       const winner = stored.ok ? stored.confirmation.history.find((h) => h.status === 'delivering')?.by : '';
       expect([LI.id, WU.id]).toContain(winner);
       for (const card of cards)
@@ -147,14 +119,13 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
     });
 
     it('a page whose live updates are cut off confirms late: ALREADY_DECIDED, and it names who decided', async () => {
-      const id = await app.ask(refund);
+      const id = await h.app.ask(refund);
       const li = await openInbox(LI);
-      const context = await browser.newContext({ locale: 'en-US' });
-      contexts.push(context);
-      await app.signIn(context, WU);
+      const context = await h.newContext({ locale: 'en-US' });
+      await h.app.signIn(context, WU);
       const wu = await context.newPage();
       await wu.route('**/api/events', (route) => route.abort());
-      await wu.goto(`${app.url}/`);
+      await wu.goto(`${h.app.url}/`);
       const stale = cardOf(wu, id);
       await confirmButton(stale).waitFor();
 
@@ -164,36 +135,36 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
 
       expect(await outcomeOf(stale)).toBe('Already decided by lead-li (Delivered). Nothing was sent again.');
       expect(await stale.getAttribute('data-status')).toBe('delivered');
-      expect(app.deliveries).toHaveLength(1);
+      expect(h.app.deliveries).toHaveLength(1);
     });
 
     it('a send past its expiry: Confirm says it expired, nothing is delivered', async () => {
-      const id = await app.ask(refund);
+      const id = await h.app.ask(refund);
       const page = await openInbox();
       const card = cardOf(page, id);
       await confirmButton(card).waitFor();
-      app.advanceClock(25 * 60 * 60 * 1000);
+      h.app.advanceClock(25 * 60 * 60 * 1000);
       await confirmButton(card).click();
       expect(await outcomeOf(card)).toBe('Expired: nobody confirmed it in time. Nothing was sent.');
       await expect.poll(() => card.getAttribute('data-status')).not.toBe('pending');
-      expect(app.deliveries).toEqual([]);
+      expect(h.app.deliveries).toEqual([]);
     });
 
     it('a payload changed after it was shown: Confirm says so, nothing is delivered', async () => {
-      const id = await app.ask(refund);
+      const id = await h.app.ask(refund);
       const page = await openInbox();
       const card = cardOf(page, id);
       await confirmButton(card).waitFor();
-      await store.tamperPayload(id, { ...refund, to: 'attacker@example.net' });
+      await h.store.tamperPayload(id, { ...refund, to: 'attacker@example.net' });
       await confirmButton(card).click();
       expect(await outcomeOf(card)).toBe(
         'The payload changed since it was shown: nothing was sent. Review it again.',
       );
-      expect(app.deliveries).toEqual([]);
+      expect(h.app.deliveries).toEqual([]);
     });
 
     it('reject with a reason: the reason is recorded, the card says rejected, nothing is delivered', async () => {
-      const id = await app.ask(refund);
+      const id = await h.app.ask(refund);
       const page = await openInbox();
       const card = cardOf(page, id);
       await card.getByLabel('Reason (optional)').fill('The refund was already sent by phone.');
@@ -203,20 +174,20 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       await expect
         .poll(() => card.textContent())
         .toContain('Rejected by lead-li: The refund was already sent by phone.');
-      const stored = await app.registry.confirmations.get(id);
+      const stored = await h.app.registry.confirmations.get(id);
       expect(stored.ok && stored.confirmation.history.at(-1)).toMatchObject({
         status: 'rejected',
         by: 'lead-li',
         note: 'The refund was already sent by phone.',
       });
-      expect(app.deliveries).toEqual([]);
+      expect(h.app.deliveries).toEqual([]);
     });
 
     it('edit then confirm on the detail page: the edited payload is what deliver gets, and the history says so', async () => {
-      const id = await app.ask(refund);
+      const id = await h.app.ask(refund);
       const page = await openInbox();
       await cardOf(page, id).getByRole('link', { name: 'Reply to the customer' }).click();
-      await page.waitForURL(`${app.url}/confirmations/${id}`);
+      await page.waitForURL(`${h.app.url}/confirmations/${id}`);
       const canonical = page.locator('section pre.canonical');
       await expect.poll(() => canonical.textContent()).toContain('"subject":"Your duplicate charge"');
       const edited = 'We refunded the duplicate charge of €49.00. Sorry for the trouble!';
@@ -230,8 +201,8 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       const card = cardOf(page, id);
       await confirmButton(card).click();
       expect(await outcomeOf(card)).toMatch(/^Delivered\./);
-      expect(app.deliveries).toEqual([{ ...refund, text: edited }]);
-      const stored = await app.registry.confirmations.get(id);
+      expect(h.app.deliveries).toEqual([{ ...refund, text: edited }]);
+      const stored = await h.app.registry.confirmations.get(id);
       const claim = stored.ok
         ? stored.confirmation.history.find((h) => h.status === 'delivering')
         : undefined;
@@ -241,9 +212,9 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
 
     it('select several, Confirm selected: each is delivered and gets its own result; the rest stay pending', async () => {
       const ids = [
-        await app.ask({ ...refund, to: 'a@example.com' }),
-        await app.ask({ ...refund, to: 'b@example.com' }),
-        await app.ask({ ...refund, to: 'c@example.com' }),
+        await h.app.ask({ ...refund, to: 'a@example.com' }),
+        await h.app.ask({ ...refund, to: 'b@example.com' }),
+        await h.app.ask({ ...refund, to: 'c@example.com' }),
       ];
       const page = await openInbox();
       for (const id of ids.slice(0, 2)) await cardOf(page, id).getByRole('checkbox').check();
@@ -253,25 +224,25 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
         .poll(() => page.locator('.bulk-outcome').textContent())
         .toBe('2 done, 0 not done: see each card.');
       expect(await cardOf(page, ids[2] ?? '').getAttribute('data-status')).toBe('pending');
-      expect(app.deliveries.map((m) => m.to).sort()).toEqual(['a@example.com', 'b@example.com']);
+      expect(h.app.deliveries.map((m) => m.to).sort()).toEqual(['a@example.com', 'b@example.com']);
     });
 
     it('a payload holding HTML is shown as those characters and runs nothing', async () => {
       const xss = '<img src=x onerror=window.__xss=1>';
-      const id = await app.ask({ ...refund, subject: xss, text: `Hello ${xss}` });
+      const id = await h.app.ask({ ...refund, subject: xss, text: `Hello ${xss}` });
       const page = await openInbox();
       const card = cardOf(page, id);
       await expect.poll(() => card.textContent()).toContain(`Hello ${xss}`);
       expect(await card.locator('img').count()).toBe(0);
-      await page.goto(`${app.url}/confirmations/${id}`);
+      await page.goto(`${h.app.url}/confirmations/${id}`);
       await expect.poll(() => page.locator('section pre.canonical').textContent()).toContain(xss);
       expect(await page.locator('img').count()).toBe(0);
       expect(await page.evaluate(() => (globalThis as { __xss?: unknown }).__xss)).toBeUndefined();
     });
 
     it('a send that failed offers Retry and Mark delivered; Retry delivers it', async () => {
-      app.failNextDelivery();
-      const id = await app.ask(refund);
+      h.app.failNextDelivery();
+      const id = await h.app.ask(refund);
       const page = await openInbox();
       const card = cardOf(page, id);
       await confirmButton(card).click();
@@ -280,13 +251,13 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       expect(await card.getByRole('button', { name: 'Mark delivered', exact: true }).count()).toBe(1);
       await card.getByRole('button', { name: 'Retry', exact: true }).click();
       expect(await outcomeOf(card)).toMatch(/^Delivered\./);
-      expect(app.deliveries).toEqual([refund]);
+      expect(h.app.deliveries).toEqual([refund]);
     });
 
     it('a new send appears in an open inbox without a reload', async () => {
       const page = await openInbox();
       await page.locator('.empty').waitFor();
-      const id = await app.ask(refund);
+      const id = await h.app.ask(refund);
       await expect.poll(() => cardOf(page, id).textContent()).toContain(refund.text);
     });
   });

@@ -3,13 +3,14 @@ import Database from 'better-sqlite3';
 import { createSqliteStore } from 'graded-tools/sqlite';
 import { afterAll } from 'vitest';
 import { tempDir } from '../../helpers/temp-dir.js';
-import { describeConsoleScenarios } from './scenarios.js';
+import { describeLinkScenarios } from './link-scenarios.js';
+import { describeConsoleScenarios, type TestStore } from './scenarios.js';
 
 const dir = tempDir('graded-tools-console-');
 afterAll(() => dir.remove());
 let files = 0;
 
-describeConsoleScenarios('SQLite file', async () => {
+const openStore = async (): Promise<TestStore> => {
   const path = join(dir.path, `console-${++files}.db`);
   const table = 'console_e2e';
   const store = createSqliteStore({ path, table });
@@ -24,4 +25,7 @@ describeConsoleScenarios('SQLite file', async () => {
       store.close();
     },
   };
-});
+};
+
+describeConsoleScenarios('SQLite file', openStore);
+describeLinkScenarios('SQLite file', openStore);

@@ -1,0 +1,164 @@
+import { type LinkFailure, readLinkApprover } from '../confirm/approval-links.js';
+import type { LinkApprover } from '../confirm/store.js';
+import type { Confirmation } from '../confirm/types.js';
+import type { Locale } from '../messages/index.js';
+import { formatMessage } from '../messages/index.js';
+import type { ErrorCode } from '../result.js';
+import { isAllowed } from './access.js';
+import { CardMaker } from './cards.js';
+import { consoleMessage } from './console-messages.js';
+import type { ConsoleSettings, PersonRequest } from './console-request.js';
+import { askFromBody } from './decision-bodies.js';
+import { decide } from './decisions.js';
+import { jsonResponse, refusal } from './json-response.js';
+import { failureBody } from './registry-failure.js';
+import { readJsonObject } from './request-guard.js';
+import type { Route } from './routes.js';
+import type { ApprovalLinkOptions, ApprovalLinkResult, ConsolePerson } from './types.js';
+
+/** The header the console's page sends a link's token in (never a cookie: nothing ambient). */
+export const LINK_HEADER = 'x-approval-link';
+
+/**
+ * `approvals.createApprovalLink`: asks `authorize` whether the approver may confirm it, then has the
+ * registry issue the link, and puts the token in the URL's fragment (`#…`), which browsers never send
+ * to a server: it stays out of access logs, proxies and `Referer`. Never rejects.
+ */
+export async function createLink(
+  settings: ConsoleSettings,
+  id: string,
+  options: ApprovalLinkOptions,
+): Promise<ApprovalLinkResult> {
+  const locale = settings.locale ?? 'en';
+  const invalid = (detail: string) =>
+    ({
+      ok: false,
+      code: 'INVALID_OPTION',
+      error: formatMessage('INVALID_OPTION', { detail }, locale),
+    }) as const;
+  try {
+    if (settings.publicUrl === undefined)
+      return invalid('approval links need the console created with `publicUrl` (where people open it)');
+    const approver = readLinkApprover(options?.approver);
+    if (typeof approver === 'string') return invalid(approver);
+    const { registry } = settings;
+    const found = await registry.confirmations.get(id, { locale });
+    if (!found.ok) return withoutRecord(found);
+    if (!(await isAllowed(settings.authorize, personOf(approver), 'confirm', found.confirmation)))
+      return { ok: false, code: 'FORBIDDEN', error: consoleMessage('FORBIDDEN', locale) };
+    const gated = gateRefusal(settings, found.confirmation, approver, locale);
+    if (gated !== undefined) return { ok: false, ...gated };
+    const issued = await registry.approvalLinks.issue(id, { approver, ttlMs: options?.ttlMs, locale });
+    if (!issued.ok) return withoutRecord(issued);
+    const url = `${settings.publicUrl}/link/${encodeURIComponent(id)}#${issued.token}`;
+    return { ok: true, url, expiresAt: issued.expiresAt };
+  } catch {
+    return invalid('`options` could not be read');
+  }
+}
+
+const LINK_ROUTES: ReadonlySet<Route['name']> = new Set(['get', 'confirm', 'reject']);
+
+/**
+ * A request carrying a link's token instead of a session: the link's approver is the person, and only
+ * its own confirmation may be read, confirmed (as shown, never edited) or rejected. Each check runs
+ * before the link is used, so a refused ask does not spend it; the use is one conditional write, then
+ * the registry decides exactly as for a signed-in person.
+ */
+export async function answerWithLink(
+  settings: ConsoleSettings,
+  request: Request,
+  route: Route,
+  token: string,
+  locale: Locale,
+): Promise<Response> {
+  if (!LINK_ROUTES.has(route.name)) return refusal(403, 'FORBIDDEN', locale);
+  const id = route.id ?? '';
+  const { registry, authorize } = settings;
+  const cards = new CardMaker(registry.confirmations);
+  if (route.method === 'GET') {
+    const opened = await registry.approvalLinks.open(token, id, { locale });
+    if (!opened.ok) return linkRefusal(opened, locale);
+    const person = personOf(opened.approver);
+    if (!(await isAllowed(authorize, person, 'view', opened.confirmation)))
+      return refusal(403, 'FORBIDDEN', locale);
+    return jsonResponse(200, {
+      ok: true,
+      // A link approves what it was made for: nothing is editable through it.
+      confirmation: { ...cards.card(opened.confirmation), editable: [] },
+      person: person.name === undefined ? { id: person.id } : { id: person.id, name: person.name },
+      link: { expiresAt: opened.expiresAt },
+      serverTime: new Date().toISOString(),
+    });
+  }
+  const body = await readJsonObject(request);
+  if (!body.ok) return refusal(body.status, body.code, locale);
+  const ask = askFromBody(route.name as 'confirm' | 'reject', body.body);
+  if (ask === undefined || (ask.kind === 'confirm' && ask.payload !== undefined))
+    return refusal(400, 'BAD_REQUEST', locale);
+  const opened = await registry.approvalLinks.open(token, id, { locale });
+  if (!opened.ok) return linkRefusal(opened, locale);
+  if (ask.kind === 'confirm' && ask.digest !== opened.confirmation.digest)
+    return jsonResponse(409, {
+      ok: false,
+      code: 'PAYLOAD_CHANGED',
+      error: formatMessage('PAYLOAD_CHANGED', {}, locale),
+    });
+  const person = personOf(opened.approver);
+  if (!(await isAllowed(authorize, person, ask.kind, opened.confirmation)))
+    return refusal(403, 'FORBIDDEN', locale);
+  if (ask.kind === 'confirm') {
+    const gated = gateRefusal(settings, opened.confirmation, opened.approver, locale);
+    if (gated !== undefined) return jsonResponse(403, { ok: false, ...gated });
+  }
+  const used = await registry.approvalLinks.use(token, id, { locale });
+  if (!used.ok) return linkRefusal(used, locale);
+  const ctx: PersonRequest = { settings, request, url: new URL(request.url), person, locale, cards };
+  const { status, decision } = await decide(ctx, id, ask);
+  return jsonResponse(status, decision);
+}
+
+/**
+ * A link that opens nothing: its code and words, never the confirmation (a spent or stray link shows
+ * no payload). An unknown link is a 404, a used or expired one 410.
+ */
+function linkRefusal(failure: LinkFailure, locale: Locale): Response {
+  const { status, code, error } = failureBody(failure, locale);
+  const reason = failure.reason;
+  return jsonResponse(reason === 'unknown' ? 404 : status, {
+    ok: false,
+    code,
+    error,
+    ...(reason === undefined ? {} : { reason }),
+  });
+}
+
+/**
+ * Why the tool's gates would refuse `approver`'s confirm (a flag not granted, another scope), asked of
+ * the registry's own access report, so a link is neither made for nor spent by someone the confirm
+ * would turn away.
+ */
+function gateRefusal(
+  settings: ConsoleSettings,
+  confirmation: Confirmation,
+  approver: LinkApprover,
+  locale: Locale,
+): { readonly code: ErrorCode; readonly error: string } | undefined {
+  const report = settings.registry.accessReport({
+    flags: approver.flags,
+    scope: approver.scope ?? confirmation.scope,
+    locale,
+  });
+  const access = report.tools.find((row) => row.name === confirmation.tool)?.person;
+  if (access === undefined || access.allowed || access.code === undefined) return undefined;
+  return { code: access.code, error: access.reason ?? formatMessage(access.code, {}, locale) };
+}
+
+function personOf(approver: LinkApprover): ConsolePerson {
+  return approver;
+}
+
+function withoutRecord(failure: LinkFailure): ApprovalLinkResult {
+  const { code, error, reason } = failure;
+  return reason === undefined ? { ok: false, code, error } : { ok: false, code, error, reason };
+}
