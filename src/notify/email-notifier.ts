@@ -25,7 +25,20 @@ export interface EmailNotifierOptions {
   readonly includePayload?: boolean;
   /** Put before every subject, e.g. `[Support desk]`. */
   readonly subjectPrefix?: string;
+  /**
+   * Email approvals, for approvers without a console session: each recipient of a `created` or
+   * `reminder` notice gets a mail of their own whose link is the one this returns for them — an
+   * approvals console's `createApprovalLink(notice.confirmation.id, { approver, ttlMs })`, or a URL.
+   * When no link can be made (`{ ok: false }`, `undefined`, a throw), that mail has the console link.
+   */
+  readonly approvalLink?: (
+    notice: ApprovalNotice,
+    recipient: string,
+  ) => ApprovalLinkAnswer | Promise<ApprovalLinkAnswer>;
 }
+
+/** What `approvalLink` answers: a URL, `createApprovalLink`'s result, or nothing. */
+export type ApprovalLinkAnswer = string | { readonly ok: boolean; readonly url?: string } | undefined;
 
 /** The mail for one notice: subject, plain text and HTML. */
 export interface EmailContent {
@@ -66,6 +79,9 @@ export function emailNotifier(options: EmailNotifierOptions): Notifier {
     throw invalidOption('emailNotifier: `to` must be an address, a list of them, or a function.');
   const includePayload = options.includePayload === true;
   const prefix = options.subjectPrefix?.trim() ?? '';
+  const { approvalLink } = options;
+  if (approvalLink !== undefined && typeof approvalLink !== 'function')
+    throw invalidOption('emailNotifier: `approvalLink` must be a function `(notice, recipient) => link`.');
   return {
     channel: 'email',
     send(notice, sendOptions) {
@@ -78,8 +94,18 @@ export function emailNotifier(options: EmailNotifierOptions): Notifier {
           const recipients = recipientsOf(typeof to === 'function' ? to(notice) : to);
           if (recipients.length === 0)
             return { ok: false, error: 'no recipient for this notice', retry: false };
-          const content = emailContent(notice, { includePayload, subjectPrefix: prefix });
-          return mailOnce(transport, { from, to: recipients, ...content }, signal);
+          const settings = { includePayload, subjectPrefix: prefix };
+          if (approvalLink === undefined || notice.kind === 'decided')
+            return mailOnce(transport, { from, to: recipients, ...emailContent(notice, settings) }, signal);
+          // A personal link each: one mail per recipient, so nobody receives another person's link.
+          const failed: string[] = [];
+          for (const recipient of recipients) {
+            const link = await personalLink(approvalLink, notice, recipient);
+            const content = emailContent(notice, { ...settings, ...(link === undefined ? {} : { link }) });
+            const sent = await mailOnce(transport, { from, to: recipient, ...content }, signal);
+            if (!sent.ok) failed.push(`${recipient}: ${sent.error}`);
+          }
+          return failed.length === 0 ? { ok: true } : { ok: false, error: failed.join('; '), retry: false };
         },
       });
     },
@@ -89,7 +115,12 @@ export function emailNotifier(options: EmailNotifierOptions): Notifier {
 /** The subject, text and HTML of the mail for one notice; every value in the HTML is escaped. */
 export function emailContent(
   notice: ApprovalNotice,
-  options: { readonly includePayload: boolean; readonly subjectPrefix?: string },
+  options: {
+    readonly includePayload: boolean;
+    readonly subjectPrefix?: string;
+    /** A personal one-time approval link, shown instead of the console link. */
+    readonly link?: string;
+  },
 ): EmailContent {
   const data = noticeData(notice, options.includePayload);
   const words = noticeWords(notice.locale);
@@ -102,13 +133,15 @@ export function emailContent(
     [words.labels.status, words.status[c.status] ?? String(c.status)],
     [words.labels.confirmation, c.id],
   ];
-  const link = webLink(data.link);
+  const personal = webLink(options.link);
+  const link = personal ?? webLink(data.link);
+  const labels = personal === undefined ? words.labels : { ...words.labels, open: words.labels.openOnce };
   const payload = payloadText(data, 20_000);
   const prefix = options.subjectPrefix ?? '';
   return {
     subject: oneLine(prefix === '' ? headline : `${prefix} ${headline}`),
-    text: textBody(headline, words.intro(data.kind), rows, link, words.labels, payload),
-    html: htmlBody(notice.locale, headline, words.intro(data.kind), rows, link, words.labels, payload),
+    text: textBody(headline, words.intro(data.kind), rows, link, labels, payload),
+    html: htmlBody(notice.locale, headline, words.intro(data.kind), rows, link, labels, payload),
   };
 }
 
@@ -185,6 +218,21 @@ async function mailOnce(
     return await Promise.race([sent, aborted]);
   } finally {
     if (onAbort !== undefined) signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** The recipient's own link, or `undefined` when none could be made (the mail then has the console's). */
+async function personalLink(
+  approvalLink: NonNullable<EmailNotifierOptions['approvalLink']>,
+  notice: ApprovalNotice,
+  recipient: string,
+): Promise<string | undefined> {
+  try {
+    const answer = await approvalLink(notice, recipient);
+    if (typeof answer === 'string') return answer;
+    return answer?.ok === true && typeof answer.url === 'string' ? answer.url : undefined;
+  } catch {
+    return undefined;
   }
 }
 

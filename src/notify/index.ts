@@ -1,6 +1,11 @@
 // graded-tools/notify: the channels that tell approvers. Each takes the notices the registry makes.
 
-export type { EmailNotifierOptions, EmailRecipients, EmailTransport } from './email-notifier.js';
+export type {
+  ApprovalLinkAnswer,
+  EmailNotifierOptions,
+  EmailRecipients,
+  EmailTransport,
+} from './email-notifier.js';
 export { emailNotifier } from './email-notifier.js';
 export type { HttpChannelOptions } from './http-attempt.js';
 export type {

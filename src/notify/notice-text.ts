@@ -17,6 +17,8 @@ export interface NoticeWords {
     readonly confirmation: string;
     readonly payload: string;
     readonly open: string;
+    /** The button of a personal one-time approval link. */
+    readonly openOnce: string;
     readonly unknownActor: string;
   };
 }
@@ -51,6 +53,7 @@ const en: NoticeWords = {
     confirmation: 'Confirmation',
     payload: 'Payload',
     open: 'Open in the console',
+    openOnce: 'Review and decide (a personal link that works once)',
     unknownActor: 'unknown',
   },
 };
@@ -85,6 +88,7 @@ const zhCN: NoticeWords = {
     confirmation: '确认编号',
     payload: '内容',
     open: '在控制台中打开',
+    openOnce: '查看并决定（仅限本人、只能使用一次的链接）',
     unknownActor: '未知',
   },
 };
