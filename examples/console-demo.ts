@@ -1,7 +1,8 @@
 // `npm run console`: the support desk with its approvals console at http://127.0.0.1:3000. A scripted
 // agent asks to send a customer reply every few seconds; confirmations live in a SQLite file under
 // .tmp/, so they survive a restart; a person picks who they are on a DEMO-ONLY sign-in page and
-// decides in the browser. Ctrl-C stops it.
+// decides in the browser — or opens the one-time approval link printed for Wu, with no sign-in at all,
+// as an approver would from an email. Ctrl-C stops it.
 //
 // Environment: PORT (default 3000; 0 picks a free one), DEMO_DB (default .tmp/console-demo.db),
 // DEMO_INTERVAL_MS (default 5000).
@@ -9,7 +10,12 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
-import { type ConsolePerson, createApprovalsConsole, toNodeListener } from 'graded-tools/console';
+import {
+  type ApprovalsConsole,
+  type ConsolePerson,
+  createApprovalsConsole,
+  toNodeListener,
+} from 'graded-tools/console';
 import { createSqliteStore } from 'graded-tools/sqlite';
 import { createSupportDeskData, createSupportDeskRegistry } from './support-desk-registry.js';
 
@@ -44,11 +50,17 @@ const personFrom = (cookie: string | null | undefined): ConsolePerson | undefine
   return PEOPLE.find((person) => person.id === id);
 };
 
-const approvals = createApprovalsConsole({
-  registry,
-  authenticate: (request) => personFrom(request.headers.get('cookie')),
-});
-const consoleListener = toNodeListener(approvals);
+// Made once the server listens, so approval links carry the port it got (PORT=0 picks one).
+let approvals: ApprovalsConsole | undefined;
+let consoleListener: ((req: IncomingMessage, res: ServerResponse) => void) | undefined;
+const openConsole = (origin: string) => {
+  approvals = createApprovalsConsole({
+    registry,
+    authenticate: (request) => personFrom(request.headers.get('cookie')),
+    publicUrl: origin, // where the one-time approval links point
+  });
+  consoleListener = toNodeListener(approvals);
+};
 
 const SIGN_IN_PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Demo sign-in</title></head>
@@ -89,8 +101,13 @@ function demoPage(req: IncomingMessage, res: ServerResponse): boolean {
     });
     return true;
   }
-  // Nobody signed in on a page address: off to the picker (the API still answers its own 401).
-  const isPage = req.method === 'GET' && !path.startsWith('/api/') && !path.startsWith('/assets/');
+  // Nobody signed in on a page address: off to the picker (the API still answers its own 401). An
+  // approval link's page needs no sign-in: the link is the approver's credential.
+  const isPage =
+    req.method === 'GET' &&
+    !path.startsWith('/api/') &&
+    !path.startsWith('/assets/') &&
+    !path.startsWith('/link/');
   if (isPage && personFrom(req.headers.cookie) === undefined) {
     res.writeHead(303, { location: '/demo/sign-in' }).end();
     return true;
@@ -99,7 +116,7 @@ function demoPage(req: IncomingMessage, res: ServerResponse): boolean {
 }
 
 const server = createServer((req, res) => {
-  if (!demoPage(req, res)) consoleListener(req, res);
+  if (!demoPage(req, res)) consoleListener?.(req, res);
 });
 
 // The scripted agent: a reply to a customer every few seconds, waiting for a person to confirm it.
@@ -120,12 +137,19 @@ const askOnce = async () => {
   const result = await registry.invoke('message.send', reply, { scope: 'desk', actor: 'agent-ana' });
   if (result.ok && result.requiresConfirm) {
     console.log(`  asked     ${result.confirmationId.slice(0, 8)}…  "${reply?.text}"`);
+    // What an approval email would carry: Wu's personal link, working once, for ten minutes.
+    const link = await approvals?.createApprovalLink(result.confirmationId, {
+      approver: PEOPLE[1] as ConsolePerson,
+      ttlMs: 10 * 60_000,
+    });
+    if (link?.ok) console.log(`            Wu's one-time link (no sign-in): ${link.url}`);
   } else if (!result.ok) console.log(`  ask failed: ${result.code}`);
 };
 const agent = setInterval(() => void askOnce(), intervalMs);
 
 server.listen(port, '127.0.0.1', () => {
   const { port: actual } = server.address() as AddressInfo;
+  openConsole(`http://127.0.0.1:${actual}`);
   console.log(`Approvals console: http://127.0.0.1:${actual}/  (demo sign-in; Ctrl-C stops)`);
   console.log(`Confirmations are stored in ${dbPath}. The agent asks every ${intervalMs / 1000} s.`);
   void askOnce();
@@ -136,7 +160,7 @@ const stop = () => {
   if (stopping) return;
   stopping = true;
   clearInterval(agent);
-  approvals.close();
+  approvals?.close();
   server.closeAllConnections();
   server.close(() => {
     store.close();
