@@ -167,7 +167,13 @@ export class ToolRegistry<AppContext = unknown> {
       telemetry: settings.telemetry,
     });
     this.#confirmationsView = this.#flow.view;
-    this.#approvalLinks = new ApprovalLinks(store, settings.now, settings.locale, settings.onEvent);
+    this.#approvalLinks = new ApprovalLinks({
+      store,
+      now: settings.now,
+      locale: settings.locale,
+      onEvent: settings.onEvent,
+      requireDifferentApprover: settings.requireDifferentApprover,
+    });
     this.#invokePath = new InvokePath({
       table: this.#tools,
       locale: settings.locale,

@@ -7,6 +7,7 @@ import { describeThrown } from '../util/describe-thrown.js';
 import { isRecord } from '../util/is-record.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
 import { payloadDigest } from './digest.js';
+import { fourEyesRefusal } from './four-eyes.js';
 import { setOwn } from './own-property.js';
 import type { ApprovalLinkRecord, ConfirmationStore, LinkApprover } from './store.js';
 import type { Confirmation, ConfirmationFailure } from './types.js';
@@ -77,12 +78,21 @@ export class ApprovalLinks {
   readonly #now: () => number;
   readonly #locale: Locale;
   readonly #onEvent: EventListener | undefined;
+  readonly #fourEyes: boolean;
 
-  constructor(store: ConfirmationStore, now: () => number, locale: Locale, onEvent?: EventListener) {
-    this.#store = store;
-    this.#now = now;
-    this.#locale = locale;
-    this.#onEvent = onEvent;
+  constructor(settings: {
+    readonly store: ConfirmationStore;
+    readonly now: () => number;
+    readonly locale: Locale;
+    readonly onEvent?: EventListener | undefined;
+    /** The registry's `requireDifferentApprover`: no link for the asker, who could never use it. */
+    readonly requireDifferentApprover?: boolean;
+  }) {
+    this.#store = settings.store;
+    this.#now = settings.now;
+    this.#locale = settings.locale;
+    this.#onEvent = settings.onEvent;
+    this.#fourEyes = settings.requireDifferentApprover === true;
   }
 
   /** Whether the store keeps links (the memory, SQLite and PostgreSQL stores do). */
@@ -118,6 +128,9 @@ export class ApprovalLinks {
       if (confirmation.status !== 'pending')
         return fail('ALREADY_DECIDED', { status: confirmation.status }, confirmation);
       if (closes <= now) return fail('EXPIRED', {}, confirmation);
+      const refusal = this.#fourEyes ? fourEyesRefusal(confirmation, approver.id) : undefined;
+      if (refusal !== undefined)
+        return fail('SAME_PERSON', refusal === 'no-actor' ? { detail: 'no-actor' } : {}, confirmation);
       const token = randomBytes(TOKEN_BYTES).toString('base64url');
       const expiresAt = Math.min(closes, ttl === undefined ? closes : now + ttl);
       const record: ApprovalLinkRecord = {

@@ -14,6 +14,7 @@ import { ChangeWatchers } from './change-watchers.js';
 import { isConfirmationIdShape, newConfirmationId } from './confirmation-id.js';
 import { decodeCursor } from './cursor.js';
 import { confirmationDigest, snapshotJson } from './digest.js';
+import { fourEyesRefusal } from './four-eyes.js';
 import { nameProblem, noteProblem, recordableLabel, storableText } from './labels.js';
 import { checkPayloadEdit, type EditRules } from './payload-edit.js';
 import type { ConfirmationStore, FinishChange, PayloadEdit, TransitionOutcome } from './store.js';
@@ -346,8 +347,9 @@ export class ConfirmationFlow {
   /** Four eyes: the approver must not be the person who asked, and who asked must be known. */
   #samePerson(record: Confirmation, approvedBy: string, fail: Fail): ConfirmationFailure | undefined {
     if (!this.#s.requireDifferentApprover) return undefined;
-    if (record.actor === undefined) return fail('SAME_PERSON', { detail: 'no-actor' }, record);
-    return record.actor === approvedBy ? fail('SAME_PERSON', {}, record) : undefined;
+    const refusal = fourEyesRefusal(record, approvedBy);
+    if (refusal === undefined) return undefined;
+    return fail('SAME_PERSON', refusal === 'no-actor' ? { detail: 'no-actor' } : {}, record);
   }
 
   /** The person's edit checked against the tool's rules: the edit to claim with, or the refusal. */

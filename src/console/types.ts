@@ -70,7 +70,8 @@ export interface ApprovalLinkOptions {
 /**
  * A link was made (`url`: one confirmation's page, its token after `#`), or why not: `INVALID_OPTION`,
  * `CONFIRMATION_NOT_FOUND`, `ALREADY_DECIDED`, `EXPIRED`, `FORBIDDEN` (`authorize` says the approver may
- * not confirm it), `STORE_FAILED`.
+ * not confirm it), `FLAG_NOT_GRANTED` or `SCOPE_MISMATCH` (the tool's gates would refuse them),
+ * `SAME_PERSON` (four eyes: they asked for it), `STORE_FAILED`.
  */
 export type ApprovalLinkResult =
   | { readonly ok: true; readonly url: string; readonly expiresAt: string }

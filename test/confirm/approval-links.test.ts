@@ -153,6 +153,16 @@ describe('registry.approvalLinks', () => {
     await expect_({ approver: 'lead-2' }, 'EXPIRED');
   });
 
+  it('under four eyes, makes no link for the person who asked: they could never use it', async () => {
+    const { registry, ask } = desk({ requireDifferentApprover: true });
+    const asked = await ask();
+    expect(await registry.approvalLinks.issue(asked.confirmationId, { approver: 'agent-7' })).toMatchObject({
+      ok: false,
+      code: 'SAME_PERSON',
+    });
+    expect((await registry.approvalLinks.issue(asked.confirmationId, { approver: 'lead-2' })).ok).toBe(true);
+  });
+
   it('copies the approver once, keeping only boolean flags', async () => {
     const { registry, ask } = desk();
     const asked = await ask();
