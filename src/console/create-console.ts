@@ -234,7 +234,7 @@ function readSettings(options: unknown): ConsoleSettings {
   const interval = sweepIntervalMs ?? 60_000;
   if (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 0 || interval > 2_147_483_647)
     throw fail('`sweepIntervalMs` must be a whole number of milliseconds (0: the app sweeps itself)');
-  const publicBase = readPublicUrl(publicUrl);
+  const publicBase = readPublicUrl(publicUrl, base);
   if (publicBase === null)
     throw fail(
       '`publicUrl` must be an absolute http(s) URL without a query or fragment, like "https://desk.example/approvals"',
@@ -250,15 +250,20 @@ function readSettings(options: unknown): ConsoleSettings {
   });
 }
 
-/** `publicUrl` without a trailing `/`; `undefined` when not given, `null` when it is not usable. */
-function readPublicUrl(value: unknown): string | undefined | null {
+/**
+ * `publicUrl` without a trailing `/` — a bare origin gains the base path, so both
+ * `https://desk.example` and `https://desk.example/approvals` mean the same console at `/approvals` —
+ * or `undefined` when not given, `null` when it is not usable.
+ */
+function readPublicUrl(value: unknown, base: string): string | undefined | null {
   if (value === undefined) return undefined;
   if (typeof value !== 'string' || !URL.canParse(value)) return null;
   const url = new URL(value);
   if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.search !== '' || url.hash !== '')
     return null;
   if (value.includes('?') || value.includes('#') || url.username !== '' || url.password !== '') return null;
-  return url.href.replace(/\/+$/, '');
+  const href = url.href.replace(/\/+$/, '');
+  return url.pathname === '/' ? `${href}${base}` : href;
 }
 
 function isRegistryLike(value: unknown): value is ToolRegistry<unknown> {

@@ -47,7 +47,13 @@ export async function createLink(
     if (!(await isAllowed(settings.authorize, personOf(approver), 'confirm', found.confirmation)))
       return { ok: false, code: 'FORBIDDEN', error: consoleMessage('FORBIDDEN', locale) };
     const gated = gateRefusal(settings, found.confirmation, approver, locale);
-    if (gated !== undefined) return { ok: false, ...gated };
+    // The gates are checked with the flags and scope the link carries: say where they go.
+    if (gated !== undefined)
+      return {
+        ok: false,
+        code: gated.code,
+        error: `${gated.error} ${locale === 'zh-CN' ? '请在 `approver` 中给出审批人的 flags 和 scope：{ id, flags, scope }。' : "Give the approver's flags and scope in `approver`: { id, flags, scope }."}`,
+      };
     const issued = await registry.approvalLinks.issue(id, { approver, ttlMs: options?.ttlMs, locale });
     if (!issued.ok) return withoutRecord(issued);
     const url = `${settings.publicUrl}/link/${encodeURIComponent(id)}#${issued.token}`;

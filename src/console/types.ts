@@ -53,8 +53,9 @@ export interface ApprovalsConsoleOptions<AppContext = unknown> {
    */
   readonly sweepIntervalMs?: number;
   /**
-   * Where people reach this console from outside, e.g. `'https://desk.example/approvals'` (an absolute
-   * `http(s)` URL, its path the mount point as seen from there). Required for `createApprovalLink`.
+   * Where people reach this console from outside: `'https://desk.example/approvals'`, or just the
+   * origin `'https://desk.example'` (the base path is added). An absolute `http(s)` URL; its path is
+   * the mount point as seen from there (behind a proxy it may differ). Required for `createApprovalLink`.
    */
   readonly publicUrl?: string;
 }

@@ -63,6 +63,26 @@ describe.each(STORES)('approval links in the console: %s', (_name, makeStore) =>
     expect(f.deliveries).toHaveLength(1);
   });
 
+  it('takes publicUrl as the full address or as a bare origin, which gains the base path', async () => {
+    for (const publicUrl of [
+      'https://desk.example',
+      'https://desk.example/',
+      'https://desk.example/approvals/',
+    ]) {
+      f = consoleFixture(makeStore, { publicUrl });
+      const asked = await f.ask();
+      const link = await f.approvals.createApprovalLink(asked.confirmationId, { approver: LI });
+      expect(
+        link.ok && link.url.startsWith(`https://desk.example/approvals/link/${asked.confirmationId}#`),
+      ).toBe(true);
+      f.close();
+    }
+    f = consoleFixture(makeStore, { publicUrl: 'https://proxy.example/desk/approvals' });
+    const asked = await f.ask();
+    const behindProxy = await f.approvals.createApprovalLink(asked.confirmationId, { approver: LI });
+    expect(behindProxy.ok && behindProxy.url).toMatch(/^https:\/\/proxy\.example\/desk\/approvals\/link\//);
+  });
+
   it('serves the link page to anyone, holding neither the token nor anything of the confirmation', async () => {
     f = consoleFixture(makeStore, { publicUrl: `${PUBLIC}/` });
     const asked = await f.ask('A private refund note');
@@ -210,7 +230,11 @@ describe.each(STORES)('approval links in the console: %s', (_name, makeStore) =>
     allow = true;
     expect(
       await f.approvals.createApprovalLink(asked.confirmationId, { approver: { id: 'lead-li' } }),
-    ).toMatchObject({ ok: false, code: 'FLAG_NOT_GRANTED' });
+    ).toMatchObject({
+      ok: false,
+      code: 'FLAG_NOT_GRANTED',
+      error: expect.stringContaining('{ id, flags, scope }'),
+    });
     expect(await confirmWith(link.token, asked.confirmationId, asked.digest)).toMatchObject({ status: 200 });
     expect(f.deliveries).toHaveLength(1);
   });
