@@ -1,4 +1,5 @@
 import { type EventListener, emitSafely } from '../events.js';
+import { Deadlines, Expiring } from '../invoke/deadlines.js';
 import type { Locale } from '../messages/index.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import type { ApprovalNotice, NoticeKind, Notifier } from './notice.js';
@@ -6,6 +7,12 @@ import type { Confirmation, ConfirmationStatus } from './types.js';
 
 /** How long one channel may take over one notice, retries included, before it is let go of. */
 const NOTICE_DEADLINE_MS = 5 * 60_000;
+/**
+ * The most notices one channel may have unanswered at once; past it a notice is not handed to that
+ * channel (a `notify` event says so). A channel that hangs then holds bounded memory, not five
+ * minutes of every notice; a slow but working one still takes a thousand at a time.
+ */
+export const MAX_WAITING_PER_CHANNEL = 1_000;
 
 /** What the registry lends the notices: its channels, settings and listener. */
 export interface NoticeSettings {
@@ -26,10 +33,21 @@ export interface NoticeSettings {
  */
 export class ApproverNotices {
   readonly #s: NoticeSettings;
-  readonly #inFlight = new Set<Promise<void>>();
+  /** Per channel (by its place in `notifiers`): its name, read once, and how many notices it owes. */
+  readonly #channels: { readonly notifier: Notifier; readonly name: string; waiting: number }[];
+  /**
+   * One timer for every notice in flight, never keeping the process alive: a timer and an
+   * AbortController per notice cost a memory-store confirm a quarter of its rate (`npm run bench`).
+   */
+  readonly #deadlines = new Deadlines({ keepAlive: false, ordered: true });
 
   constructor(settings: NoticeSettings) {
     this.#s = settings;
+    this.#channels = settings.notifiers.map((notifier) => ({
+      notifier,
+      name: safeChannel(notifier),
+      waiting: 0,
+    }));
   }
 
   /** A send waits for a person. */
@@ -47,18 +65,21 @@ export class ApproverNotices {
     this.#tell('decided', confirmation, status);
   }
 
-  /** Resolves when every notice handed out so far is done (tests; a graceful shutdown). */
-  async idle(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
-  }
-
   #tell(kind: NoticeKind, confirmation: Confirmation, status: ConfirmationStatus): void {
     if (this.#s.notifiers.length === 0) return;
     const notice = this.#notice(kind, confirmation, status);
-    for (const notifier of this.#s.notifiers) {
-      const sent = this.#send(notifier, notice);
-      this.#inFlight.add(sent);
-      sent.finally(() => this.#inFlight.delete(sent));
+    for (const channel of this.#channels) {
+      if (channel.waiting >= MAX_WAITING_PER_CHANNEL) {
+        this.#report(channel.name, notice, {
+          attempt: 0,
+          ok: false,
+          error: `gave up: ${MAX_WAITING_PER_CHANNEL} notices are already waiting for this channel to answer`,
+          ms: 0,
+        });
+        continue;
+      }
+      channel.waiting += 1;
+      void this.#send(channel, notice);
     }
   }
 
@@ -98,37 +119,28 @@ export class ApproverNotices {
    * channel that has not answered within `NOTICE_DEADLINE_MS` is told to stop (its signal) and let go
    * of, so a hanging channel holds nothing for long.
    */
-  async #send(notifier: Notifier, notice: ApprovalNotice): Promise<void> {
+  async #send(
+    channel: { readonly notifier: Notifier; readonly name: string; waiting: number },
+    notice: ApprovalNotice,
+  ): Promise<void> {
     // Never on the caller's stack: the channel starts after the change that prompted it has returned.
     await Promise.resolve();
-    const channel = safeChannel(notifier);
-    const report = (attempt: { attempt: number; ok: boolean; error?: string; status?: number; ms: number }) =>
-      emitSafely(this.#s.onEvent, {
-        type: 'notify',
-        channel,
-        kind: notice.kind,
-        noticeId: notice.id,
-        confirmationId: notice.confirmation.id,
-        attempt: attempt.attempt,
-        ok: attempt.ok,
-        ...(attempt.error === undefined ? {} : { error: String(attempt.error).slice(0, 500) }),
-        ...(attempt.status === undefined ? {} : { status: attempt.status }),
-        ms: attempt.ms,
-        at: this.#s.now(),
-      });
-    const started = Date.now();
-    const stop = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<{ ok: false; error: string }>((resolve) => {
-      timer = setTimeout(() => {
-        stop.abort();
-        resolve({ ok: false, error: `no answer within ${NOTICE_DEADLINE_MS / 60_000} minutes` });
-      }, NOTICE_DEADLINE_MS);
-      timer.unref?.();
-    });
+    const { notifier } = channel;
+    const report =
+      this.#s.onEvent === undefined
+        ? ignore
+        : (attempt: Attempt) => this.#report(channel.name, notice, attempt);
+    const started = this.#s.onEvent === undefined ? 0 : Date.now();
+    const watched = new NoticeDeadline(this.#deadlines, NOTICE_DEADLINE_MS);
     try {
-      const sent = notifier.send(notice, { signal: stop.signal, onAttempt: (attempt) => report(attempt) });
-      const outcome = await Promise.race([sent, deadline]);
+      const outcome = await watched.race(() =>
+        notifier.send(notice, {
+          get signal() {
+            return watched.signal;
+          },
+          onAttempt: report,
+        }),
+      );
       if (outcome?.ok !== true) {
         const error = outcome?.error === undefined ? 'the channel gave up' : String(outcome.error);
         report({ attempt: 0, ok: false, error: `gave up: ${error}`, ms: Date.now() - started });
@@ -141,8 +153,77 @@ export class ApproverNotices {
         ms: Date.now() - started,
       });
     } finally {
-      clearTimeout(timer);
+      this.#deadlines.unwatch(watched);
+      channel.waiting -= 1;
     }
+  }
+
+  /** One attempt (or giving up: attempt 0) as a `notify` event. */
+  #report(channel: string, notice: ApprovalNotice, attempt: Attempt): void {
+    if (this.#s.onEvent === undefined) return;
+    emitSafely(this.#s.onEvent, {
+      type: 'notify',
+      channel,
+      kind: notice.kind,
+      noticeId: notice.id,
+      confirmationId: notice.confirmation.id,
+      attempt: attempt.attempt,
+      ok: attempt.ok,
+      ...(attempt.error === undefined ? {} : { error: String(attempt.error).slice(0, 500) }),
+      ...(attempt.status === undefined ? {} : { status: attempt.status }),
+      ms: attempt.ms,
+      at: this.#s.now(),
+    });
+  }
+}
+
+const ignore = (): void => {};
+
+/** What a channel said of one attempt, as `onAttempt` hears it. */
+interface Attempt {
+  readonly attempt: number;
+  readonly ok: boolean;
+  readonly error?: string | undefined;
+  readonly status?: number | undefined;
+  readonly ms: number;
+}
+
+const GAVE_UP = Object.freeze({
+  ok: false as const,
+  error: `no answer within ${NOTICE_DEADLINE_MS / 60_000} minutes`,
+});
+
+/** One channel's send of one notice, given up on at its deadline; its signal is made only if read. */
+class NoticeDeadline extends Expiring {
+  readonly deadline: number;
+  readonly #deadlines: Deadlines;
+  #stop: AbortController | undefined;
+  #giveUp: ((outcome: typeof GAVE_UP) => void) | undefined;
+
+  constructor(deadlines: Deadlines, withinMs: number) {
+    super();
+    this.#deadlines = deadlines;
+    this.deadline = deadlines.now() + withinMs;
+  }
+
+  /** What the channel is told to stop by: aborted at the deadline. */
+  get signal(): AbortSignal {
+    this.#stop ??= new AbortController();
+    return this.#stop.signal;
+  }
+
+  /** `send`'s outcome, or `GAVE_UP` once the deadline passes first. */
+  race<T>(send: () => Promise<T>): Promise<T | typeof GAVE_UP> {
+    return new Promise<T | typeof GAVE_UP>((resolve, reject) => {
+      this.#giveUp = resolve;
+      this.#deadlines.watch(this);
+      send().then(resolve, reject);
+    });
+  }
+
+  expire(): void {
+    this.#stop?.abort();
+    this.#giveUp?.(GAVE_UP);
   }
 }
 

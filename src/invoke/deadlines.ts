@@ -17,6 +17,8 @@ export abstract class Expiring {
  * never keeps an idle process alive.
  */
 export class Deadlines {
+  readonly #keepAlive: boolean;
+  readonly #ordered: boolean;
   #head: Expiring | undefined;
   #tail: Expiring | undefined;
   #size = 0;
@@ -25,6 +27,16 @@ export class Deadlines {
   #referenced = false;
   #turnEndScheduled = false;
   #clock: number | undefined;
+
+  /**
+   * `keepAlive: false`: the timer never keeps the process alive, even while something is pending
+   * (what is watched may be given up on silently at exit). `ordered: true`: entries are watched in
+   * deadline order (one fixed duration for all), so a firing timer stops at the first one not due.
+   */
+  constructor(options: { readonly keepAlive?: boolean; readonly ordered?: boolean } = {}) {
+    this.#keepAlive = options.keepAlive !== false;
+    this.#ordered = options.ordered === true;
+  }
 
   /**
    * The time, read once per turn of the event loop: reading the clock cost as much as the rest of a
@@ -50,7 +62,7 @@ export class Deadlines {
     this.#size += 1;
     if (entry.deadline < this.#armedFor) {
       this.#arm(entry.deadline);
-    } else if (!this.#referenced) {
+    } else if (!this.#referenced && this.#keepAlive) {
       this.#timer?.ref();
       this.#referenced = true;
     }
@@ -95,7 +107,8 @@ export class Deadlines {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#armedFor = deadline;
     this.#timer = setTimeout(this.#fire, Math.max(0, Math.ceil(deadline - performance.now())));
-    this.#referenced = true;
+    this.#referenced = this.#keepAlive;
+    if (!this.#keepAlive) this.#timer.unref();
   }
 
   readonly #fire = (): void => {
@@ -112,6 +125,7 @@ export class Deadlines {
         entry.expire();
       } else if (entry.deadline < next) {
         next = entry.deadline;
+        if (this.#ordered) break;
       }
       entry = following;
     }

@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { ApprovalNotice, Notifier, NotifyEvent, RegistryEvent } from 'graded-tools';
 import { createMemoryStore, ToolDefinitionError } from 'graded-tools';
 import { describe, expect, it, vi } from 'vitest';
@@ -90,7 +93,7 @@ describe('telling approvers', () => {
   });
 
   it('lets go of a channel that never answers after five minutes, telling it to stop', async () => {
-    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
     try {
       const signals: AbortSignal[] = [];
       const hanging: Notifier = {
@@ -114,6 +117,45 @@ describe('telling approvers', () => {
       vi.useRealTimers();
     }
   });
+
+  it('hands a channel at most 1,000 unanswered notices; past that each is an event, until it answers again', async () => {
+    const answers: (() => void)[] = [];
+    let handed = 0;
+    const stuck: Notifier = {
+      channel: 'stuck',
+      send: () => {
+        handed += 1;
+        return new Promise((resolve) => answers.push(() => resolve({ ok: true })));
+      },
+    };
+    const events: RegistryEvent[] = [];
+    const { registry, ask } = desk({ notify: { to: [stuck] }, onEvent: (event) => void events.push(event) });
+    for (let i = 0; i < 1_002; i++) await ask(`reply ${i}`);
+    await until(() => handed === 1_000);
+    const refused = () =>
+      events.filter((e): e is NotifyEvent => e.type === 'notify' && (e.error ?? '').includes('1000 notices'));
+    expect(refused()).toHaveLength(2);
+    expect(refused()[0]).toMatchObject({ channel: 'stuck', kind: 'created', ok: false, attempt: 0 });
+    for (const answer of answers.splice(0, 10)) answer();
+    await until(() => true);
+    const more = await ask('after it answered');
+    await until(() => handed === 1_001);
+    expect(refused()).toHaveLength(2);
+    // Confirms never waited on any of it.
+    const sent = await registry.confirm(more.confirmationId, { approvedBy: 'lead-2', digest: more.digest });
+    expect(sent.ok).toBe(true);
+  });
+
+  it('never keeps the process alive: an app whose channel hangs still exits', async () => {
+    const fixture = join(import.meta.dirname, '..', 'fixtures', 'hanging-channel-app.ts');
+    // Five minutes would be the channel's deadline; a process waiting for it would hit this timeout.
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', fixture], {
+      cwd: join(import.meta.dirname, '..', '..'),
+      timeout: 60_000,
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
+    expect(stdout.trim()).toBe('asked');
+  }, 90_000);
 
   it('reminds once, from the sweep, what expires within remindBeforeMs', async () => {
     const { channel, notices } = recordingChannel();

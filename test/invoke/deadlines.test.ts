@@ -39,6 +39,18 @@ describe('Deadlines (one timer for every pending call)', () => {
     expect(deadlines.size).toBe(0);
   });
 
+  it('in deadline order, expires the due ones from the front and keeps every later one', async () => {
+    const deadlines = new Deadlines({ ordered: true, keepAlive: false });
+    const now = deadlines.now();
+    const entries = [5, 10, 15, 60_000].map((ms) => new Waiting(now + ms));
+    for (const entry of entries) deadlines.watch(entry);
+    deadlines.unwatch(entries[1] as Waiting);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(entries.map((e) => e.expired)).toEqual([true, false, true, false]);
+    expect(deadlines.size).toBe(1);
+    deadlines.unwatch(entries[3] as Waiting);
+  });
+
   it('times out concurrent calls with different timeouts independently', async () => {
     const registry = new ToolRegistry();
     for (const [name, timeoutMs] of [
