@@ -24,6 +24,8 @@ interface ConsoleWords {
   readonly done: Readonly<Record<ConfirmationStatus, string>>;
   /** A person settled an unknown or failed one as delivered. */
   readonly markedDelivered: string;
+  /** After a gate's refusal of an approval link: where the approver's flags and scope go. */
+  readonly linkGates: string;
 }
 
 const en: ConsoleWords = {
@@ -52,6 +54,7 @@ const en: ConsoleWords = {
     unknown: 'Confirmed, but whether it arrived is unknown.',
   },
   markedDelivered: 'Marked as delivered; it will not be sent again.',
+  linkGates: "Give the approver's flags and scope in `approver`: { id, flags, scope }.",
 };
 
 const zhCN: ConsoleWords = {
@@ -80,6 +83,7 @@ const zhCN: ConsoleWords = {
     unknown: '已确认，但是否送达未知。',
   },
   markedDelivered: '已标记为已送达，不会再次发送。',
+  linkGates: '请在 `approver` 中给出审批人的 flags 和 scope：{ id, flags, scope }。',
 };
 
 const words: Readonly<Record<Locale, ConsoleWords>> = { en, 'zh-CN': zhCN };

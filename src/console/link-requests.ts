@@ -6,7 +6,7 @@ import { formatMessage } from '../messages/index.js';
 import type { ErrorCode } from '../result.js';
 import { isAllowed } from './access.js';
 import { CardMaker } from './cards.js';
-import { consoleMessage } from './console-messages.js';
+import { consoleMessage, consoleWords } from './console-messages.js';
 import type { ConsoleSettings, PersonRequest } from './console-request.js';
 import { askFromBody } from './decision-bodies.js';
 import { decide } from './decisions.js';
@@ -49,11 +49,7 @@ export async function createLink(
     const gated = gateRefusal(settings, found.confirmation, approver, locale);
     // The gates are checked with the flags and scope the link carries: say where they go.
     if (gated !== undefined)
-      return {
-        ok: false,
-        code: gated.code,
-        error: `${gated.error} ${locale === 'zh-CN' ? '请在 `approver` 中给出审批人的 flags 和 scope：{ id, flags, scope }。' : "Give the approver's flags and scope in `approver`: { id, flags, scope }."}`,
-      };
+      return { ok: false, code: gated.code, error: `${gated.error} ${consoleWords(locale).linkGates}` };
     const issued = await registry.approvalLinks.issue(id, { approver, ttlMs: options?.ttlMs, locale });
     if (!issued.ok) return withoutRecord(issued);
     const url = `${settings.publicUrl}/link/${encodeURIComponent(id)}#${issued.token}`;
