@@ -59,7 +59,7 @@ function start(): void {
 function startLink(app: HTMLElement, base: string, locale: 'en' | 'zh-CN'): void {
   const t = stringsFor(locale);
   const match = /^\/link\/([^/]+)\/?$/.exec(location.pathname.slice(base.length));
-  const token = location.hash.replace(/^#/, '');
+  const token = linkToken();
   const api = createApi(base, t.networkError, token);
   const person = el('p', { class: 'person' });
   const main = el('main', { id: 'main' });
@@ -73,6 +73,25 @@ function startLink(app: HTMLElement, base: string, locale: 'en' | 'zh-CN'): void
       person.textContent = t.linkFor(who.name ? `${who.name} (${who.id})` : who.id);
     },
   });
+}
+
+/**
+ * The link's token, taken out of the address bar once read (so it is not in the history, a bookmark
+ * or a screenshot) and kept for this tab only, so a reload still opens the page.
+ */
+function linkToken(): string {
+  const key = `graded-tools-link:${location.pathname}`;
+  const fromHash = location.hash.replace(/^#/, '');
+  try {
+    if (fromHash !== '') {
+      sessionStorage.setItem(key, fromHash);
+      history.replaceState(null, '', location.pathname + location.search);
+      return fromHash;
+    }
+    return sessionStorage.getItem(key) ?? '';
+  } catch {
+    return fromHash; // storage refused (a private mode): the address keeps the token
+  }
 }
 
 start();
