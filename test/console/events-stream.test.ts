@@ -4,10 +4,10 @@ import {
   type ConsoleFixture,
   changeEvents,
   consoleFixture,
+  countingWatches,
   ORIGIN,
   readEvents,
   STORES,
-  withView,
 } from './setup.js';
 
 describe.each(STORES)('GET api/events (%s)', (_, makeStore) => {
@@ -63,19 +63,9 @@ describe.each(STORES)('GET api/events (%s)', (_, makeStore) => {
 
   it('ends every stream on close(), stops watching, and refuses new ones after', async () => {
     f = consoleFixture(makeStore);
-    let watching = 0;
-    const view = f.registry.confirmations;
+    const watches = countingWatches(f.registry);
     const approvals = createApprovalsConsole({
-      registry: withView(f.registry, {
-        watch: (listener: (notice: { id?: string }) => void) => {
-          watching++;
-          const unwatch = view.watch(listener);
-          return () => {
-            watching--;
-            unwatch();
-          };
-        },
-      }),
+      registry: watches.registry,
       authenticate: () => ({ id: 'lead-li' }),
     });
     const streams = await Promise.all(
@@ -83,12 +73,12 @@ describe.each(STORES)('GET api/events (%s)', (_, makeStore) => {
     );
     const readers = streams.map((s) => (s.body as ReadableStream<Uint8Array>).getReader());
     for (const reader of readers) await readEvents(reader, (t) => t.includes('retry'));
-    expect(watching).toBe(3);
+    expect(watches.open).toBe(3);
     // One client going away stops its own watch only.
     await readers[0]?.cancel();
-    expect(watching).toBe(2);
+    expect(watches.open).toBe(2);
     approvals.close();
-    expect(watching).toBe(0);
+    expect(watches.open).toBe(0);
     for (const reader of readers.slice(1)) expect((await reader.read()).done).toBe(true);
     const after = await approvals.fetch(new Request(`${ORIGIN}/api/events`));
     expect(after.status).toBe(503);
@@ -97,27 +87,17 @@ describe.each(STORES)('GET api/events (%s)', (_, makeStore) => {
 
   it('stops watching when the request is aborted', async () => {
     f = consoleFixture(makeStore);
-    let watching = 0;
-    const view = f.registry.confirmations;
+    const watches = countingWatches(f.registry);
     const approvals = createApprovalsConsole({
-      registry: withView(f.registry, {
-        watch: (listener: (notice: { id?: string }) => void) => {
-          watching++;
-          const unwatch = view.watch(listener);
-          return () => {
-            watching--;
-            unwatch();
-          };
-        },
-      }),
+      registry: watches.registry,
       authenticate: () => ({ id: 'lead-li' }),
     });
     const gone = new AbortController();
     const response = await approvals.fetch(new Request(`${ORIGIN}/api/events`, { signal: gone.signal }));
     expect(response.status).toBe(200);
-    expect(watching).toBe(1);
+    expect(watches.open).toBe(1);
     gone.abort();
-    expect(watching).toBe(0);
+    expect(watches.open).toBe(0);
     approvals.close();
   });
 });

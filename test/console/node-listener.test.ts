@@ -6,11 +6,11 @@ import {
   type ConsoleFixture,
   changeEvents,
   consoleFixture,
+  countingWatches,
   PEOPLE,
   PERSON_HEADER,
   readEvents,
   STORES,
-  withView,
 } from './setup.js';
 
 /** A real `node:http` server on a loopback port. */
@@ -144,19 +144,9 @@ describe.each(STORES)('toNodeListener over a real loopback server (%s)', (_, mak
 
   it('streams events to a real client and stops watching when the client goes away', async () => {
     f = consoleFixture(makeStore);
-    let watching = 0;
-    const view = f.registry.confirmations;
+    const watches = countingWatches(f.registry);
     const approvals = createApprovalsConsole({
-      registry: withView(f.registry, {
-        watch: (listener: (notice: { id?: string }) => void) => {
-          watching++;
-          const unwatch = view.watch(listener);
-          return () => {
-            watching--;
-            unwatch();
-          };
-        },
-      }),
+      registry: watches.registry,
       authenticate: (request) => PEOPLE[request.headers.get(PERSON_HEADER) ?? ''],
       basePath: '/approvals',
     });
@@ -170,7 +160,7 @@ describe.each(STORES)('toNodeListener over a real loopback server (%s)', (_, mak
     expect(events.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     const reader = (events.body as ReadableStream<Uint8Array>).getReader();
     await readEvents(reader, (t) => t.startsWith('retry: 3000\n\n'));
-    expect(watching).toBe(1);
+    expect(watches.open).toBe(1);
     const confirmed = await fetch(`${origin}/approvals/api/confirmations/${asked.confirmationId}/confirm`, {
       method: 'POST',
       headers: { [PERSON_HEADER]: 'lead-wu', origin, 'content-type': 'application/json' },
@@ -180,7 +170,7 @@ describe.each(STORES)('toNodeListener over a real loopback server (%s)', (_, mak
     const text = await readEvents(reader, (t) => changeEvents(t).length > 0);
     expect(changeEvents(text)).toContainEqual({ id: asked.confirmationId });
     client.abort();
-    await until(() => watching === 0, 'the stream to stop watching');
+    await until(() => watches.open === 0, 'the stream to stop watching');
     approvals.close();
   });
 

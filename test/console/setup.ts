@@ -214,6 +214,31 @@ export function withView(registry: ToolRegistry, view: Partial<Record<keyof Conf
   } as unknown as ToolRegistry;
 }
 
+/** `registry` with its confirmations' `watch` counted: `open` is how many watches are running now. */
+export function countingWatches(registry: ToolRegistry): {
+  readonly registry: ToolRegistry;
+  readonly open: number;
+} {
+  const view = registry.confirmations;
+  let open = 0;
+  const counted = withView(registry, {
+    watch: (listener: (notice: { id?: string }) => void) => {
+      open++;
+      const unwatch = view.watch(listener);
+      return () => {
+        open--;
+        unwatch();
+      };
+    },
+  });
+  return {
+    registry: counted,
+    get open() {
+      return open;
+    },
+  };
+}
+
 /** Reads an event stream until `done(text so far)` holds; fails after `timeoutMs`. */
 export async function readEvents(
   reader: ReadableStreamDefaultReader<Uint8Array>,
