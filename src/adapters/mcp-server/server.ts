@@ -1,9 +1,8 @@
 import { Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { ToolRegistry } from '../../registry.js';
-import { PACKAGE_VERSION } from '../../util/package-version.js';
 import { createLimiter } from '../core/limit-concurrency.js';
 import { resolveAdapterOptions } from '../core/options.js';
-import type { McpServerOptions } from '../mcp/options.js';
+import { type McpServerOptions, serverIdentity } from '../mcp/options.js';
 import { createToolHandlers, type McpContextFrom, type McpServerSetup } from '../mcp/tool-handlers.js';
 
 export type { McpServerOptions } from '../mcp/options.js';
@@ -45,13 +44,7 @@ export function createMcpServer<C>(
 export function buildMcpServer<C>(setup: McpServerSetup<C, ServerContext>): Server {
   const { options } = setup;
   const handlers = createToolHandlers(setup);
-  const server = new Server(
-    { name: options.name ?? 'graded-tools', version: options.version ?? PACKAGE_VERSION },
-    {
-      capabilities: { tools: { listChanged: false } },
-      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-    },
-  );
+  const server = new Server(...serverIdentity(options));
   server.setRequestHandler('tools/list', (_request, ctx) => handlers.listTools(ctx));
   // The SDK asks low-level handlers to project their result for the negotiated protocol era.
   server.setRequestHandler('tools/call', async (request, ctx) =>

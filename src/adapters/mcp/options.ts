@@ -1,3 +1,4 @@
+import { PACKAGE_VERSION } from '../../util/package-version.js';
 import type { AdapterOptions } from '../core/options.js';
 
 /**
@@ -11,6 +12,20 @@ export interface McpServerOptions extends AdapterOptions {
   readonly version?: string;
   /** `instructions` sent to the client at initialization. */
   readonly instructions?: string;
+}
+
+/**
+ * What both SDKs' `new Server(info, options)` are given: the name and version, tools only (the list
+ * never changes while connected), and the instructions when there are any.
+ */
+export function serverIdentity(options: McpServerOptions) {
+  return [
+    { name: options.name ?? 'graded-tools', version: options.version ?? PACKAGE_VERSION },
+    {
+      capabilities: { tools: { listChanged: false } },
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    },
+  ] as const;
 }
 
 /** Options for serving MCP over Streamable HTTP. */

@@ -7,10 +7,9 @@ import {
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolRegistry } from '../../registry.js';
-import { PACKAGE_VERSION } from '../../util/package-version.js';
 import { createLimiter } from '../core/limit-concurrency.js';
 import { resolveAdapterOptions } from '../core/options.js';
-import type { McpServerOptions } from './options.js';
+import { type McpServerOptions, serverIdentity } from './options.js';
 import { createToolHandlers, type McpContextFrom, type McpServerSetup } from './tool-handlers.js';
 
 export type { McpServerOptions } from './options.js';
@@ -59,13 +58,7 @@ export function createMcpServer<C>(
 /** `createMcpServer` with a given limiter, for the stateless HTTP handler (one server per request). */
 export function buildMcpServer<C>(setup: McpServerSetup<C, McpRequestExtra>): Server {
   const { options } = setup;
-  const server = new Server(
-    { name: options.name ?? 'graded-tools', version: options.version ?? PACKAGE_VERSION },
-    {
-      capabilities: { tools: { listChanged: false } },
-      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
-    },
-  );
+  const server = new Server(...serverIdentity(options));
   installToolHandlers(server, setup);
   return server;
 }
