@@ -1,4 +1,3 @@
-import { request as httpRequest } from 'node:http';
 import { Client, InMemoryTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { defineTool, type InvokeContext } from 'graded-tools';
 import {
@@ -15,17 +14,12 @@ import {
   HOSTILE_NAMES,
   WRITE_AND_SEND_WIRE_NAMES,
 } from './support/hostile-calls.js';
+import { answerOf, expectBatchBoundedByMaxCallsPerTurn, rawRequest, textOf } from './support/mcp-http.js';
 
 // The same server as graded-tools/mcp, on SDK v2 (`@modelcontextprotocol/server`), driven by the v2
 // client (`@modelcontextprotocol/client`) in both protocol eras.
 
 const MODERN = { versionNegotiation: { mode: { pin: '2026-07-28' } } } as const;
-
-function textOf(result: Record<string, unknown>): string {
-  const [first] = (result.content ?? []) as { type: string; text?: string }[];
-  expect(first?.type).toBe('text');
-  return first?.text ?? '';
-}
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -147,31 +141,6 @@ describe('createMcpServer (SDK v2) over an in-memory transport', () => {
   });
 });
 
-function rawRequest(url: string, method: string, headers: Record<string, string>, body?: string) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = httpRequest(url, { method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-/** The JSON-RPC answer of a response body: plain JSON, or the data of an SSE stream's events. */
-function answerOf(body: string): unknown {
-  if (!body.startsWith('event:') && !body.startsWith('data:')) return JSON.parse(body);
-  const events = body
-    .split('\n')
-    .filter((line) => line.startsWith('data:'))
-    .map((line) => JSON.parse(line.slice(5)));
-  return events.length === 1 ? events[0] : events;
-}
-
 describe('Streamable HTTP (SDK v2)', () => {
   let running: McpHttpServer | undefined;
   afterEach(async () => {
@@ -205,45 +174,8 @@ describe('Streamable HTTP (SDK v2)', () => {
     expect(assertNothingWrittenOrSent(desk)).toEqual([]);
   });
 
-  it('applies maxCallsPerTurn to a batch of tools/call in one request', async () => {
-    let ran = 0;
-    const desk = createDesk();
-    desk.registry.register(
-      defineTool({
-        name: 'count.read',
-        description: 'Counts its runs.',
-        sideEffect: 'read',
-        inputSchema: { type: 'object' },
-        run: () => {
-          ran += 1;
-          return ran;
-        },
-      }),
-    );
-    running = await serveMcpHttp(desk.registry, {}, { maxCallsPerTurn: 3 });
-    const batch = Array.from({ length: 10 }, (_, id) => ({
-      jsonrpc: '2.0',
-      id,
-      method: 'tools/call',
-      params: { name: 'count__read', arguments: {} },
-    }));
-    const headers = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
-    };
-    const answer = await rawRequest(running.url, 'POST', headers, JSON.stringify(batch));
-    expect(answer.status).toBe(200);
-    const replies = (answerOf(answer.body) as { id: number; result: Record<string, unknown> }[]).sort(
-      (a, b) => a.id - b.id,
-    );
-    expect(replies).toHaveLength(10);
-    expect(replies.filter(({ result }) => result.isError === true)).toHaveLength(7);
-    expect(ran).toBe(3);
-    const next = await rawRequest(running.url, 'POST', headers, JSON.stringify(batch[0]));
-    expect((answerOf(next.body) as { result: { isError?: boolean } }).result.isError).toBeFalsy();
-    expect(ran).toBe(4);
-  });
+  it('applies maxCallsPerTurn to a batch of tools/call in one request', () =>
+    expectBatchBoundedByMaxCallsPerTurn(serveMcpHttp));
 
   it('bounds tool runs across requests, and a client that disconnects aborts its call', async () => {
     let aborted = 0;

@@ -1,4 +1,3 @@
-import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -13,6 +12,7 @@ import {
   HOSTILE_NAMES,
   WRITE_AND_SEND_WIRE_NAMES,
 } from './support/hostile-calls.js';
+import { expectBatchBoundedByMaxCallsPerTurn, rawRequest, textOf } from './support/mcp-http.js';
 
 function deskWithWebTool() {
   const desk = createDesk();
@@ -35,12 +35,6 @@ async function connectInMemory(server: ReturnType<typeof createMcpServer>): Prom
   const client = new Client({ name: 'test-client', version: '1.0.0' });
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
   return client;
-}
-
-function textOf(result: Record<string, unknown>): string {
-  const [first] = (result.content ?? []) as { type: string; text?: string }[];
-  expect(first?.type).toBe('text');
-  return first?.text ?? '';
 }
 
 const open: { close(): Promise<void> }[] = [];
@@ -214,21 +208,6 @@ describe('createMcpServer over an in-memory transport', () => {
   });
 });
 
-function rawRequest(url: string, method: string, headers: Record<string, string>, body?: string) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const req = httpRequest(url, { method, headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 describe('Streamable HTTP', () => {
   let running: McpHttpServer | undefined;
   afterEach(async () => {
@@ -287,49 +266,8 @@ describe('Streamable HTTP', () => {
     expect(most).toBe(1);
   });
 
-  it('applies maxCallsPerTurn to a batch of tools/call in one request', async () => {
-    let ran = 0;
-    const desk = createDesk();
-    desk.registry.register(
-      defineTool({
-        name: 'count.read',
-        description: 'Counts its runs.',
-        sideEffect: 'read',
-        inputSchema: { type: 'object' },
-        run: () => {
-          ran += 1;
-          return ran;
-        },
-      }),
-    );
-    running = await serveMcpHttp(desk.registry, {}, { maxCallsPerTurn: 3 });
-    const batch = Array.from({ length: 10 }, (_, id) => ({
-      jsonrpc: '2.0',
-      id,
-      method: 'tools/call',
-      params: { name: 'count__read', arguments: {} },
-    }));
-    const headers = {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
-    };
-    const answer = await rawRequest(running.url, 'POST', headers, JSON.stringify(batch));
-    expect(answer.status).toBe(200);
-    const replies = (JSON.parse(answer.body) as { id: number; result: Record<string, unknown> }[]).sort(
-      (a, b) => a.id - b.id,
-    );
-    expect(replies).toHaveLength(10);
-    const refused = replies.filter(({ result }) => result.isError === true);
-    expect(refused).toHaveLength(7);
-    for (const { result } of refused)
-      expect(textOf(result)).toMatch(/^Too many tool calls in one turn: only the first 3/);
-    expect(ran).toBe(3);
-    // The next request is a new turn.
-    const next = await rawRequest(running.url, 'POST', headers, JSON.stringify(batch[0]));
-    expect(JSON.parse(next.body).result.isError).toBeFalsy();
-    expect(ran).toBe(4);
-  });
+  it('applies maxCallsPerTurn to a batch of tools/call in one request', () =>
+    expectBatchBoundedByMaxCallsPerTurn(serveMcpHttp));
 
   async function httpClient(name: string): Promise<Client> {
     const client = new Client({ name, version: '1.0.0' });
