@@ -97,3 +97,27 @@ export async function expectBatchBoundedByMaxCallsPerTurn(serve: ServeMcpHttp): 
     await running.close();
   }
 }
+
+/**
+ * The DNS-rebinding defence: a foreign `Host` or `Origin` is refused before anything is parsed, another
+ * path is 404, and this machine's own origin initializes.
+ */
+export async function expectForeignHostsRefused(url: string): Promise<void> {
+  const init = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+  });
+  const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const port = new URL(url).port;
+  const rebound = await rawRequest(url, 'POST', { ...headers, host: `evil.example:${port}` }, init);
+  expect(rebound.status).toBe(403);
+  const crossSite = await rawRequest(url, 'POST', { ...headers, origin: 'https://evil.example' }, init);
+  expect(crossSite.status).toBe(403);
+  const elsewhere = await rawRequest(url.replace('/mcp', '/other'), 'POST', headers, init);
+  expect(elsewhere.status).toBe(404);
+  const local = await rawRequest(url, 'POST', { ...headers, origin: `http://localhost:${port}` }, init);
+  expect(local.status).toBe(200);
+  expect(answerOf(local.body)).toMatchObject({ result: { serverInfo: { name: 'graded-tools' } } });
+}
