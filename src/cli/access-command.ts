@@ -6,6 +6,7 @@ import { type AccessReport, formatAccessReport } from '../policy/access-report.j
 import type { ToolRegistry } from '../registry.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { diffAccess, readSnapshot, reportContext, snapshotText } from './access-snapshot.js';
+import { CONTEXT_OPTIONS, readLocale } from './context-options.js';
 import { loadRegistry } from './load-registry.js';
 import type { CommandIo } from './mcp-command.js';
 import { ACCESS_USAGE } from './usage.js';
@@ -33,9 +34,7 @@ function readRequest(args: readonly string[]): AccessRequest | { readonly usage:
       allowPositionals: true,
       strict: true,
       options: {
-        scope: { type: 'string' },
-        flag: { type: 'string', multiple: true },
-        locale: { type: 'string' },
+        ...CONTEXT_OPTIONS,
         json: { type: 'boolean' },
         write: { type: 'string' },
         check: { type: 'string' },
@@ -52,9 +51,9 @@ function readRequest(args: readonly string[]): AccessRequest | { readonly usage:
   const [modulePath, ...extra] = positionals;
   if (modulePath === undefined) return { usage: 'Give the registry module.' };
   if (extra.length > 0) return { usage: `Unexpected: ${extra.join(' ')}` };
-  const { locale } = values;
-  if (locale !== undefined && locale !== 'en' && locale !== 'zh-CN')
-    return { usage: `--locale is en or zh-CN (got "${locale}").` };
+  const read = readLocale(values.locale);
+  if ('usage' in read) return read;
+  const { locale } = read;
   const chosen = [values.json === true, values.write !== undefined, values.check !== undefined];
   if (chosen.filter(Boolean).length > 1) return { usage: 'Use one of --json, --write and --check.' };
   const action: Action =

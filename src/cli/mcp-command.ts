@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import type { Locale } from '../messages/index.js';
+import { CONTEXT_OPTIONS, readLocale } from './context-options.js';
 import type { McpServing } from './mcp-serving.js';
 import { MCP_USAGE } from './usage.js';
 
@@ -59,9 +59,7 @@ export async function runMcpCommand(args: readonly string[], io: CommandIo): Pro
       allowPositionals: true,
       strict: true,
       options: {
-        scope: { type: 'string' },
-        flag: { type: 'string', multiple: true },
-        locale: { type: 'string' },
+        ...CONTEXT_OPTIONS,
         'max-result-chars': { type: 'string' },
         concurrency: { type: 'string' },
         port: { type: 'string' },
@@ -94,11 +92,12 @@ export async function runMcpCommand(args: readonly string[], io: CommandIo): Pro
     );
     return 2;
   }
-  const locale = values.locale;
-  if (locale !== undefined && locale !== 'en' && locale !== 'zh-CN') {
-    io.error(`--locale is en or zh-CN (got "${locale}").\n\n${MCP_USAGE}`);
+  const read = readLocale(values.locale);
+  if ('usage' in read) {
+    io.error(`${read.usage}\n\n${MCP_USAGE}`);
     return 2;
   }
+  const { locale } = read;
   // The MCP SDKs are optional peers: loaded only now, so help and usage errors work without them.
   const serving = await loadServing();
   if (serving === undefined) {
@@ -112,7 +111,7 @@ export async function runMcpCommand(args: readonly string[], io: CommandIo): Pro
       modulePath,
       ...(scope === undefined ? {} : { scope }),
       flags: flag ?? [],
-      ...(locale === undefined ? {} : { locale: locale as Locale }),
+      ...(locale === undefined ? {} : { locale }),
       ...(maxResultChars === undefined ? {} : { maxResultChars }),
       ...(concurrency === undefined ? {} : { concurrency }),
       ...(port === undefined ? {} : { port }),
