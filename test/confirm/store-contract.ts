@@ -40,20 +40,27 @@ export function pendingConfirmation(overrides: Partial<Confirmation> = {}, at = 
   };
 }
 
+/** Opens the store before the suite's tests (handing it to `use`) and tidies it up after them. */
+function usesStore(open: () => Promise<StoreUnderTest>, use: (store: ConfirmationStore) => void): void {
+  let subject: StoreUnderTest | undefined;
+  beforeAll(async () => {
+    subject = await open();
+    use(subject.store);
+  });
+  afterAll(async () => {
+    await subject?.cleanup?.();
+  });
+}
+
 /**
  * The contract every `ConfirmationStore` keeps, run against each implementation. Times are passed in,
  * so nothing here sleeps; ids are random, so a shared database never collides between runs.
  */
 export function storeContract(name: string, open: () => Promise<StoreUnderTest>): void {
   describe(`ConfirmationStore contract: ${name}`, () => {
-    let subject: StoreUnderTest;
     let store: ConfirmationStore;
-    beforeAll(async () => {
-      subject = await open();
-      store = subject.store;
-    });
-    afterAll(async () => {
-      await subject?.cleanup?.();
+    usesStore(open, (opened) => {
+      store = opened;
     });
 
     const created = async (overrides: Partial<Confirmation> = {}, at = T0) => {
@@ -389,14 +396,9 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
 
   // The SQL engine's cases (issue 7): prune in batches, list by tool.
   describe(`ConfirmationStore contract, prune and list at volume: ${name}`, () => {
-    let subject: StoreUnderTest;
     let store: ConfirmationStore;
-    beforeAll(async () => {
-      subject = await open();
-      store = subject.store;
-    });
-    afterAll(async () => {
-      await subject?.cleanup?.();
+    usesStore(open, (opened) => {
+      store = opened;
     });
 
     /** Runs `work` for 0 … count-1, a few at a time (a pool serves them side by side). */
@@ -508,14 +510,9 @@ const newestFirst = (created: Confirmation[]) =>
 /** Keyset pages: every store walks its list the same way (issue 8). */
 function pageCases(name: string, open: () => Promise<StoreUnderTest>): void {
   describe(`ConfirmationStore contract, pages: ${name}`, () => {
-    let subject: StoreUnderTest;
     let store: ConfirmationStore;
-    beforeAll(async () => {
-      subject = await open();
-      store = subject.store;
-    });
-    afterAll(async () => {
-      await subject?.cleanup?.();
+    usesStore(open, (opened) => {
+      store = opened;
     });
 
     const create = async (overrides: Partial<Confirmation>, at: number) => {
@@ -683,14 +680,9 @@ function editOf(
 /** A claim that stores a person's edit, in the same conditional write (issue 8). */
 function editCases(name: string, open: () => Promise<StoreUnderTest>): void {
   describe(`ConfirmationStore contract, reminders: ${name}`, () => {
-    let subject: StoreUnderTest;
     let store: ConfirmationStore;
-    beforeAll(async () => {
-      subject = await open();
-      store = subject.store;
-    });
-    afterAll(async () => {
-      await subject?.cleanup?.();
+    usesStore(open, (opened) => {
+      store = opened;
     });
 
     // A window of time no other test (or earlier run on a shared database) uses.
@@ -731,14 +723,9 @@ function editCases(name: string, open: () => Promise<StoreUnderTest>): void {
   });
 
   describe(`ConfirmationStore contract, edits: ${name}`, () => {
-    let subject: StoreUnderTest;
     let store: ConfirmationStore;
-    beforeAll(async () => {
-      subject = await open();
-      store = subject.store;
-    });
-    afterAll(async () => {
-      await subject?.cleanup?.();
+    usesStore(open, (opened) => {
+      store = opened;
     });
 
     const created = async (overrides: Partial<Confirmation> = {}) => {
@@ -891,14 +878,9 @@ function snapshotCases(
 /** One-time approval links: kept by token hash, used once, pruned after they expire (issue 9). */
 function linkCases(name: string, open: () => Promise<StoreUnderTest>): void {
   describe(`ConfirmationStore contract, approval links: ${name}`, () => {
-    let subject: StoreUnderTest;
     let store: ConfirmationStore;
-    beforeAll(async () => {
-      subject = await open();
-      store = subject.store;
-    });
-    afterAll(async () => {
-      await subject?.cleanup?.();
+    usesStore(open, (opened) => {
+      store = opened;
     });
 
     const links = () => {
