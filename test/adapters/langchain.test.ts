@@ -4,10 +4,10 @@ import { DynamicStructuredTool } from '@langchain/core/tools';
 import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { ToolNode } from '@langchain/langgraph/prebuilt';
-import { ToolRegistry } from 'graded-tools';
 import { toLangChainTools } from 'graded-tools/langchain';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
+import { longLogRegistry } from '../helpers/tools.js';
 import {
   assertNothingWrittenOrSent,
   createDesk,
@@ -145,13 +145,7 @@ describe('toLangChainTools', () => {
   });
 
   it('cuts long results to maxResultChars', async () => {
-    const registry = new ToolRegistry().register({
-      name: 'log.read',
-      description: 'Read the log.',
-      sideEffect: 'read',
-      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-      run: () => 'x'.repeat(5_000),
-    });
+    const registry = longLogRegistry();
     const [log] = toLangChainTools(registry, {}, { maxResultChars: 300 });
     const text = String(await log?.invoke({}));
     expect(text.length).toBeLessThanOrEqual(300);

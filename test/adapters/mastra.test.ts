@@ -1,8 +1,8 @@
 import { Agent } from '@mastra/core/agent';
 import { MockLanguageModelV3 } from 'ai/test';
-import { ToolRegistry } from 'graded-tools';
 import { toMastraTools } from 'graded-tools/mastra';
 import { describe, expect, it } from 'vitest';
+import { longLogRegistry } from '../helpers/tools.js';
 import {
   assertNothingWrittenOrSent,
   createDesk,
@@ -132,13 +132,7 @@ describe('toMastraTools', () => {
   );
 
   it('gives the app the result itself and cuts what the model reads to maxResultChars', async () => {
-    const registry = new ToolRegistry().register({
-      name: 'log.read',
-      description: 'Read the log.',
-      sideEffect: 'read',
-      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-      run: () => 'x'.repeat(5_000),
-    });
+    const registry = longLogRegistry();
     const tool = toMastraTools(registry, {}, { maxResultChars: 300 }).log__read;
     const result = await tool?.execute?.({}, {} as never);
     expect(result).toEqual({ ok: true, data: 'x'.repeat(5_000) });

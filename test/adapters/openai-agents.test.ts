@@ -3,6 +3,7 @@ import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/te
 import { ToolRegistry } from 'graded-tools';
 import { toAgentsTools } from 'graded-tools/openai-agents';
 import { describe, expect, it } from 'vitest';
+import { longLogRegistry } from '../helpers/tools.js';
 import {
   assertNothingWrittenOrSent,
   createDesk,
@@ -137,13 +138,7 @@ describe('toAgentsTools', () => {
   });
 
   it('cuts long results to maxResultChars and refuses a bad option at list time', async () => {
-    const registry = new ToolRegistry().register({
-      name: 'log.read',
-      description: 'Read the log.',
-      sideEffect: 'read',
-      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-      run: () => 'x'.repeat(5_000),
-    });
+    const registry = longLogRegistry();
     const model = new ScriptedModel([
       [functionCall('log__read', {}, { callId: 'log' })],
       [assistantMessage('ok')],

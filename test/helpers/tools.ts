@@ -1,4 +1,4 @@
-import type { ToolDefinition } from 'graded-tools';
+import { type ToolDefinition, ToolRegistry } from 'graded-tools';
 
 /** A read tool that records its calls. */
 export function readTool(name = 'kb.search', extra: Partial<ToolDefinition> = {}) {
@@ -59,4 +59,15 @@ export function sendTool(name = 'message.send', extra: Partial<ToolDefinition> =
     ...extra,
   } as ToolDefinition;
   return { tool, prepared, delivered };
+}
+
+/** A registry with one read tool, `log.read`, whose result (5,000 characters) is longer than a model should read. */
+export function longLogRegistry(): ToolRegistry {
+  return new ToolRegistry().register({
+    name: 'log.read',
+    description: 'Read the log.',
+    sideEffect: 'read',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    run: () => 'x'.repeat(5_000),
+  });
 }
