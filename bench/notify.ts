@@ -2,7 +2,7 @@
 // with no channels, against the same with a hanging and a failing channel, interleaved in one run.
 // Run alone: `npx tsx bench/notify.ts` (add `--quick`); the main bench calls `benchNotify()`.
 import { fileURLToPath } from 'node:url';
-import { createMemoryStore, type Notifier, ToolRegistry } from 'graded-tools';
+import { createMemoryStore, type Notifier } from 'graded-tools';
 import { compareRates } from './measure.js';
 import { registryOn, roundTrip } from './send-tool.js';
 
@@ -11,29 +11,12 @@ const hanging: Notifier = { channel: 'hanging', send: () => new Promise(() => {}
 /** Fails at once, as a channel whose receiver is down would after its retries. */
 const failing: Notifier = { channel: 'failing', send: async () => ({ ok: false, error: 'receiver down' }) };
 
-/** The bench's free-to-deliver send tool, on a registry that tells `channels` of every step. */
-function registryWithChannels(channels: readonly Notifier[]): ToolRegistry {
-  return new ToolRegistry({
-    confirmations: createMemoryStore({ maxRecords: 1_000_000 }),
-    notify: { to: channels },
-  }).register({
-    name: 'bench.send',
-    description: 'A send tool whose delivery is free, so the bench measures the confirmation path.',
-    sideEffect: 'send',
-    inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
-    prepare: (input: { n: number }) => ({
-      n: input.n,
-      to: 'ana@example.com',
-      text: 'Your refund is on its way.',
-    }),
-    deliver: (_payload, approval) => ({ accepted: approval.confirmationId }),
-  });
-}
-
 export async function benchNotify(options: { readonly quick?: boolean } = {}): Promise<string[]> {
   const quick = options.quick === true;
   const quiet = registryOn(createMemoryStore({ maxRecords: 1_000_000 }));
-  const told = registryWithChannels([hanging, failing]);
+  const told = registryOn(createMemoryStore({ maxRecords: 1_000_000 }), 'bench.send', {
+    notify: { to: [hanging, failing] },
+  });
   let n = 0;
   const rates = await compareRates(
     {

@@ -1,10 +1,20 @@
 // The send tool every confirmation benchmark measures, and one round trip through it: a person
 // invokes, confirms with the digest, the tool delivers (for free, so the confirmation path is timed).
-import { type ConfirmationStore, type ConfirmRequired, defineTool, ToolRegistry } from 'graded-tools';
+import {
+  type ConfirmationStore,
+  type ConfirmRequired,
+  defineTool,
+  type RegistryOptions,
+  ToolRegistry,
+} from 'graded-tools';
 
-/** A registry on `store` with the free-to-deliver send tool `name`. */
-export function registryOn(store: ConfirmationStore, name = 'bench.send'): ToolRegistry {
-  return new ToolRegistry({ confirmations: store }).register(
+/** A registry on `store` (and `options`) with the free-to-deliver send tool `name`. */
+export function registryOn(
+  store: ConfirmationStore,
+  name = 'bench.send',
+  options: RegistryOptions = {},
+): ToolRegistry {
+  return new ToolRegistry({ ...options, confirmations: store }).register(
     defineTool({
       name,
       description: 'A send tool whose delivery is free, so the bench measures the confirmation path.',
