@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** One request the SDK under test sent, as the loopback server saw it. */
@@ -57,11 +57,15 @@ export async function startLoopbackServer(
       res.end(JSON.stringify(reply.body));
     })();
   });
+  return { ...(await listenOnLoopback(server)), requests };
+}
+
+/** Starts `server` on a free loopback port: its URL, and a close that also drops open connections. */
+export async function listenOnLoopback(server: Server): Promise<{ url: string; close(): Promise<void> }> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    requests,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
