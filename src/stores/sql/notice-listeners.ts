@@ -54,3 +54,21 @@ export function noticeListeners(hooks: { onFirst(): void; onEmpty(): void }): No
     },
   };
 }
+
+/** A store's `watch` over `listeners`: once closed, it adds nothing more and has dropped every listener. */
+export function storeWatcher(listeners: NoticeListeners): StoreWatcher & { readonly closed: boolean } {
+  let closed = false;
+  return {
+    watch(listener) {
+      if (closed) return () => {};
+      return listeners.add(listener);
+    },
+    close() {
+      closed = true;
+      listeners.clear();
+    },
+    get closed() {
+      return closed;
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import type { Notification, Pool, PoolClient } from 'pg';
-import { noticeListeners, type StoreWatcher } from './notice-listeners.js';
+import { noticeListeners, type StoreWatcher, storeWatcher } from './notice-listeners.js';
 import { indexName } from './table-name.js';
 
 /** The first wait before listening again after a lost connection, doubled up to the last. */
@@ -60,7 +60,6 @@ export function watchNotifications(pool: Pool, channel: string): StoreWatcher {
   let retryMs = RETRY_FIRST_MS;
   let retry: ReturnType<typeof setTimeout> | undefined;
   let missed = false;
-  let closed = false;
   const released = new WeakSet<PoolClient>();
   // Destroyed rather than returned: a pooled connection must not go on listening.
   const destroy = (which: PoolClient) => {
@@ -70,6 +69,7 @@ export function watchNotifications(pool: Pool, channel: string): StoreWatcher {
   };
 
   const listeners = noticeListeners({ onFirst: () => void listen(), onEmpty: stop });
+  const watcher = storeWatcher(listeners);
 
   async function listen(): Promise<void> {
     const mine = generation;
@@ -109,7 +109,7 @@ export function watchNotifications(pool: Pool, channel: string): StoreWatcher {
     missed = true;
     retry = setTimeout(() => {
       retry = undefined;
-      if (!closed && listeners.size > 0) void listen();
+      if (!watcher.closed && listeners.size > 0) void listen();
     }, retryMs);
     retry.unref();
     retryMs = Math.min(retryMs * 2, RETRY_MAX_MS);
@@ -125,14 +125,5 @@ export function watchNotifications(pool: Pool, channel: string): StoreWatcher {
     client = undefined;
   }
 
-  return {
-    watch(listener) {
-      if (closed) return () => {};
-      return listeners.add(listener);
-    },
-    close() {
-      closed = true;
-      listeners.clear();
-    },
-  };
+  return watcher;
 }

@@ -1,5 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import { noticeListeners, type StoreWatcher } from './notice-listeners.js';
+import { noticeListeners, type StoreWatcher, storeWatcher } from './notice-listeners.js';
 
 /**
  * SQLite's `watch`: `PRAGMA data_version` changes when another connection commits to the file, so one
@@ -10,7 +10,6 @@ export function watchDataVersion(db: BetterSqlite3.Database, intervalMs: number)
   const dataVersion = db.prepare('PRAGMA data_version').pluck();
   let timer: ReturnType<typeof setInterval> | undefined;
   let seen: unknown;
-  let closed = false;
   const read = (): unknown => {
     try {
       return db.open ? dataVersion.get() : undefined;
@@ -35,14 +34,5 @@ export function watchDataVersion(db: BetterSqlite3.Database, intervalMs: number)
       timer = undefined;
     },
   });
-  return {
-    watch(listener) {
-      if (closed) return () => {};
-      return listeners.add(listener);
-    },
-    close() {
-      closed = true;
-      listeners.clear();
-    },
-  };
+  return storeWatcher(listeners);
 }
