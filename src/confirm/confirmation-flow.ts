@@ -664,17 +664,30 @@ export class ConfirmationFlow {
 
   /** One confirmation by id (`CONFIRMATION_NOT_FOUND` when there is none). */
   async get(id: string, options?: unknown): Promise<ConfirmationResult> {
+    const found = await this.#lookup(id, options);
+    return found.ok ? { ok: true, confirmation: found.record } : found.failure;
+  }
+
+  /**
+   * The read both `get` and `checkEdit` start with: `options` read (only `locale`), `id` found in the
+   * store; the record and failures worded in that locale, or why not.
+   */
+  async #lookup(
+    id: string,
+    options: unknown,
+  ): Promise<{ ok: true; record: Confirmation; fail: Fail } | { ok: false; failure: ConfirmationFailure }> {
     const read = readOptions(options, ['locale']);
     const fail = failureIn(toLocale(read?.locale, this.#locale));
+    const failed = (failure: ConfirmationFailure) => ({ ok: false as const, failure });
     try {
-      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
-      if (!isConfirmationIdShape(id)) return fail('CONFIRMATION_NOT_FOUND', {});
+      if (read === undefined) return failed(fail('INVALID_OPTION', UNREADABLE));
+      if (!isConfirmationIdShape(id)) return failed(fail('CONFIRMATION_NOT_FOUND', {}));
       const found = await callStore(() => this.#s.store.get(id));
-      if (!found.ok) return fail('STORE_FAILED', { detail: found.detail });
-      if (found.value === undefined) return fail('CONFIRMATION_NOT_FOUND', {});
-      return { ok: true, confirmation: found.value };
+      if (!found.ok) return failed(fail('STORE_FAILED', { detail: found.detail }));
+      if (found.value === undefined) return failed(fail('CONFIRMATION_NOT_FOUND', {}));
+      return { ok: true, record: found.value, fail };
     } catch (error) {
-      return fail('STORE_FAILED', { detail: describeThrown(error) });
+      return failed(fail('STORE_FAILED', { detail: describeThrown(error) }));
     }
   }
 
@@ -727,15 +740,10 @@ export class ConfirmationFlow {
 
   /** A person's edit checked as `confirm({ payload })` checks it, claiming nothing. */
   async checkEdit(id: string, proposed: unknown, options?: unknown): Promise<EditCheckResult> {
-    const read = readOptions(options, ['locale']);
-    const fail = failureIn(toLocale(read?.locale, this.#locale));
+    const found = await this.#lookup(id, options);
+    if (!found.ok) return found.failure;
+    const { record, fail } = found;
     try {
-      if (read === undefined) return fail('INVALID_OPTION', UNREADABLE);
-      if (!isConfirmationIdShape(id)) return fail('CONFIRMATION_NOT_FOUND', {});
-      const found = await callStore(() => this.#s.store.get(id));
-      if (!found.ok) return fail('STORE_FAILED', { detail: found.detail });
-      const record = found.value;
-      if (record === undefined) return fail('CONFIRMATION_NOT_FOUND', {});
       const notOpen = await this.#notOpen(record, { mode: 'confirm', now: this.#s.now(), fail });
       if (notOpen !== undefined) return notOpen;
       const payload = this.#verifiedPayload(record, undefined, fail);
