@@ -13,6 +13,7 @@ import {
   createDesk,
   DESK_CONTEXT,
   HOSTILE_NAMES,
+  ranTools,
   WRITE_AND_SEND_WIRE_NAMES,
 } from './support/hostile-calls.js';
 
@@ -23,10 +24,6 @@ function toolMessages(messages: readonly BaseMessage[]): Map<string, ToolMessage
     if (ToolMessage.isInstance(message)) found.set(message.tool_call_id, message);
   return found;
 }
-
-/** How many times the model's exit ran a tool to its end (not a refusal, not invalid input). */
-const ranTools = (events: readonly { tool: string; outcome: string }[]) =>
-  events.filter((event) => event.outcome === 'ok').map((event) => event.tool);
 
 describe('toLangChainTools', () => {
   it('lists exactly the model list, and LangChain sends the model our schema', () => {

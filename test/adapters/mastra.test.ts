@@ -7,7 +7,9 @@ import {
   assertNothingWrittenOrSent,
   createDesk,
   DESK_CONTEXT,
+  type Desk,
   HOSTILE_NAMES,
+  ranTools,
   WRITE_AND_SEND_WIRE_NAMES,
 } from './support/hostile-calls.js';
 import { type GenerateResult, shownResults, text, toolCalls } from './support/mock-model.js';
@@ -25,14 +27,19 @@ function scriptedModel(results: GenerateResult[]): MockLanguageModelV3 {
   });
 }
 
-/** The tool results the model was shown in a call, by tool call id. */
-
 /** Names Mastra resolves on Object.prototype (see the test that pins its behaviour). */
 const PROTOTYPE_KEYS = ['__proto__', 'constructor'];
 
-/** How many times the model's exit ran a tool to its end (not a refusal, not invalid input). */
-const ranTools = (events: readonly { tool: string; outcome: string }[]) =>
-  events.filter((event) => event.outcome === 'ok').map((event) => event.tool);
+/** A Mastra agent on the desk's model tools, with `model` scripted. */
+function deskAgent(desk: Desk, model: MockLanguageModelV3): Agent {
+  return new Agent({
+    id: 'desk',
+    name: 'Desk',
+    instructions: 'Help the customer.',
+    model,
+    tools: toMastraTools(desk.registry, DESK_CONTEXT),
+  });
+}
 
 describe('toMastraTools', () => {
   it('lists exactly the model list, keyed by wire name, with no approval flag of Mastra', () => {
@@ -60,13 +67,7 @@ describe('toMastraTools', () => {
       ]),
       text('Done.'),
     ]);
-    const agent = new Agent({
-      id: 'desk',
-      name: 'Desk',
-      instructions: 'Help the customer.',
-      model,
-      tools: toMastraTools(desk.registry, DESK_CONTEXT),
-    });
+    const agent = deskAgent(desk, model);
     const result = await agent.generate('Help Ana.', { maxSteps: 4 });
 
     expect(result.text).toBe('Done.');
@@ -93,13 +94,7 @@ describe('toMastraTools', () => {
       toolCalls(names.map((name, index): [string, string, string] => [`h${index}`, name, '{}'])),
       text('Done.'),
     ]);
-    const agent = new Agent({
-      id: 'desk',
-      name: 'Desk',
-      instructions: 'Help the customer.',
-      model,
-      tools: toMastraTools(desk.registry, DESK_CONTEXT),
-    });
+    const agent = deskAgent(desk, model);
     const result = await agent.generate('Go.', { maxSteps: 4 });
     expect(result.text).toBe('Done.');
     const shown = shownResults(model.doGenerateCalls[1]);
@@ -116,13 +111,7 @@ describe('toMastraTools', () => {
       // the loop as if for a client tool: no answer reaches the model, but nothing runs and nothing throws.
       const desk = createDesk();
       const model = scriptedModel([toolCalls([['p', name, '{}']]), text('Done.')]);
-      const agent = new Agent({
-        id: 'desk',
-        name: 'Desk',
-        instructions: 'Help the customer.',
-        model,
-        tools: toMastraTools(desk.registry, DESK_CONTEXT),
-      });
+      const agent = deskAgent(desk, model);
       const result = await agent.generate('Go.', { maxSteps: 4 });
       expect(model.doGenerateCalls).toHaveLength(1);
       expect(result.text).toBe('');

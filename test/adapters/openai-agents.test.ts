@@ -9,6 +9,7 @@ import {
   createDesk,
   DESK_CONTEXT,
   HOSTILE_NAMES,
+  ranTools,
   WRITE_AND_SEND_WIRE_NAMES,
 } from './support/hostile-calls.js';
 
@@ -26,10 +27,6 @@ function shownOutputs(model: ScriptedModel, index: number): Map<string, string> 
   }
   return shown;
 }
-
-/** How many times the model's exit ran a tool to its end (not a refusal, not invalid input). */
-const ranTools = (events: readonly { tool: string; outcome: string }[]) =>
-  events.filter((event) => event.outcome === 'ok').map((event) => event.tool);
 
 describe('toAgentsTools', () => {
   it('lists exactly the model list, strict, with no approval flag of the SDK', async () => {

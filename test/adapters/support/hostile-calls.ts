@@ -60,3 +60,8 @@ export function assertNothingWrittenOrSent(desk: Desk): string[] {
   }
   return problems;
 }
+
+/** The tools the model's exit ran to their end (not a refusal, not invalid input), in order. */
+export function ranTools(events: readonly { tool: string; outcome: string }[]): string[] {
+  return events.filter((event) => event.outcome === 'ok').map((event) => event.tool);
+}
