@@ -239,6 +239,48 @@ describe.each(STORES)('approval links in the console: %s', (_name, makeStore) =>
     expect(f.deliveries).toHaveLength(1);
   });
 
+  it('a tool unregistered after the link was made refuses the link without spending it', async () => {
+    f = consoleFixture(makeStore, { publicUrl: PUBLIC });
+    const asked = await f.ask();
+    const link = await linkFor(asked.confirmationId);
+    const tool = f.registry.get('message.send');
+    expect(tool).toBeDefined();
+    f.registry.unregister('message.send');
+    const refused = await confirmWith(link.token, asked.confirmationId, asked.digest);
+    expect(refused.body).toMatchObject({ ok: false, code: 'UNKNOWN_TOOL' });
+    expect(refused.body.confirmation).toBeUndefined();
+    f.reregister();
+    expect(await confirmWith(link.token, asked.confirmationId, asked.digest)).toMatchObject({
+      status: 200,
+      body: { ok: true, status: 'delivered' },
+    });
+    expect(f.deliveries).toHaveLength(1);
+  });
+
+  it('a console decision landing while a link confirm is checked: ALREADY_DECIDED, no payload, one delivery', async () => {
+    let asks = 0;
+    f = consoleFixture(makeStore, {
+      publicUrl: PUBLIC,
+      authorize: async (person, action, confirmation) => {
+        if (person.id === 'lead-li' && action === 'confirm') {
+          asks++;
+          // Lead Wu decides in the console while the link's confirm is between its checks and its claim.
+          await f.registry.confirm(confirmation.id, { approvedBy: 'lead-wu', flags: { outbound: true } });
+        }
+        return true;
+      },
+    });
+    const asked = await f.ask('secret payload text');
+    const link = await linkFor(asked.confirmationId);
+    const answer = await confirmWith(link.token, asked.confirmationId, asked.digest);
+    expect(answer.status).toBe(409);
+    expect(answer.body).toMatchObject({ ok: false, code: 'ALREADY_DECIDED' });
+    expect(JSON.stringify(answer.body)).not.toContain('secret payload text');
+    expect(answer.body.confirmation).toBeUndefined();
+    expect(asks).toBe(1);
+    expect(f.deliveries.map((d) => d.approvedBy)).toEqual(['lead-wu']);
+  });
+
   it('answers in the console language', async () => {
     f = consoleFixture(makeStore, { publicUrl: PUBLIC, locale: 'zh-CN' });
     const asked = await f.ask();

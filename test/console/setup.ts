@@ -71,7 +71,7 @@ export function consoleFixture(
   const deliveries: Delivery[] = [];
   let failNext = 0;
   const { registryOptions, ...consoleOptions } = options;
-  const registry = new ToolRegistry({ confirmations: store, now: () => now, ...registryOptions }).register({
+  const messageSend: Parameters<ToolRegistry['register']>[0] = {
     name: 'message.send',
     title: 'Message a customer',
     description: 'Email a customer.',
@@ -91,7 +91,10 @@ export function consoleFixture(
       }
       return { sent: true };
     },
-  });
+  };
+  const registry = new ToolRegistry({ confirmations: store, now: () => now, ...registryOptions }).register(
+    messageSend,
+  );
   registry.register({
     name: 'ticket.note',
     description: 'Send a note to the ticket system.',
@@ -184,6 +187,8 @@ export function consoleFixture(
     ask,
     call,
     json,
+    /** Registers `message.send` again (after a test unregistered it). */
+    reregister: () => registry.register(messageSend),
     advance: (ms: number) => {
       now += ms;
     },

@@ -1,6 +1,7 @@
+import { ToolRegistry } from 'graded-tools';
 import { createApprovalsConsole } from 'graded-tools/console';
 import { describe, expect, it } from 'vitest';
-import { desk } from '../confirm/setup.js';
+import { desk, manualClock } from '../confirm/setup.js';
 
 const authenticate = () => ({ id: 'lead-li' });
 
@@ -34,5 +35,55 @@ describe('the console sweeps while it is open', () => {
     expect(() => createApprovalsConsole({ registry, authenticate, sweepIntervalMs: -1 })).toThrow(
       /sweepIntervalMs/,
     );
+  });
+
+  it('never marks a delivery this process is still running unknown, so a retry cannot send it twice', async () => {
+    const clock = manualClock();
+    let release: (value: unknown) => void = () => {};
+    let delivered = 0;
+    const registry = new ToolRegistry({ now: clock.now }).register({
+      name: 'report.send',
+      description: 'Send a long report.',
+      sideEffect: 'send',
+      timeoutMs: 30 * 60_000,
+      inputSchema: { type: 'object', properties: {} },
+      prepare: () => ({ report: 'Q3' }),
+      deliver: () => {
+        delivered++;
+        return new Promise((resolve) => {
+          release = resolve;
+        });
+      },
+    });
+    const approvals = createApprovalsConsole({ registry, authenticate, sweepIntervalMs: 5 });
+    try {
+      const asked = await registry.invoke('report.send', {}, { actor: 'agent-7' });
+      if (!asked.ok || !('requiresConfirm' in asked)) throw new Error('not asked');
+      const confirming = registry.confirm(asked.confirmationId, { approvedBy: 'lead-li' });
+      for (let i = 0; i < 100 && delivered === 0; i++) await new Promise((r) => setTimeout(r, 5));
+      clock.advance(11 * 60_000);
+      // Several sweeps run meanwhile: the delivery is past the default ten minutes, but still running here.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const during = await registry.confirmations.get(asked.confirmationId);
+      expect(during.ok && during.confirmation.status).toBe('delivering');
+      expect(await registry.retry(asked.confirmationId, { approvedBy: 'lead-wu' })).toMatchObject({
+        ok: false,
+        code: 'ALREADY_DECIDED',
+      });
+      release({ sent: true });
+      expect(await confirming).toMatchObject({ ok: true, confirmation: { status: 'delivered' } });
+      expect(delivered).toBe(1);
+    } finally {
+      approvals.close();
+    }
+  });
+
+  it('takes staleAfterMs, and never sweeps below the longest send timeout plus a margin', async () => {
+    const { registry } = desk();
+    expect(() =>
+      createApprovalsConsole({ registry, authenticate, staleAfterMs: -5 } as never),
+    ).toThrow(/staleAfterMs/);
+    const approvals = createApprovalsConsole({ registry, authenticate, staleAfterMs: 60 * 60_000 });
+    approvals.close();
   });
 });
