@@ -1,15 +1,10 @@
-import { Ajv2020, type ErrorObject, type Options } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv2020, ErrorObject, Options } from 'ajv/dist/2020.js';
 import type { ValidationIssue } from '../result.js';
 import type { JsonSchema } from '../tool.js';
+import { loadAddFormats, loadAjv } from './engines.js';
 import { linearRegExp } from './patterns.js';
 import { useLinearUniqueItems } from './unique-items.js';
 import type { JsonSchemaValidator } from './validator.js';
-
-// ajv-formats is CommonJS: under Node its default import is the plugin, under some bundlers `.default` is.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
-  ajv: Ajv2020,
-) => unknown;
 
 function toIssue(error: ErrorObject): ValidationIssue {
   const params = error.params as Record<string, unknown>;
@@ -34,7 +29,8 @@ function withoutDraftMarker(schema: JsonSchema): JsonSchema {
 
 /**
  * The default validator: Ajv (draft 2020-12, also reads draft-07 tool schemas) with ajv-formats, all
- * errors reported, input never coerced or mutated. The Ajv instance is made on first compile. Its cost
+ * errors reported, input never coerced or mutated. Ajv and ajv-formats are loaded, and the Ajv
+ * instance made, on the first compile: creating this validator loads nothing. Its cost
  * is bounded in the input: `pattern` and `patternProperties` run in linear time (RE2, or V8's RegExp
  * where that is provably linear; `options.code.regExp` replaces the engine), and `uniqueItems` is one
  * pass over canonical JSON keys, not Ajv's pairwise compare.
@@ -53,14 +49,15 @@ export function createAjvValidator(options: Options = {}): JsonSchemaValidator {
       // Every validator an Ajv instance compiles keeps the whole instance (all its schemas and code)
       // alive; a fresh instance every few dozen compiles lets validators of removed tools go.
       if (ajv === undefined || compiles >= COMPILES_PER_INSTANCE) {
-        ajv = new Ajv2020({
+        const { Ajv2020: Engine } = loadAjv();
+        ajv = new Engine({
           allErrors: true,
           strict: false,
           logger: false,
           ...options,
           code: { regExp: linearRegExp, ...options.code },
         });
-        addFormats(ajv);
+        loadAddFormats()(ajv);
         useLinearUniqueItems(ajv);
         compiles = 0;
       }

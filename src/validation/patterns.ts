@@ -1,4 +1,5 @@
-import { RE2JS } from 're2js';
+import type { RE2JS } from 're2js';
+import { loadRe2js } from './engines.js';
 
 /**
  * ECMAScript's `\s` (JSON Schema patterns are ECMAScript regexes); RE2's own `\s` is ASCII only. Inside
@@ -34,7 +35,7 @@ function toRe2Syntax(pattern: string): string {
       out += char;
     }
   }
-  return RE2JS.translateRegExp(out);
+  return loadRe2js().RE2JS.translateRegExp(out);
 }
 
 /** Compiled patterns by source, shared by the register-time check and Ajv; a few hundred at most. */
@@ -45,7 +46,7 @@ function compileLinear(pattern: string): RE2JS | Error {
   let entry = compiled.get(pattern);
   if (entry === undefined) {
     try {
-      entry = RE2JS.compile(toRe2Syntax(pattern));
+      entry = loadRe2js().RE2JS.compile(toRe2Syntax(pattern));
     } catch (error) {
       entry = error instanceof Error ? error : new Error(String(error));
     }
