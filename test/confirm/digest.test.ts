@@ -27,13 +27,69 @@ describe('canonicalJson and payloadDigest', () => {
     );
   });
 
-  it('gives the same digest after a JSON round trip, whatever the key order (property)', () => {
+  it('gives the same digest whatever the key insertion order, at every level (property)', () => {
+    // The same value rebuilt with each object's keys inserted in a shuffled order (a JSON round trip
+    // would keep the order, so it proves nothing about sorting).
+    const shuffled = (value: unknown, seeds: readonly number[], at = { i: 0 }): unknown => {
+      const next = () => seeds[at.i++ % seeds.length] ?? 0;
+      if (value === null || typeof value !== 'object') return value;
+      if (Array.isArray(value)) return value.map((item) => shuffled(item, seeds, at));
+      const keys = Object.keys(value);
+      for (let i = keys.length - 1; i > 0; i--) {
+        const j = next() % (i + 1);
+        [keys[i], keys[j]] = [keys[j] as string, keys[i] as string];
+      }
+      const copy: Record<string, unknown> = {};
+      for (const key of keys)
+        Object.defineProperty(copy, key, {
+          value: shuffled((value as Record<string, unknown>)[key], seeds, at),
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
+      return copy;
+    };
+    const multiKey = fc.dictionary(fc.string({ maxLength: 4 }), fc.jsonValue({ maxDepth: 3 }), {
+      minKeys: 2,
+      maxKeys: 12,
+    });
+    const seeds = fc.array(fc.nat(), { minLength: 1, maxLength: 32 });
+    let reordered = 0;
     fc.assert(
-      fc.property(fc.jsonValue(), (value) => {
-        const again = JSON.parse(JSON.stringify(value)) as unknown;
+      fc.property(fc.oneof(multiKey, fc.jsonValue()), seeds, (value, order) => {
+        const again = shuffled(value, order);
+        if (JSON.stringify(again) !== JSON.stringify(value)) reordered++;
+        expect(again).toEqual(value);
         expect(payloadDigest('t.x', again)).toBe(payloadDigest('t.x', value));
-        expect(JSON.parse(canonicalJson(value))).toEqual(again);
+        expect(canonicalJson(again)).toBe(canonicalJson(value));
+        expect(JSON.parse(canonicalJson(value))).toEqual(value);
       }),
+      { numRuns: 300 },
+    );
+    // The property is only worth something if the shuffle really changed the order most of the time.
+    expect(reordered).toBeGreaterThan(50);
+  });
+
+  it('changes the digest when one value deep inside changes, whatever the key order (property)', () => {
+    const leaf = fc.oneof(fc.string({ maxLength: 6 }), fc.integer(), fc.boolean(), fc.constant(null));
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string({ maxLength: 4 }), leaf, { minKeys: 1, maxKeys: 8 }),
+        fc.nat(),
+        leaf,
+        (record, pick, replacement) => {
+          const keys = Object.keys(record);
+          const key = keys[pick % keys.length] as string;
+          fc.pre(JSON.stringify(record[key]) !== JSON.stringify(replacement));
+          const changed = { nested: { ...record, [key]: replacement } };
+          const original = { nested: { ...record } };
+          expect(payloadDigest('t.x', changed)).not.toBe(payloadDigest('t.x', original));
+          // Reversing the key order of the changed copy must not bring the old digest back.
+          const reversed = { nested: Object.fromEntries(Object.entries(changed.nested).reverse()) };
+          expect(payloadDigest('t.x', reversed)).toBe(payloadDigest('t.x', changed));
+          expect(payloadDigest('t.x', reversed)).not.toBe(payloadDigest('t.x', original));
+        },
+      ),
       { numRuns: 300 },
     );
   });
