@@ -1,4 +1,3 @@
-import type { Created, NewConfirmation } from '../confirm/confirmation-flow.js';
 import { type EventListener, emitSafely, type InvokeOutcome } from '../events.js';
 import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
 import { type CallContext, readCallContext } from '../policy/call-context.js';
@@ -24,6 +23,7 @@ import type { ToolEntry, ToolTable } from '../tools/tool-table.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { type StandardOutcome, validateStandard } from '../validation/standard-schema.js';
 import { type ArgumentLimits, ArgumentsProblem, readArguments } from './arguments.js';
+import type { AskConfirmation } from './ask-confirmation.js';
 import { ToolRunContext } from './run-context.js';
 import { GuardedCall, type GuardedOutcome } from './run-guarded.js';
 
@@ -36,7 +36,7 @@ export interface InvokeSettings {
   readonly onEvent: EventListener | undefined;
   readonly describeError: (error: unknown, tool: string) => string;
   /** Stores a person's prepared send as a pending confirmation (the confirmation flow's first step). */
-  readonly ask: (request: NewConfirmation) => Promise<Created>;
+  readonly ask: AskConfirmation;
   /** Traces each call as a span, when the registry was given one. */
   readonly telemetry: Telemetry | undefined;
 }

@@ -1,0 +1,21 @@
+import type { ConfirmRequired, ErrorCode } from '../result.js';
+
+/** What the invoke path hands the confirmation side once a send's `prepare` has built its payload. */
+export interface ConfirmationRequest {
+  readonly tool: string;
+  readonly input: unknown;
+  readonly payload: unknown;
+  readonly actor: string | undefined;
+  readonly scope: string | undefined;
+}
+
+/** The confirmation side's answer: the pending confirmation to show, or why none was made. */
+export type ConfirmationAsked =
+  | ConfirmRequired
+  | { readonly ok: false; readonly code: ErrorCode; readonly detail: string };
+
+/**
+ * The narrow port the invoke path needs from the confirmation flow: store a prepared send as pending.
+ * Declared here so that invoke does not import from the floor above it; the flow satisfies it as is.
+ */
+export type AskConfirmation = (request: ConfirmationRequest) => Promise<ConfirmationAsked>;
