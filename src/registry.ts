@@ -163,6 +163,7 @@ export class ToolRegistry<AppContext = unknown> {
       defaultTimeoutMs: settings.defaultTimeoutMs,
       onEvent: withConfirmationSteps(settings.onEvent, settings.telemetry),
       sendTool: (name) => this.#sendTool(name),
+      longestSendTimeoutMs: () => this.#longestSendTimeoutMs(settings.defaultTimeoutMs),
       describeError: settings.describeError,
       telemetry: settings.telemetry,
     });
@@ -172,7 +173,7 @@ export class ToolRegistry<AppContext = unknown> {
       now: settings.now,
       locale: settings.locale,
       onEvent: settings.onEvent,
-      requireDifferentApprover: settings.requireDifferentApprover,
+      precheck: (record, approver, fail) => this.#flow.checkLinkFor(record, approver, fail),
     });
     this.#invokePath = new InvokePath({
       table: this.#tools,
@@ -484,6 +485,14 @@ export class ToolRegistry<AppContext = unknown> {
   }
 
   /** The send tool as registered now, for the confirmation path (one unregistered since is refused). */
+  /** The longest time a `deliver` may run here: no sweep calls a delivery stale before it. */
+  #longestSendTimeoutMs(defaultTimeoutMs: number): number {
+    let longest = 0;
+    for (const { info } of this.#tools.tools())
+      if (info.sideEffect === 'send') longest = Math.max(longest, info.timeoutMs ?? defaultTimeoutMs);
+    return longest;
+  }
+
   #sendTool(name: string): SendToolHandle | undefined {
     const entry = this.#tools.resolve(name);
     const tool = entry?.tool;

@@ -53,7 +53,9 @@ export type ErrorCode =
    * A one-time approval link that opens nothing: unknown or meant for another confirmation, already
    * used, or expired (`reason` says which).
    */
-  | 'LINK_REFUSED';
+  | 'LINK_REFUSED'
+  /** The caller's `authorize` did not allow this person this decision; nothing was done. */
+  | 'FORBIDDEN';
 
 /** One thing wrong with an input, for a person or a model to fix. */
 export interface ValidationIssue {

@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { type EventListener, emitSafely, type LinkEvent } from '../events.js';
 import { formatMessage, type Locale, type MessageParams, toLocale } from '../messages/index.js';
 import type { ErrorCode } from '../result.js';
@@ -7,7 +6,8 @@ import { describeThrown } from '../util/describe-thrown.js';
 import { isRecord } from '../util/is-record.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
 import { payloadDigest } from './digest.js';
-import { fourEyesRefusal } from './four-eyes.js';
+import type { Fail } from './flow-context.js';
+import { isLinkTokenShape, linkTokenHash, newLinkToken } from './link-token.js';
 import { setOwn } from './own-property.js';
 import type { ApprovalLinkRecord, ConfirmationStore, LinkApprover } from './store.js';
 import type { Confirmation, ConfirmationFailure } from './types.js';
@@ -58,41 +58,44 @@ export type LinkFailure = ConfirmationFailure & { readonly reason?: LinkRefusalR
 export type IssueLinkResult = IssuedLink | LinkFailure;
 export type OpenLinkResult = OpenedLink | LinkFailure;
 
-const TOKEN_BYTES = 32;
-const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
+export { linkTokenHash } from './link-token.js';
 
-/** SHA-256 (hex) of a link token: what the store keys the link by. */
-export function linkTokenHash(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
-}
+/** Whether a link may be made for `approver`: the check list, as their confirm would run it now. */
+export type LinkPrecheck = (
+  record: Confirmation,
+  approver: LinkApprover,
+  fail: Fail,
+) => Promise<ConfirmationFailure | undefined>;
 
 /**
- * One-time approval links, the policy written once: a link is bound to one pending confirmation, the
- * digest of its payload, one approver and an expiry no later than the confirmation's; the store keeps
- * only the SHA-256 of its token; `open` checks without changing anything (a GET, a mail scanner's
- * prefetch); `use` checks again and marks it used in one conditional write, so it decides once. The
- * approvals console builds its links on this (`approvals.createApprovalLink`).
+ * One-time approval links: a link is bound to one pending confirmation, the digest of its payload, one
+ * approver and an expiry no later than the confirmation's; the store keeps only the SHA-256 of its
+ * token. `issue` makes one only for someone whose confirm the check list would let through now; `open`
+ * checks without changing anything (a GET, a mail scanner's prefetch). A link is a credential that
+ * `registry.confirm(id, { link })` and `registry.reject(id, { link })` take: checked in the one check
+ * list and spent by the same conditional write that decides. The approvals console builds its links on
+ * this (`approvals.createApprovalLink`).
  */
 export class ApprovalLinks {
   readonly #store: ConfirmationStore;
   readonly #now: () => number;
   readonly #locale: Locale;
   readonly #onEvent: EventListener | undefined;
-  readonly #fourEyes: boolean;
+  readonly #precheck: LinkPrecheck;
 
   constructor(settings: {
     readonly store: ConfirmationStore;
     readonly now: () => number;
     readonly locale: Locale;
     readonly onEvent?: EventListener | undefined;
-    /** The registry's `requireDifferentApprover`: no link for the asker, who could never use it. */
-    readonly requireDifferentApprover?: boolean;
+    /** The check list, as the approver's confirm would run it (four eyes, the tool's gates …). */
+    readonly precheck: LinkPrecheck;
   }) {
     this.#store = settings.store;
     this.#now = settings.now;
     this.#locale = settings.locale;
     this.#onEvent = settings.onEvent;
-    this.#fourEyes = settings.requireDifferentApprover === true;
+    this.#precheck = settings.precheck;
   }
 
   /** Whether the store keeps links (the memory, SQLite and PostgreSQL stores do). */
@@ -125,13 +128,9 @@ export class ApprovalLinks {
       if (confirmation === undefined) return fail('CONFIRMATION_NOT_FOUND', {});
       const now = this.#now();
       const closes = Date.parse(confirmation.expiresAt);
-      if (confirmation.status !== 'pending')
-        return fail('ALREADY_DECIDED', { status: confirmation.status }, confirmation);
-      if (closes <= now) return fail('EXPIRED', {}, confirmation);
-      const refusal = this.#fourEyes ? fourEyesRefusal(confirmation, approver.id) : undefined;
-      if (refusal !== undefined)
-        return fail('SAME_PERSON', refusal === 'no-actor' ? { detail: 'no-actor' } : {}, confirmation);
-      const token = randomBytes(TOKEN_BYTES).toString('base64url');
+      const refused = await this.#precheck(confirmation, approver, fail);
+      if (refused !== undefined) return refused;
+      const token = newLinkToken();
       const expiresAt = Math.min(closes, ttl === undefined ? closes : now + ttl);
       const record: ApprovalLinkRecord = {
         tokenHash: linkTokenHash(token),
@@ -151,34 +150,19 @@ export class ApprovalLinks {
 
   /**
    * The confirmation `token` opens, if it is `id`'s link, unused, unexpired, and the payload is still
-   * the one it was made for, still pending. Changes nothing. Never rejects.
+   * the one it was made for, still pending. Changes nothing. Never rejects. (Deciding through a link
+   * is `registry.confirm(id, { link: token })` or `registry.reject(id, { link: token })`.)
    */
   async open(
     token: unknown,
     id: unknown,
     options: { readonly locale?: Locale } = {},
   ): Promise<OpenLinkResult> {
-    return this.#reported(id, await this.#check(token, id, options?.locale, false), false);
-  }
-
-  /** `open`, then marks the link used: of any number of concurrent callers, one gets `ok`. */
-  async use(
-    token: unknown,
-    id: unknown,
-    options: { readonly locale?: Locale } = {},
-  ): Promise<OpenLinkResult> {
-    return this.#reported(id, await this.#check(token, id, options?.locale, true), true);
-  }
-
-  /** `result`, after telling `onEvent` of a use or a refusal (an open that worked is no event). */
-  #reported(id: unknown, result: OpenLinkResult, use: boolean): OpenLinkResult {
-    const confirmationId = typeof id === 'string' ? id.slice(0, 128) : '';
-    if (result.ok) {
-      if (use) this.#emit({ action: 'used', confirmationId, approver: result.approver.id });
-    } else {
+    const result = await this.#check(token, id, options?.locale);
+    if (!result.ok) {
       this.#emit({
         action: 'refused',
-        confirmationId,
+        confirmationId: typeof id === 'string' ? id.slice(0, 128) : '',
         code: result.code,
         ...(result.reason === undefined ? {} : { reason: result.reason }),
       });
@@ -190,12 +174,7 @@ export class ApprovalLinks {
     if (this.#onEvent !== undefined) emitSafely(this.#onEvent, { type: 'link', ...event, at: this.#now() });
   }
 
-  async #check(
-    token: unknown,
-    id: unknown,
-    locale: Locale | undefined,
-    use: boolean,
-  ): Promise<OpenLinkResult> {
+  async #check(token: unknown, id: unknown, locale: Locale | undefined): Promise<OpenLinkResult> {
     const fail = this.#failIn(locale);
     const refused = (reason: LinkRefusalReason, confirmation?: Confirmation): LinkFailure => ({
       ...fail('LINK_REFUSED', { detail: reason }, confirmation),
@@ -203,8 +182,7 @@ export class ApprovalLinks {
     });
     if (!this.supported)
       return fail('INVALID_OPTION', { detail: 'this confirmation store keeps no approval links' });
-    if (typeof token !== 'string' || !TOKEN_SHAPE.test(token) || !isConfirmationIdShape(id))
-      return refused('unknown');
+    if (!isLinkTokenShape(token) || !isConfirmationIdShape(id)) return refused('unknown');
     const hash = linkTokenHash(token);
     try {
       const link = await this.#store.findLink?.(hash);
@@ -222,10 +200,6 @@ export class ApprovalLinks {
       if (confirmation.status !== 'pending')
         return fail('ALREADY_DECIDED', { status: confirmation.status }, confirmation);
       if (Date.parse(confirmation.expiresAt) <= now) return fail('EXPIRED', {}, confirmation);
-      if (use && !(await this.#store.useLink?.(hash, { now }))) {
-        const again = await this.#store.findLink?.(hash);
-        return refused(again?.usedAt !== undefined ? 'used' : 'expired', confirmation);
-      }
       return {
         ok: true,
         approver: link.approver,

@@ -6,6 +6,7 @@ import type {
   ClaimChange,
   ConfirmationQuery,
   ConfirmationStore,
+  DecisionChange,
   StoreChange,
   TransitionOutcome,
 } from './store.js';
@@ -166,7 +167,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     return out(next);
   };
 
-  const move = (id: string, transition: Transition, at: StoreChange | ClaimChange): TransitionOutcome => {
+  const move = (
+    id: string,
+    transition: Transition,
+    at: StoreChange | DecisionChange | ClaimChange,
+  ): TransitionOutcome => {
     const slot = slots.get(id);
     if (slot === undefined) return { ok: false, reason: 'not-found' };
     const current = slot.record;
@@ -178,6 +183,19 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       return { ok: false, reason: 'wrong-status', confirmation: out(current) };
     if (transition.refusedWhenExpired && slot.expiresMs <= at.now)
       return { ok: false, reason: 'expired', confirmation: out(current) };
+    const spent = 'link' in at && at.link !== undefined ? at.link.tokenHash : undefined;
+    if (spent !== undefined) {
+      const link = links.get(spent);
+      if (
+        link === undefined ||
+        link.confirmationId !== id ||
+        link.usedAt !== undefined ||
+        link.expiresAt <= at.now
+      )
+        return { ok: false, reason: 'link-refused', confirmation: out(current) };
+      // Synchronous with the move below: the link is spent exactly when the decision is made.
+      links.set(spent, Object.freeze({ ...link, usedAt: at.now }));
+    }
     const fields: Partial<Draft> = transition.startsAttempt ? { attempt: current.attempt + 1 } : {};
     if (edit !== undefined) {
       // From its JSON text, so the stored payload is plain data that nothing outside holds.
@@ -306,10 +324,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       return due;
     },
 
-    async recoverStale({ now, olderThanMs }) {
+    async recoverStale({ now, olderThanMs, running = [] }) {
       const note = staleNote(olderThanMs);
       return [...delivering]
         .filter((slot) => Date.parse(slot.record.updatedAt) < now - olderThanMs)
+        .filter((slot) => !running.includes(slot.record.id))
         .map((slot) => change(slot, { to: 'unknown', at: { now, note }, fields: { error: note } }));
     },
 

@@ -45,8 +45,17 @@ export interface StoreChange {
  * stored `payload` and `digest` become the edited ones only if the claim wins and the stored digest is
  * still `fromDigest` (otherwise the claim is refused as `wrong-status` with the record as it is).
  */
-export interface ClaimChange extends StoreChange {
+export interface ClaimChange extends DecisionChange {
   readonly edit?: PayloadEdit | undefined;
+}
+
+/**
+ * A person's decision, made through a one-time approval link when `link` is given: the link is spent
+ * in the same conditional write — only if it is `confirmationId`'s, unused and expires after `now`;
+ * otherwise the write is refused as `link-refused` and nothing changes.
+ */
+export interface DecisionChange extends StoreChange {
+  readonly link?: { readonly tokenHash: string } | undefined;
 }
 
 /** What a person changed before confirming; recorded in the claim's history entry as `edit`. */
@@ -74,7 +83,7 @@ export interface FinishChange extends StoreChange {
 }
 
 /** Why a conditional change did not happen. */
-export type TransitionRefusal = 'not-found' | 'wrong-status' | 'expired';
+export type TransitionRefusal = 'not-found' | 'wrong-status' | 'expired' | 'link-refused';
 
 /**
  * The result of a conditional change: the record after it, or why it did not happen (with the record
@@ -83,7 +92,11 @@ export type TransitionRefusal = 'not-found' | 'wrong-status' | 'expired';
 export type TransitionOutcome =
   | { readonly ok: true; readonly confirmation: Confirmation }
   | { readonly ok: false; readonly reason: 'not-found' }
-  | { readonly ok: false; readonly reason: 'wrong-status' | 'expired'; readonly confirmation: Confirmation };
+  | {
+      readonly ok: false;
+      readonly reason: 'wrong-status' | 'expired' | 'link-refused';
+      readonly confirmation: Confirmation;
+    };
 
 /** The person a one-time approval link is for, stored with it: they are the approver when it is used. */
 export interface LinkApprover {
@@ -133,7 +146,7 @@ export interface ConfirmationStore {
   list(query?: ConfirmationQuery): Promise<ConfirmationPage>;
   /**
    * `pending` → `delivering` when not expired at `now`, adding one to `attempt`. The single step that
-   * makes delivery exactly-once.
+   * makes delivery exactly-once. With `change.link`, it also spends that link, in the same write.
    */
   claim(id: string, change: ClaimChange): Promise<TransitionOutcome>;
   /** `unknown` | `failed` → `delivering` for a person's retry, adding one to `attempt`. */
@@ -144,8 +157,8 @@ export interface ConfirmationStore {
    * `recoverStale` gave up on it: the truth wins). A later attempt makes it refuse.
    */
   finish(id: string, change: FinishChange): Promise<TransitionOutcome>;
-  /** `pending` → `rejected`. */
-  reject(id: string, change: StoreChange): Promise<TransitionOutcome>;
+  /** `pending` → `rejected`; with `change.link`, spending that link in the same write. */
+  reject(id: string, change: DecisionChange): Promise<TransitionOutcome>;
   /** `unknown` | `failed` → `delivered`: a person checked that it arrived. */
   markDelivered(id: string, change: StoreChange): Promise<TransitionOutcome>;
   /**
@@ -155,9 +168,14 @@ export interface ConfirmationStore {
   expire(change: { readonly now: number; readonly id?: string }): Promise<Confirmation[]>;
   /**
    * `delivering` → `unknown` for those whose delivery started more than `olderThanMs` before `now`.
-   * Never re-delivers. Returns the ones it changed.
+   * Never re-delivers, and never touches the ids in `running` (deliveries the caller's process is still
+   * running). Returns the ones it changed.
    */
-  recoverStale(change: { readonly now: number; readonly olderThanMs: number }): Promise<Confirmation[]>;
+  recoverStale(change: {
+    readonly now: number;
+    readonly olderThanMs: number;
+    readonly running?: readonly string[] | undefined;
+  }): Promise<Confirmation[]>;
   /**
    * Deletes finished confirmations (`delivered`, `rejected`, `expired`) last changed before `before`
    * (epoch ms); returns how many. Never deletes one that is open or whose outcome a person must still

@@ -101,11 +101,37 @@ export interface ConfirmationFilter {
 }
 
 /** What `registry.confirm` and `registry.retry` are told about the approval. */
-export interface ConfirmOptions {
-  /** Who approved (a user id); recorded and handed to `deliver`. */
-  readonly approvedBy: string;
+/**
+ * The app's own say on one decision: asked once, inside the check list, after the record (and link)
+ * are read and before anything is claimed or spent. Only `true` allows; anything else, a throw or a
+ * rejection is `FORBIDDEN`, and nothing is done.
+ */
+export type AuthorizeDecision = (
+  confirmation: Confirmation,
+  approver: {
+    readonly id: string;
+    readonly name?: string;
+    readonly flags?: Readonly<Record<string, boolean>>;
+    readonly scope?: string;
+  },
+) => boolean | Promise<boolean>;
+
+/** What every confirm or retry may be told. */
+interface ConfirmOptionsBase {
   /** The digest the person was shown; when given it must match, or nothing is sent. */
   readonly digest?: string | undefined;
+  /** Cancels the confirm; once `deliver` runs, cancelling leaves the outcome `unknown`. */
+  readonly signal?: AbortSignal | undefined;
+  /** Asked once before the claim: may this approver make this decision? (`FORBIDDEN` if not.) */
+  readonly authorize?: AuthorizeDecision | undefined;
+  /** The language of the result's message. */
+  readonly locale?: Locale | undefined;
+}
+
+/** A confirm by a named person, with their flags and scope. */
+export interface PersonConfirmOptions extends ConfirmOptionsBase {
+  /** Who approved (a user id); recorded and handed to `deliver`. */
+  readonly approvedBy: string;
   /**
    * The person's edit of the payload (a tool with `payloadSchema` and `editable`): only editable
    * top-level fields may differ from the stored payload, the whole must pass `payloadSchema`, and
@@ -117,20 +143,48 @@ export interface ConfirmOptions {
   readonly flags?: Readonly<Record<string, boolean | undefined>> | undefined;
   /** The approver's scope; defaults to the scope the confirmation was asked in. */
   readonly scope?: string | undefined;
-  /** Cancels the confirm; once `deliver` runs, cancelling leaves the outcome `unknown`. */
-  readonly signal?: AbortSignal | undefined;
-  /** The language of the result's message. */
-  readonly locale?: Locale | undefined;
+  readonly link?: undefined;
 }
 
-/** What `registry.reject` is told. */
-export interface RejectOptions {
-  /** Who rejected. */
-  readonly rejectedBy: string;
-  /** Why; recorded in the history. */
-  readonly reason?: string | undefined;
-  readonly locale?: Locale | undefined;
+/**
+ * A confirm through a one-time approval link (`registry.approvalLinks.issue`): the link's approver is
+ * the approver, with the flags and scope it was made with. It is checked in the check list and spent by
+ * the claim itself: a confirm refused, or failing before the claim, leaves it usable. Not for `retry`;
+ * nothing can be edited through a link.
+ */
+export interface LinkConfirmOptions extends ConfirmOptionsBase {
+  /** The link's token. */
+  readonly link: string;
+  /** When given, must be the link's approver. */
+  readonly approvedBy?: string | undefined;
+  readonly payload?: undefined;
+  readonly flags?: undefined;
+  readonly scope?: undefined;
 }
+
+/** What `registry.confirm` and `registry.retry` are told. */
+export type ConfirmOptions = PersonConfirmOptions | LinkConfirmOptions;
+
+/** What `registry.reject` is told: who rejects, or the one-time link they reject through. */
+export type RejectOptions =
+  | {
+      /** Who rejected. */
+      readonly rejectedBy: string;
+      /** Why; recorded in the history. */
+      readonly reason?: string | undefined;
+      readonly authorize?: AuthorizeDecision | undefined;
+      readonly link?: undefined;
+      readonly locale?: Locale | undefined;
+    }
+  | {
+      /** A one-time approval link's token: its approver rejects, and the reject spends it. */
+      readonly link: string;
+      /** When given, must be the link's approver. */
+      readonly rejectedBy?: string | undefined;
+      readonly reason?: string | undefined;
+      readonly authorize?: AuthorizeDecision | undefined;
+      readonly locale?: Locale | undefined;
+    };
 
 /** What `registry.markDelivered` is told. */
 export interface MarkDeliveredOptions {
@@ -138,6 +192,7 @@ export interface MarkDeliveredOptions {
   readonly by: string;
   /** How they know (a downstream message id, a phone call …). */
   readonly note?: string | undefined;
+  readonly authorize?: AuthorizeDecision | undefined;
   readonly locale?: Locale | undefined;
 }
 

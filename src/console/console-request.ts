@@ -13,6 +13,7 @@ export interface ConsoleSettings {
   readonly locale: Locale | undefined;
   /** How often the console runs `registry.sweep()` (0: never). */
   readonly sweepIntervalMs: number;
+  readonly staleAfterMs: number | undefined;
   /** `publicUrl` without a trailing `/`, or `undefined` (no approval links). */
   readonly publicUrl: string | undefined;
 }

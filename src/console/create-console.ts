@@ -1,3 +1,4 @@
+import { type Sweeping, startSweeping } from '../confirm/background-sweeps.js';
 import { type Locale, toLocale } from '../messages/index.js';
 import type { ToolRegistry } from '../registry.js';
 import { isRecord } from '../util/is-record.js';
@@ -63,28 +64,15 @@ class ConsoleApp {
   readonly #s: ConsoleSettings;
   readonly #streams = new EventStreams();
 
-  readonly #sweeps: ReturnType<typeof setInterval> | undefined;
+  readonly #sweeps: Sweeping;
 
   constructor(settings: ConsoleSettings) {
     this.#s = settings;
-    // The housekeeping a person relies on: overdue sends expire, reminders go out. Never keeps the
-    // process alive, and one sweep at a time.
-    let sweeping = false;
-    const { registry } = settings;
-    this.#sweeps =
-      settings.sweepIntervalMs > 0 && typeof registry.sweep === 'function'
-        ? setInterval(() => {
-            if (sweeping) return;
-            sweeping = true;
-            Promise.resolve()
-              .then(() => registry.sweep())
-              .catch(() => undefined)
-              .finally(() => {
-                sweeping = false;
-              });
-          }, settings.sweepIntervalMs)
-        : undefined;
-    this.#sweeps?.unref();
+    // The housekeeping a person relies on: overdue sends expire, reminders go out.
+    this.#sweeps = startSweeping(settings.registry, {
+      intervalMs: typeof settings.registry.sweep === 'function' ? settings.sweepIntervalMs : 0,
+      staleAfterMs: settings.staleAfterMs,
+    });
   }
 
   /** Answers one request with the security headers set; whatever fails inside is a bare JSON 500. */
@@ -103,7 +91,7 @@ class ConsoleApp {
   }
 
   close(): void {
-    clearInterval(this.#sweeps);
+    this.#sweeps.stop();
     this.#streams.close();
   }
 
@@ -218,7 +206,8 @@ function asset(text: string, type: string): Response {
 function readSettings(options: unknown): ConsoleSettings {
   const fail = (what: string) => new TypeError(`createApprovalsConsole: ${what}`);
   if (!isRecord(options)) throw fail('pass an options object ({ registry, authenticate, … })');
-  const { registry, authenticate, authorize, basePath, locale, sweepIntervalMs, publicUrl } = options;
+  const { registry, authenticate, authorize, basePath, locale, sweepIntervalMs, publicUrl, staleAfterMs } =
+    options;
   if (typeof authenticate !== 'function') {
     throw fail(
       '`authenticate` is required: the console has no built-in users. Pass `(request) => person | undefined`, reading your own session.',
@@ -234,6 +223,11 @@ function readSettings(options: unknown): ConsoleSettings {
   const interval = sweepIntervalMs ?? 60_000;
   if (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 0 || interval > 2_147_483_647)
     throw fail('`sweepIntervalMs` must be a whole number of milliseconds (0: the app sweeps itself)');
+  if (
+    staleAfterMs !== undefined &&
+    (typeof staleAfterMs !== 'number' || !Number.isInteger(staleAfterMs) || staleAfterMs < 0)
+  )
+    throw fail('`staleAfterMs` must be a whole number of milliseconds');
   const publicBase = readPublicUrl(publicUrl, base);
   if (publicBase === null)
     throw fail(
@@ -247,6 +241,7 @@ function readSettings(options: unknown): ConsoleSettings {
     base,
     locale: locale as Locale | undefined,
     sweepIntervalMs: interval,
+    staleAfterMs: staleAfterMs as number | undefined,
   });
 }
 

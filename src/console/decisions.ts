@@ -1,4 +1,5 @@
 import type {
+  AuthorizeDecision,
   Confirmation,
   ConfirmationFailure,
   ConfirmationResult,
@@ -10,7 +11,7 @@ import type { Card } from './cards.js';
 import { consoleMessage, consoleWords } from './console-messages.js';
 import type { PersonRequest } from './console-request.js';
 import { failureBody } from './registry-failure.js';
-import type { ConsoleAction } from './types.js';
+import type { ConsoleAction, ConsolePerson } from './types.js';
 
 /** What a decision answers: it went through, or why not (in the person's language). */
 export type Decision =
@@ -27,6 +28,8 @@ export type Decision =
       readonly confirmation?: Card;
       /** For `ALREADY_DECIDED`: who decided it first. */
       readonly decidedBy?: string;
+      /** For `LINK_REFUSED`: `unknown`, `used` or `expired`. */
+      readonly reason?: string;
       readonly issues?: readonly ValidationIssue[];
     };
 
@@ -44,20 +47,20 @@ export type DecisionAsk =
   | { readonly kind: 'markDelivered'; readonly note: string | undefined };
 
 /**
- * One decision by the signed-in person: the confirmation is looked up, `authorize` asked about the
- * action (and `edit` too, when the person changed the payload), then the registry decides — always
- * with the person as approver, their flags and scope, never a name from the request.
+ * One decision, through the registry's one check list: `authorize` is asked there, once (about the
+ * action, and `edit` too when the person changed the payload), after the record is read and before
+ * anything is claimed — always with the person as approver, their flags and scope, never a name from
+ * the request. Through a one-time link (`link`), the link's approver decides, the link is spent by
+ * the claim, and a refusal shows nothing of the confirmation.
  */
-export async function decide(ctx: PersonRequest, id: string, ask: DecisionAsk): Promise<DecisionOutcome> {
-  const found = await ctx.settings.registry.confirmations.get(id, { locale: ctx.locale });
-  if (!found.ok) return failed(ctx, found);
-  if (!(await isAuthorized(ctx, ask, found.confirmation)))
-    return {
-      status: 403,
-      decision: { ok: false, code: 'FORBIDDEN', error: consoleMessage('FORBIDDEN', ctx.locale) },
-    };
-  const result = await askRegistry(ctx, id, ask);
-  if (!result.ok) return failed(ctx, result);
+export async function decide(
+  ctx: PersonRequest,
+  id: string,
+  ask: DecisionAsk,
+  link?: string,
+): Promise<DecisionOutcome> {
+  const result = await askRegistry(ctx, id, ask, link);
+  if (!result.ok) return failed(ctx, result, link !== undefined);
   const confirmation = ctx.cards.card(result.confirmation);
   const words = consoleWords(ctx.locale);
   return {
@@ -71,28 +74,40 @@ export async function decide(ctx: PersonRequest, id: string, ask: DecisionAsk): 
   };
 }
 
-/** `authorize` allows the action, and `edit` too when the person changed the payload. */
-async function isAuthorized(
-  ctx: PersonRequest,
-  ask: DecisionAsk,
-  confirmation: Confirmation,
-): Promise<boolean> {
+/** The app's `authorize`, as the registry's check list asks it: the action, and `edit` for an edit. */
+function authorizeFor(ctx: PersonRequest, ask: DecisionAsk, link: string | undefined): AuthorizeDecision {
   const actions: ConsoleAction[] =
     ask.kind === 'confirm' && ask.payload !== undefined ? ['confirm', 'edit'] : [ask.kind];
-  for (const action of actions)
-    if (!(await isAllowed(ctx.settings.authorize, ctx.person, action, confirmation))) return false;
-  return true;
+  return async (confirmation, approver) => {
+    // Through a link, the link's approver is the person; otherwise the one signed in.
+    const person: ConsolePerson = link === undefined ? ctx.person : approver;
+    for (const action of actions)
+      if (!(await isAllowed(ctx.settings.authorize, person, action, confirmation))) return false;
+    return true;
+  };
 }
 
-/** The registry call for `ask`, made as the signed-in person, in their language. */
+/** The registry call for `ask`, made as the signed-in person (or through the link), in their language. */
 function askRegistry(
   ctx: PersonRequest,
   id: string,
   ask: DecisionAsk,
+  link: string | undefined,
 ): Promise<ConfirmResult | ConfirmationResult> {
   const { registry } = ctx.settings;
   const { person, locale } = ctx;
-  const approver = { approvedBy: person.id, flags: person.flags, scope: person.scope, locale };
+  const authorize = authorizeFor(ctx, ask, link);
+  if (link !== undefined) {
+    return ask.kind === 'confirm'
+      ? registry.confirm(id, { link, digest: ask.digest, authorize, locale })
+      : registry.reject(id, {
+          link,
+          reason: ask.kind === 'reject' ? ask.reason : undefined,
+          authorize,
+          locale,
+        });
+  }
+  const approver = { approvedBy: person.id, flags: person.flags, scope: person.scope, locale, authorize };
   switch (ask.kind) {
     case 'confirm':
       return registry.confirm(id, {
@@ -103,15 +118,28 @@ function askRegistry(
     case 'retry':
       return registry.retry(id, { ...approver, digest: ask.digest });
     case 'reject':
-      return registry.reject(id, { rejectedBy: person.id, reason: ask.reason, locale });
+      return registry.reject(id, { rejectedBy: person.id, reason: ask.reason, authorize, locale });
     case 'markDelivered':
-      return registry.markDelivered(id, { by: person.id, note: ask.note, locale });
+      return registry.markDelivered(id, { by: person.id, note: ask.note, authorize, locale });
   }
 }
 
-/** A registry failure as a decision: its code and words, the card, and who decided it first. */
-function failed(ctx: PersonRequest, failure: ConfirmationFailure): DecisionOutcome {
+/**
+ * A registry failure as a decision: its code and words, the card, and who decided it first. Neither
+ * a refusal of `authorize` nor any refusal through a link shows the confirmation.
+ */
+function failed(ctx: PersonRequest, failure: ConfirmationFailure, throughLink: boolean): DecisionOutcome {
   const { status, ...body } = failureBody(failure, ctx.locale);
+  const reason = (failure as { readonly reason?: string }).reason;
+  if (throughLink || failure.code === 'FORBIDDEN') {
+    const words = failure.code === 'FORBIDDEN' ? consoleMessage('FORBIDDEN', ctx.locale) : body.error;
+    // An unknown link is told apart from nothing: 404, like a link for another confirmation.
+    const linkStatus = reason === 'unknown' ? 404 : status;
+    return {
+      status: linkStatus,
+      decision: { ok: false, code: body.code, error: words, ...(reason === undefined ? {} : { reason }) },
+    };
+  }
   const { confirmation } = failure;
   const by =
     body.code === 'ALREADY_DECIDED' && confirmation !== undefined ? decidedBy(confirmation) : undefined;

@@ -1,9 +1,7 @@
 import { type LinkFailure, readLinkApprover } from '../confirm/approval-links.js';
 import type { LinkApprover } from '../confirm/store.js';
-import type { Confirmation } from '../confirm/types.js';
 import type { Locale } from '../messages/index.js';
 import { formatMessage } from '../messages/index.js';
-import type { ErrorCode } from '../result.js';
 import { isAllowed } from './access.js';
 import { CardMaker } from './cards.js';
 import { consoleMessage, consoleWords } from './console-messages.js';
@@ -46,12 +44,14 @@ export async function createLink(
     if (!found.ok) return withoutRecord(found);
     if (!(await isAllowed(settings.authorize, personOf(approver), 'confirm', found.confirmation)))
       return { ok: false, code: 'FORBIDDEN', error: consoleMessage('FORBIDDEN', locale) };
-    const gated = gateRefusal(settings, found.confirmation, approver, locale);
-    // The gates are checked with the flags and scope the link carries: say where they go.
-    if (gated !== undefined)
-      return { ok: false, code: gated.code, error: `${gated.error} ${consoleWords(locale).linkGates}` };
     const issued = await registry.approvalLinks.issue(id, { approver, ttlMs: options?.ttlMs, locale });
-    if (!issued.ok) return withoutRecord(issued);
+    if (!issued.ok) {
+      // The registry's check list ran the gates with the flags and scope the link carries: say where they go.
+      const gated = GATE_CODES.has(issued.code);
+      return withoutRecord(
+        gated ? { ...issued, error: `${issued.error} ${consoleWords(locale).linkGates}` } : issued,
+      );
+    }
     const url = `${settings.publicUrl}/link/${encodeURIComponent(id)}#${issued.token}`;
     return { ok: true, url, expiresAt: issued.expiresAt };
   } catch {
@@ -59,13 +59,15 @@ export async function createLink(
   }
 }
 
+const GATE_CODES: ReadonlySet<string> = new Set(['FLAG_NOT_GRANTED', 'SCOPE_MISMATCH']);
+
 const LINK_ROUTES: ReadonlySet<Route['name']> = new Set(['get', 'confirm', 'reject']);
 
 /**
  * A request carrying a link's token instead of a session: the link's approver is the person, and only
- * its own confirmation may be read, confirmed (as shown, never edited) or rejected. Each check runs
- * before the link is used, so a refused ask does not spend it; the use is one conditional write, then
- * the registry decides exactly as for a signed-in person.
+ * its own confirmation may be read, confirmed (as shown, never edited) or rejected. A decision goes to
+ * the registry with the token, checked in its one check list (the link, `authorize`, the gates …) and
+ * spent by the claim itself, so a refused or failed ask never spends it.
  */
 export async function answerWithLink(
   settings: ConsoleSettings,
@@ -98,25 +100,11 @@ export async function answerWithLink(
   const ask = askFromBody(route.name as 'confirm' | 'reject', body.body);
   if (ask === undefined || (ask.kind === 'confirm' && ask.payload !== undefined))
     return refusal(400, 'BAD_REQUEST', locale);
-  const opened = await registry.approvalLinks.open(token, id, { locale });
-  if (!opened.ok) return linkRefusal(opened, locale);
-  if (ask.kind === 'confirm' && ask.digest !== opened.confirmation.digest)
-    return jsonResponse(409, {
-      ok: false,
-      code: 'PAYLOAD_CHANGED',
-      error: formatMessage('PAYLOAD_CHANGED', {}, locale),
-    });
-  const person = personOf(opened.approver);
-  if (!(await isAllowed(authorize, person, ask.kind, opened.confirmation)))
-    return refusal(403, 'FORBIDDEN', locale);
-  if (ask.kind === 'confirm') {
-    const gated = gateRefusal(settings, opened.confirmation, opened.approver, locale);
-    if (gated !== undefined) return jsonResponse(403, { ok: false, ...gated });
-  }
-  const used = await registry.approvalLinks.use(token, id, { locale });
-  if (!used.ok) return linkRefusal(used, locale);
+  // The person is the link's approver; `decide` hands the token to the registry, whose check list
+  // checks it with everything else and whose claim spends it.
+  const person: ConsolePerson = { id: '' };
   const ctx: PersonRequest = { settings, request, url: new URL(request.url), person, locale, cards };
-  const { status, decision } = await decide(ctx, id, ask);
+  const { status, decision } = await decide(ctx, id, ask, token);
   return jsonResponse(status, decision);
 }
 
@@ -133,27 +121,6 @@ function linkRefusal(failure: LinkFailure, locale: Locale): Response {
     error,
     ...(reason === undefined ? {} : { reason }),
   });
-}
-
-/**
- * Why the tool's gates would refuse `approver`'s confirm (a flag not granted, another scope), asked of
- * the registry's own access report, so a link is neither made for nor spent by someone the confirm
- * would turn away.
- */
-function gateRefusal(
-  settings: ConsoleSettings,
-  confirmation: Confirmation,
-  approver: LinkApprover,
-  locale: Locale,
-): { readonly code: ErrorCode; readonly error: string } | undefined {
-  const report = settings.registry.accessReport({
-    flags: approver.flags,
-    scope: approver.scope ?? confirmation.scope,
-    locale,
-  });
-  const access = report.tools.find((row) => row.name === confirmation.tool)?.person;
-  if (access === undefined || access.allowed || access.code === undefined) return undefined;
-  return { code: access.code, error: access.reason ?? formatMessage(access.code, {}, locale) };
 }
 
 function personOf(approver: LinkApprover): ConsolePerson {

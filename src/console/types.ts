@@ -53,6 +53,12 @@ export interface ApprovalsConsoleOptions<AppContext = unknown> {
    */
   readonly sweepIntervalMs?: number;
   /**
+   * How long a delivery may run before a sweep calls its outcome `unknown` (default 10 minutes). Never
+   * below the longest send tool's `timeoutMs` plus a minute, and never a delivery this process is
+   * still running: a delivery still under way is not offered for a retry, so it cannot be sent twice.
+   */
+  readonly staleAfterMs?: number;
+  /**
    * Where people reach this console from outside: `'https://desk.example/approvals'`, or just the
    * origin `'https://desk.example'` (the base path is added). An absolute `http(s)` URL; its path is
    * the mount point as seen from there (behind a proxy it may differ). Required for `createApprovalLink`.

@@ -57,4 +57,5 @@ export const en: MessageCatalog = {
       : p.detail === 'expired'
         ? 'This approval link has expired; nothing was done. Ask for a new link or open the approvals console.'
         : 'This approval link is not valid here (mistyped, or meant for another confirmation); nothing was done.',
+  FORBIDDEN: () => 'You may not make this decision about this confirmation; nothing was done.',
 };

@@ -41,31 +41,33 @@ describe('registry.approvalLinks', () => {
     }
   });
 
-  it('opens as often as asked without being used, and is used once', async () => {
+  it('opens as often as asked without being used, and is spent by the one confirm', async () => {
     const { registry, ask } = desk();
     const asked = await ask();
     const issued = await registry.approvalLinks.issue(asked.confirmationId, { approver: 'lead-2' });
     if (!issued.ok) throw new Error(issued.error);
     for (let i = 0; i < 3; i++)
       expect((await registry.approvalLinks.open(issued.token, asked.confirmationId)).ok).toBe(true);
-    expect((await registry.approvalLinks.use(issued.token, asked.confirmationId)).ok).toBe(true);
+    expect((await registry.confirm(asked.confirmationId, { link: issued.token })).ok).toBe(true);
     for (const again of [
-      await registry.approvalLinks.use(issued.token, asked.confirmationId),
+      await registry.confirm(asked.confirmationId, { link: issued.token }),
       await registry.approvalLinks.open(issued.token, asked.confirmationId),
     ])
       expect(again).toMatchObject({ ok: false, code: 'LINK_REFUSED', reason: 'used' });
   });
 
-  it('of concurrent uses of one link, exactly one succeeds', async () => {
+  it('of concurrent confirms through one link, exactly one delivers', async () => {
     const { registry, ask } = desk();
     const asked = await ask();
     const issued = await registry.approvalLinks.issue(asked.confirmationId, { approver: 'lead-2' });
     if (!issued.ok) throw new Error(issued.error);
     const uses = await Promise.all(
-      [1, 2, 3, 4, 5].map(() => registry.approvalLinks.use(issued.token, asked.confirmationId)),
+      [1, 2, 3, 4, 5].map(() => registry.confirm(asked.confirmationId, { link: issued.token })),
     );
     expect(uses.filter((u) => u.ok)).toHaveLength(1);
-    expect(uses.filter((u) => !u.ok && u.reason === 'used')).toHaveLength(4);
+    // The others lost the claim that spends the link: already decided (or the link already used).
+    for (const lost of uses.filter((u) => !u.ok))
+      expect(['ALREADY_DECIDED', 'LINK_REFUSED']).toContain(!lost.ok && lost.code);
   });
 
   it('opens nothing but its own confirmation, and looks the same as no link at all there', async () => {
@@ -74,14 +76,14 @@ describe('registry.approvalLinks', () => {
     const b = await ask('B');
     const issued = await registry.approvalLinks.issue(a.confirmationId, { approver: 'lead-2' });
     if (!issued.ok) throw new Error(issued.error);
-    const stray = await registry.approvalLinks.use(issued.token, b.confirmationId);
+    const stray = await registry.confirm(b.confirmationId, { link: issued.token });
     const made = await registry.approvalLinks.open('x'.repeat(43), b.confirmationId);
     expect(stray).toMatchObject({ ok: false, code: 'LINK_REFUSED', reason: 'unknown' });
     expect(stray).toEqual(made);
     for (const token of [undefined, 42, '', 'short', `${issued.token}x`, { toString: () => issued.token }])
       expect(await registry.approvalLinks.open(token, a.confirmationId)).toMatchObject({ reason: 'unknown' });
     // None of that spent it.
-    expect((await registry.approvalLinks.use(issued.token, a.confirmationId)).ok).toBe(true);
+    expect((await registry.confirm(a.confirmationId, { link: issued.token })).ok).toBe(true);
   });
 
   it('refuses once it expires, before its confirmation does', async () => {
@@ -93,7 +95,7 @@ describe('registry.approvalLinks', () => {
     });
     if (!issued.ok) throw new Error(issued.error);
     clock.advance(MINUTE);
-    expect(await registry.approvalLinks.use(issued.token, asked.confirmationId)).toMatchObject({
+    expect(await registry.confirm(asked.confirmationId, { link: issued.token })).toMatchObject({
       ok: false,
       code: 'LINK_REFUSED',
       reason: 'expired',
@@ -120,10 +122,10 @@ describe('registry.approvalLinks', () => {
     const [forDecided, forChanged] = links.map((l) => (l.ok ? l.token : ''));
     await registry.reject(decided.confirmationId, { rejectedBy: 'lead-3' });
     tampered = changed.confirmationId;
-    expect(await registry.approvalLinks.use(forDecided ?? '', decided.confirmationId)).toMatchObject({
+    expect(await registry.confirm(decided.confirmationId, { link: forDecided ?? '' })).toMatchObject({
       code: 'ALREADY_DECIDED',
     });
-    expect(await registry.approvalLinks.use(forChanged ?? '', changed.confirmationId)).toMatchObject({
+    expect(await registry.confirm(changed.confirmationId, { link: forChanged ?? '' })).toMatchObject({
       code: 'PAYLOAD_CHANGED',
     });
   });
@@ -213,8 +215,8 @@ describe('registry.approvalLinks', () => {
     const issued = await registry.approvalLinks.issue(asked.confirmationId, { approver: 'lead-2' });
     if (!issued.ok) throw new Error(issued.error);
     await registry.approvalLinks.open(issued.token, asked.confirmationId);
-    await registry.approvalLinks.use(issued.token, asked.confirmationId);
-    await registry.approvalLinks.use(issued.token, asked.confirmationId);
+    await registry.confirm(asked.confirmationId, { link: issued.token });
+    await registry.confirm(asked.confirmationId, { link: issued.token });
     const linkEvents = events.filter((e) => e.type === 'link');
     expect(linkEvents).toEqual([
       { type: 'link', action: 'issued', confirmationId: asked.confirmationId, approver: 'lead-2', at: T0 },

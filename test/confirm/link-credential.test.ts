@@ -43,7 +43,7 @@ function linkDesk(options: { requireDifferentApprover?: boolean } = {}) {
       { text: 'Your refund is on its way.' },
       { actor: 'agent-7', flags: { outbound: true } },
     );
-    if (!asked.ok || !('requiresConfirm' in asked)) throw new Error(`not asked: ${JSON.stringify(asked)}`);
+    if (!asked.ok || !asked.requiresConfirm) throw new Error(`not asked: ${JSON.stringify(asked)}`);
     const link = await registry.approvalLinks.issue(asked.confirmationId, { approver: LI });
     if (!link.ok) throw new Error(`${link.code}: ${link.error}`);
     return { id: asked.confirmationId, digest: asked.digest, token: link.token };

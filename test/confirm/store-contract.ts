@@ -333,6 +333,16 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
       expect(
         (await store.recoverStale({ now: T0 + 61_000, olderThanMs: 30_000 })).map((c) => c.id),
       ).not.toContain(old.id);
+      // A delivery the caller says it is still running is never called stale.
+      const running = await created({}, T0);
+      await store.claim(running.id, { now: T0 + 1_000, by: 'lead-2' });
+      const spared = await store.recoverStale({
+        now: T0 + 61_000,
+        olderThanMs: 30_000,
+        running: [running.id],
+      });
+      expect(spared.map((c) => c.id)).not.toContain(running.id);
+      expect((await store.get(running.id))?.status).toBe('delivering');
       // The attempt that was given up on finishes after all: the truth replaces "unknown".
       const late = await store.finish(old.id, {
         now: T0 + 62_000,
@@ -937,6 +947,69 @@ function linkCases(name: string, open: () => Promise<StoreUnderTest>): void {
         Array.from({ length: 8 }, (_, i) => links().use(link.tokenHash, { now: T0 + 1_000 + i })),
       );
       expect(uses.filter(Boolean)).toHaveLength(1);
+    });
+
+    it('a claim or reject through a link decides only while the link is live, and spends it in the same write', async () => {
+      const claimed = pendingConfirmation({}, T0);
+      const rejected = pendingConfirmation({}, T0);
+      await store.create(claimed);
+      await store.create(rejected);
+      const forClaim = linkRecord({ confirmationId: claimed.id });
+      const forReject = linkRecord({ confirmationId: rejected.id });
+      const foreign = linkRecord({ confirmationId: rejected.id });
+      await links().save(forClaim);
+      await links().save(forReject);
+      await links().save(foreign);
+      const link = (l: ApprovalLinkRecord) => ({ tokenHash: l.tokenHash });
+      // Another confirmation's link, an unknown one, a used one: refused, nothing changes.
+      expect(
+        await store.claim(claimed.id, { now: T0 + 1_000, by: 'lead-2', link: link(foreign) }),
+      ).toMatchObject({
+        ok: false,
+        reason: 'link-refused',
+        confirmation: { status: 'pending' },
+      });
+      const unknownLink = { tokenHash: randomBytes(32).toString('hex') };
+      expect(
+        await store.claim(claimed.id, { now: T0 + 1_000, by: 'lead-2', link: unknownLink }),
+      ).toMatchObject({
+        ok: false,
+        reason: 'link-refused',
+      });
+      expect(
+        await store.claim(claimed.id, { now: T0 + 2_000, by: 'lead-2', link: link(forClaim) }),
+      ).toMatchObject({
+        ok: true,
+        confirmation: { status: 'delivering', attempt: 1 },
+      });
+      expect((await links().find(forClaim.tokenHash))?.usedAt).toBe(T0 + 2_000);
+      expect((await links().find(foreign.tokenHash))?.usedAt).toBeUndefined();
+      // Expired: refused, unspent.
+      expect(
+        await store.reject(rejected.id, { now: forReject.expiresAt, by: 'lead-2', link: link(forReject) }),
+      ).toMatchObject({ ok: false, reason: 'link-refused', confirmation: { status: 'pending' } });
+      expect((await links().find(forReject.tokenHash))?.usedAt).toBeUndefined();
+      expect(
+        await store.reject(rejected.id, { now: T0 + 3_000, by: 'lead-2', link: link(forReject) }),
+      ).toMatchObject({ ok: true, confirmation: { status: 'rejected' } });
+      expect((await links().find(forReject.tokenHash))?.usedAt).toBe(T0 + 3_000);
+    });
+
+    it('of concurrent claims through one link, exactly one wins', async () => {
+      const confirmation = pendingConfirmation({}, T0);
+      await store.create(confirmation);
+      const l = linkRecord({ confirmationId: confirmation.id });
+      await links().save(l);
+      const claims = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          store.claim(confirmation.id, {
+            now: T0 + 1_000 + i,
+            by: 'lead-2',
+            link: { tokenHash: l.tokenHash },
+          }),
+        ),
+      );
+      expect(claims.filter((c) => c.ok)).toHaveLength(1);
     });
 
     it('prune forgets links that expired before its cutoff, and keeps the rest', async () => {

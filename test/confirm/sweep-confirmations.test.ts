@@ -49,6 +49,10 @@ describe('registry.recoverStale', () => {
     const early = await registry.recoverStale({ olderThanMs: 60_000 });
     expect(early.ok && early.changed).toEqual([]);
     clock.advance(60_000);
+    // Past 60 s, but not past the longest send timeout plus a minute: a delivery may still be running.
+    const soon = await registry.recoverStale({ olderThanMs: 60_000 });
+    expect(soon.ok && soon.changed).toEqual([]);
+    clock.advance(60_000);
     const swept = await registry.recoverStale({ olderThanMs: 60_000 });
     expect(swept.ok && swept.changed.map((c) => [c.id, c.status])).toEqual([
       [asked.confirmationId, 'unknown'],

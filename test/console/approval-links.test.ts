@@ -259,10 +259,11 @@ describe.each(STORES)('approval links in the console: %s', (_name, makeStore) =>
 
   it('a console decision landing while a link confirm is checked: ALREADY_DECIDED, no payload, one delivery', async () => {
     let asks = 0;
+    let armed = false;
     f = consoleFixture(makeStore, {
       publicUrl: PUBLIC,
       authorize: async (person, action, confirmation) => {
-        if (person.id === 'lead-li' && action === 'confirm') {
+        if (armed && person.id === 'lead-li' && action === 'confirm') {
           asks++;
           // Lead Wu decides in the console while the link's confirm is between its checks and its claim.
           await f.registry.confirm(confirmation.id, { approvedBy: 'lead-wu', flags: { outbound: true } });
@@ -272,6 +273,7 @@ describe.each(STORES)('approval links in the console: %s', (_name, makeStore) =>
     });
     const asked = await f.ask('secret payload text');
     const link = await linkFor(asked.confirmationId);
+    armed = true;
     const answer = await confirmWith(link.token, asked.confirmationId, asked.digest);
     expect(answer.status).toBe(409);
     expect(answer.body).toMatchObject({ ok: false, code: 'ALREADY_DECIDED' });

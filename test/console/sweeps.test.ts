@@ -58,7 +58,7 @@ describe('the console sweeps while it is open', () => {
     const approvals = createApprovalsConsole({ registry, authenticate, sweepIntervalMs: 5 });
     try {
       const asked = await registry.invoke('report.send', {}, { actor: 'agent-7' });
-      if (!asked.ok || !('requiresConfirm' in asked)) throw new Error('not asked');
+      if (!asked.ok || !asked.requiresConfirm) throw new Error('not asked');
       const confirming = registry.confirm(asked.confirmationId, { approvedBy: 'lead-li' });
       for (let i = 0; i < 100 && delivered === 0; i++) await new Promise((r) => setTimeout(r, 5));
       clock.advance(11 * 60_000);
@@ -80,9 +80,9 @@ describe('the console sweeps while it is open', () => {
 
   it('takes staleAfterMs, and never sweeps below the longest send timeout plus a margin', async () => {
     const { registry } = desk();
-    expect(() =>
-      createApprovalsConsole({ registry, authenticate, staleAfterMs: -5 } as never),
-    ).toThrow(/staleAfterMs/);
+    expect(() => createApprovalsConsole({ registry, authenticate, staleAfterMs: -5 } as never)).toThrow(
+      /staleAfterMs/,
+    );
     const approvals = createApprovalsConsole({ registry, authenticate, staleAfterMs: 60 * 60_000 });
     approvals.close();
   });

@@ -38,6 +38,8 @@ export interface SqlDialect {
   time(ms: number): unknown;
   /** A stored time, as the driver hands it back, as an ISO 8601 string. */
   isoOf(stored: unknown): string;
+  /** A subquery of the strings in the JSON array text `param` (a parameter), one row each. */
+  jsonTextElements(param: string): string;
   /** SQL for the JSON text `history` with the entry `entry` (a parameter) appended. */
   appendHistory(entry: string): string;
   /**

@@ -49,6 +49,7 @@ export function postgresDialect({
     pinned: (column, param) => `${column} BETWEEN ${param} AND ${param}`,
     time: (ms) => new Date(ms).toISOString(),
     isoOf,
+    jsonTextElements: (param) => `SELECT json_array_elements_text(${param}::json)`,
     // `history` is a JSON array kept as text (exactly as written; jsonb would reject a \u0000 escape and
     // reorder keys); appending in SQL keeps every change a single statement.
     appendHistory: (entry) =>

@@ -3,9 +3,9 @@ import type {
   ClaimChange,
   ConfirmationQuery,
   ConfirmationStore,
+  DecisionChange,
   FinishChange,
   PayloadEdit,
-  StoreChange,
   TransitionOutcome,
 } from '../../confirm/store.js';
 import { FINISHED_STATUSES } from '../../confirm/store.js';
@@ -31,7 +31,7 @@ import {
   statusList,
   statusLiteral,
 } from './sql-row.js';
-import { noticesTableOf } from './table-name.js';
+import { linksTableOf, noticesTableOf } from './table-name.js';
 
 /** Reminders one `remindDue` claims at most; the next sweep takes the rest. */
 const REMIND_BATCH = 500;
@@ -122,6 +122,11 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
     return { ok: false, reason: expired ? 'expired' : 'wrong-status', confirmation: current };
   };
 
+  const linksTable = linksTableOf(table);
+  const markLinkUsed = write(
+    'useLink',
+    `UPDATE ${linksTable} SET used_at = $2, digest = ${dialect.relaxed('digest')} WHERE token_hash = $1 AND used_at IS NULL`,
+  );
   const moveStatements = (name: Move) => {
     const transition: Transition = TRANSITIONS[name];
     const set =
@@ -139,6 +144,14 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
       edited: write(
         name,
         `UPDATE ${table} SET ${set}, payload = $4, digest = $5 WHERE ${where} AND digest = $6 RETURNING *`,
+      ),
+      // A decision through a one-time link: made only while the link is live, so the write that
+      // decides is the one that spends it (marking it used after is bookkeeping: it is dead already,
+      // its confirmation having left the status it was made for).
+      linked: write(
+        name,
+        `UPDATE ${table} SET ${set} WHERE ${where} AND EXISTS (SELECT 1 FROM ${linksTable}` +
+          ' WHERE token_hash = $4 AND confirmation_id = $1 AND used_at IS NULL AND expires_at > $2) RETURNING *',
       ),
     };
   };
@@ -158,7 +171,30 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
     remember(after);
     return { ok: true as const, confirmation: fromRow(after) };
   };
-  const move = async (name: Move, id: string, change: StoreChange): Promise<TransitionOutcome> => {
+  const moveLinked = async (
+    name: Move,
+    id: string,
+    change: DecisionChange & { link: { tokenHash: string } },
+  ) => {
+    const { transition, linked } = moves[name];
+    const entry = JSON.stringify(historyEntry(change, transition.to));
+    const now = dialect.time(change.now);
+    const [after] = (await linked([id, now, entry, change.link.tokenHash])).rows;
+    if (after === undefined) {
+      const refused = await refusal(id, transition, change.now);
+      // Still where the decision starts from, yet refused: the link was not live.
+      return !refused.ok &&
+        refused.reason === 'wrong-status' &&
+        transition.from.includes(refused.confirmation.status)
+        ? { ok: false as const, reason: 'link-refused' as const, confirmation: refused.confirmation }
+        : refused;
+    }
+    remember(after);
+    await markLinkUsed([change.link.tokenHash, now]);
+    return { ok: true as const, confirmation: fromRow(after) };
+  };
+  const move = async (name: Move, id: string, change: DecisionChange): Promise<TransitionOutcome> => {
+    if (change.link !== undefined) return moveLinked(name, id, { ...change, link: change.link });
     const { transition, full, lean } = moves[name];
     const entry = JSON.stringify(historyEntry(change, transition.to));
     const now = dialect.time(change.now);
@@ -203,7 +239,7 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
   const recover = write(
     'recoverStale',
     `UPDATE ${table} SET status = 'unknown', updated_at = $1, error = $3, history = ${history('recoverStale', '$4')}` +
-      " WHERE status = 'delivering' AND updated_at < $2 RETURNING *",
+      ` WHERE status = 'delivering' AND updated_at < $2 AND id NOT IN (${dialect.jsonTextElements('$5')}) RETURNING *`,
   );
   // One status at a time, so each batch is one range of the (status, updated_at) index.
   const pruneBatches = FINISHED_STATUSES.map((status) =>
@@ -344,10 +380,11 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
       return rows.map(fromRow);
     },
 
-    async recoverStale({ now, olderThanMs }) {
+    async recoverStale({ now, olderThanMs, running = [] }) {
       const note = staleNote(olderThanMs);
       const entry = JSON.stringify(historyEntry({ now, note }, 'unknown'));
-      const { rows } = await recover([dialect.time(now), dialect.time(now - olderThanMs), note, entry]);
+      const times = [dialect.time(now), dialect.time(now - olderThanMs)];
+      const { rows } = await recover([...times, note, entry, JSON.stringify(running)]);
       return rows.map(fromRow);
     },
 

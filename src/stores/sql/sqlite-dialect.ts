@@ -39,6 +39,7 @@ export function sqliteDialect({
     pinned: (column, param) => `${column} = ${param}`,
     time: (ms) => ms,
     isoOf: (stored) => new Date(Number(stored)).toISOString(),
+    jsonTextElements: (param) => `SELECT value FROM json_each(${param})`,
     // `history` is a JSON array kept as text; appending in SQL keeps every change a single statement.
     appendHistory: (entry) =>
       `substr(history, 1, length(history) - 1) || CASE WHEN history = '[]' THEN '' ELSE ',' END || ${entry} || ']'`,

@@ -1,0 +1,196 @@
+import { describeThrown } from '../util/describe-thrown.js';
+import { checkDecision } from './check-list.js';
+import { isConfirmationIdShape } from './confirmation-id.js';
+import { deliverOnce } from './deliver.js';
+import { alreadyDecided, expireOne, type Fail, type FlowContext, storeFailure } from './flow-context.js';
+import { isLinkTokenShape, linkTokenHash } from './link-token.js';
+import type { Approving } from './read-options.js';
+import type { ApprovalLinkRecord, ClaimChange, LinkApprover, TransitionOutcome } from './store.js';
+import type { Confirmation, ConfirmationFailure, ConfirmResult } from './types.js';
+
+/**
+ * A person approves: `confirm` (a pending one) or `retry` (an `unknown` or `failed` one), top to
+ * bottom — look up the record (and the link, in the same breath) → the check list → one atomic claim
+ * (which also spends the link) → deliver once → record how it ended.
+ *
+ * The checks come before the claim: a refused confirm leaves it `pending` for the right approver, and
+ * its link unspent, with no "unclaim" that a crash could skip. Checking the snapshot is sound because
+ * what they read is fixed at creation or comes from the approver and the registry now; the status,
+ * expiry and link, which do change, are decided again atomically by the claim itself.
+ */
+export async function approve(
+  ctx: FlowContext,
+  id: string,
+  asked: { readonly approving: Approving; readonly mode: 'confirm' | 'retry'; readonly fail: Fail },
+): Promise<ConfirmResult> {
+  const { approving, mode } = asked;
+  // Through a link, a refusal before the claim is reported as the link refused (and it stays unspent).
+  const fail: Fail =
+    approving.link === undefined
+      ? asked.fail
+      : (code, params, confirmation) => {
+          const failure = asked.fail(code, params, confirmation);
+          ctx.emitLink(id, code === 'LINK_REFUSED' ? { ...failure, reason: params.detail } : failure);
+          return failure;
+        };
+  try {
+    if (!isConfirmationIdShape(id)) return fail('CONFIRMATION_NOT_FOUND', {});
+    if (approving.signal?.aborted) return fail('ABORTED', {});
+    const looked = await lookUp(ctx, id, approving.link, fail);
+    if (!looked.ok) return looked.failure;
+    const { record, link } = looked;
+    const person = approverOf(approving, link?.found);
+    if (person === undefined)
+      return fail('INVALID_OPTION', { detail: '`approvedBy` must be the person the link was made for' });
+    const now = ctx.now();
+    const cleared = await checkDecision(ctx, {
+      kind: mode,
+      record,
+      person,
+      link,
+      digest: approving.digest,
+      proposed: approving.editing ? { value: approving.payload } : undefined,
+      authorize: approving.authorize,
+      signal: approving.signal,
+      now,
+      fail,
+    });
+    if (!cleared.ok) return cleared;
+    const { tool, edit } = cleared;
+    if (tool === undefined) return fail('UNKNOWN_TOOL', { tool: record.tool }, record);
+
+    const change: ClaimChange = {
+      now,
+      by: person.id,
+      ...(edit === undefined ? {} : { edit }),
+      ...(link === undefined ? {} : { link: { tokenHash: linkTokenHash(link.token) } }),
+    };
+    const claim = await claimOnce(ctx, record, { mode, change, fail });
+    if (!claim.ok) return claim.failure;
+    if (link !== undefined) ctx.emitLink(id, { approver: person.id });
+    ctx.emit('confirmed', claim.confirmation, person.id);
+    return await deliverOnce(ctx, {
+      claimed: claim.confirmation,
+      tool,
+      // Exactly what was digested: the edit's own JSON when the person changed it.
+      payload: edit === undefined ? cleared.payload : JSON.parse(edit.payloadJson),
+      approvedBy: person.id,
+      signal: approving.signal,
+      fail: asked.fail,
+    });
+  } catch (error) {
+    // Defence in depth: nothing here may turn into an exception for the host.
+    return fail('RUN_FAILED', { detail: describeThrown(error) });
+  }
+}
+
+/** The record and, when a link's token was given, its link: both read at once. */
+export async function lookUp(
+  ctx: FlowContext,
+  id: string,
+  token: string | undefined,
+  fail: Fail,
+): Promise<
+  | {
+      readonly ok: true;
+      readonly record: Confirmation;
+      readonly link: { readonly token: string; readonly found: ApprovalLinkRecord | undefined } | undefined;
+    }
+  | { readonly ok: false; readonly failure: ConfirmationFailure }
+> {
+  const { store } = ctx;
+  if (token !== undefined && typeof store.findLink !== 'function')
+    return {
+      ok: false,
+      failure: fail('INVALID_OPTION', { detail: 'this confirmation store keeps no approval links' }),
+    };
+  let record: Confirmation | undefined;
+  let found: ApprovalLinkRecord | undefined;
+  try {
+    // Always awaited, even from the memory store: a decision never acts before its caller regains
+    // control, so a signal aborted right after calling it still stops it.
+    [record, found] = await Promise.all([
+      store.get(id),
+      token !== undefined && isLinkTokenShape(token) ? store.findLink?.(linkTokenHash(token)) : undefined,
+    ]);
+  } catch (error) {
+    return { ok: false, failure: fail('STORE_FAILED', { detail: storeFailure(error) }) };
+  }
+  if (record === undefined) {
+    // A link for no confirmation looks like no link at all.
+    if (token !== undefined)
+      return {
+        ok: false,
+        failure: { ...fail('LINK_REFUSED', { detail: 'unknown' }), reason: 'unknown' } as ConfirmationFailure,
+      };
+    return { ok: false, failure: fail('CONFIRMATION_NOT_FOUND', {}) };
+  }
+  return { ok: true, record, link: token === undefined ? undefined : { token, found } };
+}
+
+/**
+ * Who decides: the link's approver when deciding through a link (`approvedBy`, if given too, must be
+ * them), or the person named, with the flags and scope they were given. `undefined`: the two disagree.
+ */
+export function approverOf(
+  approving: Pick<Approving, 'approvedBy' | 'link'> & Partial<Pick<Approving, 'flags' | 'scope'>>,
+  link: ApprovalLinkRecord | undefined,
+): LinkApprover | undefined {
+  if (approving.link !== undefined) {
+    // An unknown link is refused by the check list, as whoever asks.
+    if (link === undefined) return { id: approving.approvedBy ?? '' };
+    return approving.approvedBy === undefined || approving.approvedBy === link.approver.id
+      ? link.approver
+      : undefined;
+  }
+  return {
+    id: approving.approvedBy ?? '',
+    ...(approving.flags === undefined ? {} : { flags: approving.flags }),
+    ...(approving.scope === undefined ? {} : { scope: approving.scope }),
+  };
+}
+
+/** The single atomic step: of any number of concurrent confirms exactly one gets past it. */
+async function claimOnce(
+  ctx: FlowContext,
+  record: Confirmation,
+  asked: { readonly mode: 'confirm' | 'retry'; readonly change: ClaimChange; readonly fail: Fail },
+): Promise<{ ok: true; confirmation: Confirmation } | { ok: false; failure: ConfirmationFailure }> {
+  const { mode, change, fail } = asked;
+  let claim: TransitionOutcome;
+  try {
+    claim = await (mode === 'confirm'
+      ? ctx.store.claim(record.id, change)
+      : ctx.store.reclaim(record.id, change));
+  } catch (error) {
+    return { ok: false, failure: fail('STORE_FAILED', { detail: storeFailure(error) }, record) };
+  }
+  if (claim.ok) return claim;
+  return { ok: false, failure: await refusedClaim(ctx, claim, change, fail) };
+}
+
+/** Why a conditional write (a claim or a reject) refused, worded for the person. */
+export async function refusedClaim(
+  ctx: FlowContext,
+  outcome: Exclude<TransitionOutcome, { ok: true }>,
+  change: {
+    readonly now: number;
+    readonly link?: { readonly tokenHash: string } | undefined;
+    readonly edit?: unknown;
+  },
+  fail: Fail,
+): Promise<ConfirmationFailure> {
+  if (outcome.reason === 'not-found') return fail('CONFIRMATION_NOT_FOUND', {});
+  if (outcome.reason === 'expired') return expireOne(ctx, outcome.confirmation, change.now, fail);
+  if (outcome.reason === 'link-refused') {
+    // Another tab or instance spent the link first (or it just expired): say which.
+    const again = await ctx.store.findLink?.(change.link?.tokenHash ?? '').catch(() => undefined);
+    const reason = again?.usedAt !== undefined ? 'used' : 'expired';
+    return { ...fail('LINK_REFUSED', { detail: reason }), reason } as ConfirmationFailure;
+  }
+  const current = outcome.confirmation;
+  if (current.status === 'expired') return fail('EXPIRED', {}, current);
+  // Still pending, yet refused: the stored payload changed between the read and the edit's claim.
+  if (current.status === 'pending' && change.edit !== undefined) return fail('PAYLOAD_CHANGED', {}, current);
+  return alreadyDecided(fail, current);
+}

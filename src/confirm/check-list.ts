@@ -1,0 +1,202 @@
+import { approverGates, readFlags } from '../policy/call-context.js';
+import { refusalFor } from '../policy/gates.js';
+import { confirmationDigest, snapshotJson } from './digest.js';
+import {
+  alreadyDecided,
+  expireOne,
+  type Fail,
+  type FlowContext,
+  type SendToolHandle,
+} from './flow-context.js';
+import { fourEyesRefusal } from './four-eyes.js';
+import { linkTokenHash } from './link-token.js';
+import { checkPayloadEdit } from './payload-edit.js';
+import type { ApprovalLinkRecord, LinkApprover, PayloadEdit } from './store.js';
+import type { AuthorizeDecision, Confirmation, ConfirmationFailure } from './types.js';
+
+/**
+ * What is being decided. A person's four decisions, and two askings that decide nothing: whether a
+ * link may be made for someone (`issue-link`: they could use it), and a person's edit previewed.
+ */
+export type DecisionKind = 'confirm' | 'retry' | 'reject' | 'markDelivered' | 'issue-link' | 'edit-preview';
+
+/** One decision, as the check list reads it: every value already read at the edge. */
+export interface DecisionToCheck {
+  readonly kind: DecisionKind;
+  /** The confirmation as the store holds it now. */
+  readonly record: Confirmation;
+  /** Who decides: their id, and for a confirm or retry their flags and scope. `undefined`: nobody yet. */
+  readonly person: LinkApprover | undefined;
+  /** The link the decision is made through (its token was given): the record found for it, if any. */
+  readonly link?: { readonly token: string; readonly found: ApprovalLinkRecord | undefined } | undefined;
+  /** The digest the person was shown. */
+  readonly digest?: string | undefined;
+  /** The person's edit of the payload, as given. */
+  readonly proposed?: { readonly value: unknown } | undefined;
+  readonly authorize?: AuthorizeDecision | undefined;
+  readonly signal?: AbortSignal | undefined;
+  readonly now: number;
+  readonly fail: Fail;
+}
+
+/** What a decision that passed every check may do: the tool to deliver with, the payload, the edit. */
+export interface Cleared {
+  readonly ok: true;
+  /** The send tool as registered now (a confirm, retry, link or edit preview). */
+  readonly tool: SendToolHandle | undefined;
+  /** A fresh copy of exactly what was digested (a confirm, retry, link or edit preview). */
+  readonly payload: unknown;
+  /** The person's edit, checked against the tool's rules. */
+  readonly edit: PayloadEdit | undefined;
+}
+
+type Checked = ConfirmationFailure | undefined;
+
+/** Where the steps keep what they found for the ones after them. */
+interface Found {
+  tool: SendToolHandle | undefined;
+  payload: unknown;
+  edit: PayloadEdit | undefined;
+}
+
+type Check = (ctx: FlowContext, d: DecisionToCheck, found: Found) => Checked | Promise<Checked>;
+
+const PERSON_DECIDES: ReadonlySet<DecisionKind> = new Set(['confirm', 'retry', 'reject', 'markDelivered']);
+const DELIVERS: ReadonlySet<DecisionKind> = new Set(['confirm', 'retry', 'issue-link']);
+
+/**
+ * **The check list**: every way a person decides — `confirm`, `retry`, `reject`, `markDelivered`, the
+ * console's buttons and bulk decisions, one-time links — is checked here, in this order, and only
+ * here. Nothing is claimed, spent or written before it passes (but for marking an overdue one
+ * expired); the status and expiry, which can change meanwhile, are decided again by the claim's own
+ * conditional write, which also spends a link.
+ *
+ * 1. the link: this confirmation's, unused, unexpired, made for this payload
+ * 2. the caller's `authorize`, once (before anything about the record is told to who may not see it)
+ * 3. open: the status (and expiry) the decision starts from
+ * 4. four eyes: not the person who asked
+ * 5. the payload: its digest recomputed is the stored one and the one the person was shown
+ * 6. the tool as registered now, and its gates with the person's flags and scope
+ * 7. the person's edit, against the tool's rules
+ * 8. not aborted
+ */
+export async function checkDecision(
+  ctx: FlowContext,
+  d: DecisionToCheck,
+): Promise<Cleared | ConfirmationFailure> {
+  const found: Found = { tool: undefined, payload: undefined, edit: undefined };
+  for (const check of CHECK_LIST) {
+    const refused = await check(ctx, d, found);
+    if (refused !== undefined) return refused;
+  }
+  return { ok: true, ...found };
+}
+
+const linkIsLive: Check = (_ctx, d) => {
+  if (d.link === undefined) return undefined;
+  const { found, token } = d.link;
+  const refused = (reason: 'unknown' | 'used' | 'expired') =>
+    ({ ...d.fail('LINK_REFUSED', { detail: reason }), reason }) as ConfirmationFailure;
+  // A link for another confirmation is told apart from no link at all by nothing.
+  if (found === undefined || found.confirmationId !== d.record.id || found.tokenHash !== linkTokenHash(token))
+    return refused('unknown');
+  if (found.usedAt !== undefined) return refused('used');
+  if (found.expiresAt <= d.now) return refused('expired');
+  if (found.digest !== d.record.digest) return d.fail('PAYLOAD_CHANGED', {}, d.record);
+  return undefined;
+};
+
+const isOpen: Check = (ctx, d) => {
+  const { record, fail, now } = d;
+  if (d.kind === 'retry' || d.kind === 'markDelivered')
+    return record.status === 'unknown' || record.status === 'failed'
+      ? undefined
+      : alreadyDecided(fail, record);
+  if (record.status === 'expired') return fail('EXPIRED', {}, record);
+  if (record.status !== 'pending') return alreadyDecided(fail, record);
+  // No is never dangerous: a reject is taken even past the expiry.
+  if (d.kind !== 'reject' && Date.parse(record.expiresAt) <= now) return expireOne(ctx, record, now, fail);
+  return undefined;
+};
+
+const notTheAsker: Check = (ctx, d) => {
+  if (!ctx.requireDifferentApprover || d.person === undefined) return undefined;
+  if (d.kind === 'reject' || d.kind === 'edit-preview') return undefined;
+  const refusal = fourEyesRefusal(d.record, d.person.id);
+  if (refusal === undefined) return undefined;
+  return d.fail('SAME_PERSON', refusal === 'no-actor' ? { detail: 'no-actor' } : {}, d.record);
+};
+
+/**
+ * The payload, if the digest recomputed from the record's tool and payload is the stored one and the
+ * one the person was shown: an edited row — payload or tool — is caught even without `digest`.
+ */
+const payloadIsAsShown: Check = (_ctx, d, found) => {
+  if (!DELIVERS.has(d.kind) && d.kind !== 'edit-preview') return undefined;
+  const { record, fail } = d;
+  const snapshot = snapshotJson(record.payload);
+  const digest =
+    snapshot.ok && typeof record.tool === 'string' ? confirmationDigest(record.tool, snapshot.value) : '';
+  if (!snapshot.ok || digest !== record.digest) return fail('PAYLOAD_CHANGED', { detail: 'stored' }, record);
+  if (d.digest !== undefined && d.digest !== digest) return fail('PAYLOAD_CHANGED', {}, record);
+  // A fresh copy (in its own key order): a `deliver` that changes its argument changes nothing stored.
+  found.payload = JSON.parse(JSON.stringify(snapshot.value));
+  return undefined;
+};
+
+const toolAndGates: Check = (ctx, d, found) => {
+  if (!DELIVERS.has(d.kind) && d.kind !== 'edit-preview') return undefined;
+  const { record, fail } = d;
+  const tool = ctx.sendTool(record.tool);
+  if (tool === undefined) return fail('UNKNOWN_TOOL', { tool: record.tool }, record);
+  found.tool = tool;
+  if (d.person === undefined || d.kind === 'edit-preview') return undefined;
+  const gates = approverGates(
+    { flags: readFlags(d.person.flags).flags, scope: d.person.scope },
+    record.scope,
+  );
+  const refusal = refusalFor(tool.info, gates, 'person');
+  return refusal === undefined ? undefined : fail(refusal, { tool: record.tool, scope: gates.scope }, record);
+};
+
+const authorized: Check = async (_ctx, d) => {
+  if (d.authorize === undefined || d.person === undefined || !PERSON_DECIDES.has(d.kind)) return undefined;
+  let allowed = false;
+  try {
+    allowed = (await d.authorize(d.record, d.person)) === true;
+  } catch {
+    // A throwing `authorize` denies.
+  }
+  return allowed ? undefined : d.fail('FORBIDDEN', {}, d.record);
+};
+
+const editFollowsRules: Check = async (_ctx, d, found) => {
+  if (d.proposed === undefined || found.tool === undefined) return undefined;
+  const { record, fail } = d;
+  const checked = await checkPayloadEdit({
+    tool: record.tool,
+    original: found.payload,
+    fromDigest: record.digest,
+    proposed: d.proposed.value,
+    rules: found.tool.edit,
+  });
+  if (checked.ok) {
+    found.edit = checked.edit;
+    return undefined;
+  }
+  const failure = fail(checked.code, { tool: record.tool, detail: checked.detail }, record);
+  return 'issues' in checked ? { ...failure, issues: checked.issues } : failure;
+};
+
+const notAborted: Check = (_ctx, d) => (d.signal?.aborted ? d.fail('ABORTED', {}, d.record) : undefined);
+
+const CHECK_LIST: readonly Check[] = [
+  linkIsLive,
+  authorized,
+  isOpen,
+  notTheAsker,
+  payloadIsAsShown,
+  toolAndGates,
+  editFollowsRules,
+  notAborted,
+];

@@ -1,0 +1,158 @@
+import { type ConfirmationAction, type EventListener, emitSafely } from '../events.js';
+import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
+import { type ErrorCode, failure } from '../result.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+import type { Approval, JsonSchema } from '../tool.js';
+import type { ToolInfo } from '../tools/tool-info.js';
+import { describeThrown } from '../util/describe-thrown.js';
+import type { ApproverNotices } from './approver-notices.js';
+import type { ChangeWatchers } from './change-watchers.js';
+import type { EditRules } from './payload-edit.js';
+import type { ConfirmationStore } from './store.js';
+import type { Confirmation, ConfirmationFailure } from './types.js';
+
+/** A registered `send` tool as the confirmation path needs it. */
+export interface SendToolHandle {
+  readonly info: ToolInfo;
+  readonly deliver: (payload: unknown, approval: Approval) => unknown;
+  /** What a person may edit before confirming, when the tool declares `payloadSchema`. */
+  readonly edit: EditRules | undefined;
+  /** `payloadSchema` as JSON Schema, for a confirmation screen. */
+  readonly payloadSchema: JsonSchema | undefined;
+}
+
+/**
+ * What the registry lends the confirmation path: its store, clock and settings, and a way to find a
+ * send tool as registered *now* (so one unregistered or regated since is refused).
+ */
+export interface ConfirmationFlowSettings {
+  readonly store: ConfirmationStore;
+  readonly now: () => number;
+  readonly ttlMs: number;
+  readonly requireDigest: boolean;
+  /** Four eyes: `confirm`, `retry` and `markDelivered` refuse the person who asked (`SAME_PERSON`). */
+  readonly requireDifferentApprover: boolean;
+  readonly locale: Locale;
+  readonly defaultTimeoutMs: number;
+  readonly onEvent: EventListener | undefined;
+  readonly sendTool: (name: string) => SendToolHandle | undefined;
+  /** The longest `timeoutMs` of the send tools registered now (the default when none sets one). */
+  readonly longestSendTimeoutMs: () => number;
+  readonly describeError: (error: unknown, tool: string) => string;
+  /** Who tells approvers (the registry's `notify`), if anyone. */
+  readonly notices: ApproverNotices | undefined;
+  /** A reminder this long before expiry, from `sweep` (0: none). */
+  readonly remindBeforeMs: number;
+  /** Traces each confirm, retry, reject and markDelivered as a span, when the registry traces. */
+  readonly telemetry: Telemetry | undefined;
+}
+
+/** Builds a failure in the caller's language, carrying the confirmation when there is one. */
+export type Fail = (
+  code: ErrorCode,
+  params: MessageParams,
+  confirmation?: Confirmation,
+) => ConfirmationFailure;
+
+/**
+ * What every step of the confirmation path shares: the registry's settings, who watches, and the
+ * deliveries this process is running now (never to be called stale by a sweep).
+ */
+export interface FlowContext extends ConfirmationFlowSettings {
+  readonly watchers: ChangeWatchers;
+  /** Ids whose `deliver` this process is running right now. */
+  readonly running: Set<string>;
+  /** Reports a step to the registry's listener, to watchers and to notices; never throws. */
+  readonly emit: (action: ConfirmationAction, confirmation: Confirmation, by?: string) => void;
+  /** Reports a link spent by a decision, or refused before one (`failure`); never the token. */
+  readonly emitLink: (
+    id: string,
+    outcome: { readonly approver: string } | (ConfirmationFailure & { readonly reason?: string | undefined }),
+  ) => void;
+}
+
+/** The context the flow's steps share, with its one `emit`. */
+export function flowContext(settings: ConfirmationFlowSettings, watchers: ChangeWatchers): FlowContext {
+  const emit = (action: ConfirmationAction, confirmation: Confirmation, by?: string): void => {
+    watchers.notify({ id: confirmation.id });
+    const { notices, onEvent, now } = settings;
+    if (notices !== undefined) {
+      if (action === 'created') notices.created(confirmation);
+      else if (action !== 'confirmed') notices.decided(confirmation, action);
+    }
+    if (onEvent === undefined) return;
+    emitSafely(onEvent, {
+      type: 'confirmation',
+      action,
+      confirmationId: confirmation.id,
+      tool: confirmation.tool,
+      ...(by === undefined ? {} : { by }),
+      at: now(),
+    });
+  };
+  const emitLink: FlowContext['emitLink'] = (id, outcome) => {
+    const at = settings.now();
+    const confirmationId = id.slice(0, 128);
+    if ('approver' in outcome) {
+      emitSafely(settings.onEvent, {
+        type: 'link',
+        action: 'used',
+        confirmationId,
+        approver: outcome.approver,
+        at,
+      });
+      return;
+    }
+    const { reason } = outcome;
+    emitSafely(settings.onEvent, {
+      type: 'link',
+      action: 'refused',
+      confirmationId,
+      code: outcome.code,
+      ...(reason === undefined ? {} : { reason }),
+      at,
+    });
+  };
+  return { ...settings, watchers, running: new Set(), emit, emitLink };
+}
+
+/** A failure builder in `locale`. */
+export function failureIn(locale: Locale): Fail {
+  return (code, params, confirmation) => {
+    const base = failure(code, formatMessage(code, params, locale));
+    return confirmation === undefined ? base : { ...base, confirmation };
+  };
+}
+
+export function alreadyDecided(fail: Fail, record: Confirmation): ConfirmationFailure {
+  return fail('ALREADY_DECIDED', { status: record.status }, record);
+}
+
+/** The `STORE_FAILED` detail for what a store threw or rejected with. */
+export function storeFailure(error: unknown): string {
+  return describeThrown(error).slice(0, 500);
+}
+
+/** A store call's value, or the `STORE_FAILED` detail: a store that throws never reaches the host. */
+export async function callStore<T>(
+  call: () => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; detail: string }> {
+  try {
+    return { ok: true, value: await call() };
+  } catch (error) {
+    return { ok: false, detail: storeFailure(error) };
+  }
+}
+
+/** Marks one pending confirmation past its expiry as `expired`; the answer is `EXPIRED` either way. */
+export async function expireOne(
+  ctx: FlowContext,
+  record: Confirmation,
+  now: number,
+  fail: Fail,
+): Promise<ConfirmationFailure> {
+  const expired = await callStore(() => ctx.store.expire({ now, id: record.id }));
+  const changed = expired.ok ? expired.value[0] : undefined;
+  if (changed !== undefined) ctx.emit('expired', changed);
+  return fail('EXPIRED', {}, changed ?? record);
+}
