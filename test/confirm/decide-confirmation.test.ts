@@ -167,3 +167,27 @@ describe('registry.retry and registry.markDelivered', () => {
     });
   });
 });
+
+describe('markDelivered under four eyes', () => {
+  it('refuses the person who asked (SAME_PERSON), and takes someone else', async () => {
+    const failing = recordingSendTool('mail.send', () => {
+      throw new Error('the mail server said no');
+    });
+    const { registry } = registryWith(failing.tool, { requireDifferentApprover: true });
+    const asked = await registry.invoke('mail.send', { text: 'x' }, { actor: 'agent-7' });
+    if (!asked.ok || !asked.requiresConfirm) throw new Error('expected a confirmation');
+    expect(await registry.confirm(asked.confirmationId, { approvedBy: 'lead-2' })).toMatchObject({
+      code: 'DELIVERY_FAILED',
+      confirmation: { status: 'failed' },
+    });
+    expect(await registry.markDelivered(asked.confirmationId, { by: 'agent-7' })).toMatchObject({
+      ok: false,
+      code: 'SAME_PERSON',
+      confirmation: { status: 'failed' },
+    });
+    expect(await registry.markDelivered(asked.confirmationId, { by: 'lead-3' })).toMatchObject({
+      ok: true,
+      confirmation: { status: 'delivered' },
+    });
+  });
+});
