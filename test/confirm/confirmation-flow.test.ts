@@ -75,7 +75,7 @@ function hostileOptions(): [string, unknown][] {
 }
 
 describe('every confirmation method answers hostile options with a result', () => {
-  it.each(hostileOptions())('%s', async (_what, options) => {
+  it.each(hostileOptions())('%s', async (what, options) => {
     const { registry, ask, data } = desk();
     const asked = await ask();
     const id = asked.confirmationId;
@@ -91,10 +91,34 @@ describe('every confirmation method answers hostile options with a result', () =
       registry.confirmations.get(id, o),
       registry.confirmations.list(o),
     ]);
-    for (const answer of answers) {
-      expect(typeof answer.ok).toBe('boolean');
-      if (!answer.ok) expect(typeof answer.error).toBe('string');
-    }
+    // Deciding, recovering and pruning need options these are not (an approver, an age), so they are
+    // refused; expiring, reading one and listing need none, so they answer unless the options cannot be
+    // read at all (every method reads the locale) or a field list() reads throws.
+    const unreadable = what === 'a proxy whose every trap throws' || what === 'a throwing locale getter';
+    const listRefused =
+      unreadable || what === 'a throwing status getter' || what === 'a throwing limit getter';
+    const refused = 'INVALID_OPTION';
+    expect(answers.map((answer) => (answer.ok ? 'ok' : answer.code))).toEqual([
+      refused, // confirm
+      refused, // retry
+      refused, // reject
+      refused, // markDelivered
+      refused, // recoverStale
+      unreadable ? refused : 'ok', // expireDue
+      refused, // prune
+      unreadable ? refused : 'ok', // confirmations.get
+      listRefused ? refused : 'ok', // confirmations.list
+    ]);
+    for (const answer of answers) if (!answer.ok) expect(answer.error).toMatch(/\S/);
+    const [, , , , , expired, , got, listed] = answers;
+    if (expired?.ok) expect(expired).toMatchObject({ changed: [] });
+    if (got?.ok)
+      expect(got).toMatchObject({
+        confirmation: { id, status: 'pending', history: [{ status: 'pending' }] },
+      });
+    if (listed?.ok) expect(listed).toMatchObject({ confirmations: [{ id, status: 'pending' }] });
+    const still = await registry.confirmations.get(id);
+    expect(still.ok && still.confirmation.status).toBe('pending');
     expect(data.outbox).toEqual([]);
   });
 
