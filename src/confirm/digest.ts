@@ -89,46 +89,20 @@ function copy(value: unknown, trail: Trail): unknown {
   }
 }
 
-let spareTrail: Trail | undefined;
-
 /**
  * Copies `value` into plain JSON data, reading each property once, so the digest and the stored text
  * are made from the same snapshot (a getter cannot answer differently the second time).
  */
 export function snapshotJson(value: unknown): JsonSnapshot {
-  // One trail serves every copy; a getter that snapshots while it is in use gets its own.
-  const trail = spareTrail ?? new Trail();
-  spareTrail = undefined;
   try {
-    return { ok: true, value: copy(value, trail) };
+    return { ok: true, value: copy(value, new Trail()) };
   } catch (error) {
-    trail.objects.length = 0;
-    trail.keys.length = 0;
     const detail =
       error instanceof TypeError && error.message.startsWith('payload')
         ? error.message
         : `payload: it could not be read (${error instanceof Error ? error.message : String(error)})`;
     return { ok: false, detail };
-  } finally {
-    spareTrail = trail;
   }
-}
-
-/**
- * The object's keys in UTF-16 code unit order, the order RFC 8785 (JCS) prescribes — what the default
- * `sort` and `<` both compare. A payload's few keys are sorted in place: `Array.prototype.sort` sets
- * up a merge sort's state for every call, which cost more than the rest of the canonical text.
- */
-function sortedKeys(record: Record<string, unknown>): string[] {
-  const keys = Object.keys(record);
-  if (keys.length > 16) return keys.sort();
-  for (let i = 1; i < keys.length; i++) {
-    const key = keys[i] as string;
-    let j = i - 1;
-    for (; j >= 0 && (keys[j] as string) > key; j--) keys[j + 1] = keys[j] as string;
-    keys[j + 1] = key;
-  }
-  return keys;
 }
 
 /**
@@ -151,7 +125,8 @@ export function writeCanonical(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value);
   if (Array.isArray(value)) return `[${value.map(writeCanonical).join(',')}]`;
   const record = value as Record<string, unknown>;
-  const keys = sortedKeys(record);
+  // The default sort compares UTF-16 code units: the key order RFC 8785 (JCS) prescribes.
+  const keys = Object.keys(record).sort();
   let out = '{';
   for (let i = 0; i < keys.length; i++) {
     const key = keys[i] as string;
