@@ -13,28 +13,23 @@ function toolWith(inputSchema: Record<string, unknown>) {
   };
 }
 
-async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
-  const started = performance.now();
-  const result = await work();
-  return [result, performance.now() - started];
-}
-
+// No wall-clock windows here: each input below would keep a backtracking engine busy for hours (2^48
+// paths, or 500,000² steps), so an answer at all, within the test's timeout, is what shows the check is
+// linear; the outcome is asserted too.
 describe('patterns run in linear time', () => {
-  const evil = `${'a'.repeat(32)}!`;
+  const evil = `${'a'.repeat(48)}!`;
 
   it('checks `pattern: ^(a+)+$` against a ReDoS input in milliseconds', async () => {
     const registry = new ToolRegistry().register(
       toolWith({ properties: { q: { type: 'string', pattern: '^(a+)+$' } } }),
     );
-    await registry.invokeReadOnly('kb__find', '{"q":"a"}'); // compiles outside the timing
-    const [result, ms] = await timed(() => registry.invokeReadOnly('kb__find', JSON.stringify({ q: evil })));
+    const result = await registry.invokeReadOnly('kb__find', JSON.stringify({ q: evil }));
     expect(result).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
-    expect(ms).toBeLessThan(100);
-    const [long, longMs] = await timed(() =>
-      registry.invokeReadOnly('kb__find', JSON.stringify({ q: `${'a'.repeat(100_000)}!` })),
-    );
+    const long = await registry.invokeReadOnly('kb__find', JSON.stringify({ q: `${'a'.repeat(100_000)}!` }));
     expect(long).toMatchObject({ code: 'INVALID_INPUT' });
-    expect(longMs).toBeLessThan(500);
+    await expect(
+      registry.invokeReadOnly('kb__find', JSON.stringify({ q: 'a'.repeat(100_000) })),
+    ).resolves.toMatchObject({ ok: true });
     await expect(registry.invokeReadOnly('kb__find', '{"q":"aaaa"}')).resolves.toMatchObject({ ok: true });
   });
 
@@ -42,12 +37,8 @@ describe('patterns run in linear time', () => {
     const registry = new ToolRegistry().register(
       toolWith({ patternProperties: { '^(a+)+$': { type: 'integer' } }, additionalProperties: false }),
     );
-    await registry.invokeReadOnly('kb__find', '{}');
-    const [result, ms] = await timed(() =>
-      registry.invokeReadOnly('kb__find', JSON.stringify({ [evil]: 1 })),
-    );
+    const result = await registry.invokeReadOnly('kb__find', JSON.stringify({ [evil]: 1 }));
     expect(result).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
-    expect(ms).toBeLessThan(100);
     await expect(registry.invokeReadOnly('kb__find', '{"aa":1}')).resolves.toMatchObject({ ok: true });
     await expect(registry.invokeReadOnly('kb__find', '{"aa":"x"}')).resolves.toMatchObject({
       code: 'INVALID_INPUT',
@@ -182,9 +173,7 @@ describe('the native fast path for patterns V8 also runs in linear time', () => 
       ['^[\\w ,.-]{1,200}$', `${long}!`],
       ['^.+$', `${long}\n`],
     ] as const) {
-      const started = performance.now();
-      expect(linearRegExp(pattern, 'u').test(input)).toBe(false);
-      expect(performance.now() - started, pattern).toBeLessThan(200);
+      expect(linearRegExp(pattern, 'u').test(input), pattern).toBe(false);
     }
   });
 
@@ -209,13 +198,25 @@ describe('the native fast path for patterns V8 also runs in linear time', () => 
 
 describe('the register-time pattern check', () => {
   it('visits a shared or cyclic sub-schema once', () => {
-    const node: Record<string, unknown> = { type: 'object', properties: {} };
-    const properties = node.properties as Record<string, unknown>;
+    // Count the reads of the shared node instead of timing them: once visited, it is never read again.
+    let reads = 0;
+    const target: Record<string, unknown> = { type: 'object', properties: {} };
+    const node = new Proxy(target, {
+      get(object, key, receiver) {
+        reads += 1;
+        return Reflect.get(object, key, receiver);
+      },
+    });
+    const properties = target.properties as Record<string, unknown>;
     for (let i = 0; i < 30; i += 1) properties[`p${i}`] = node;
-    const started = performance.now();
     expect(findUnsupportedPattern({ type: 'object', properties: { tree: node } })).toBeUndefined();
+    const readsForOneVisit = reads;
+    expect(readsForOneVisit).toBeGreaterThan(0);
+    // A walk that revisited it would read it 31 times per level, without end through the cycle.
+    expect(readsForOneVisit).toBeLessThan(31);
     properties.bad = { pattern: '(?=x)' };
+    reads = 0;
     expect(findUnsupportedPattern({ type: 'object', properties: { tree: node } })).toContain('"(?=x)"');
-    expect(performance.now() - started).toBeLessThan(100);
+    expect(reads).toBeLessThanOrEqual(readsForOneVisit);
   });
 });
