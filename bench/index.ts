@@ -2,6 +2,7 @@
 // `npm run bench -- --quick` runs shorter rounds.
 import { benchConfirm } from './confirm.js';
 import { benchCore } from './core.js';
+import { benchImportCost } from './import-cost.js';
 import { benchInbox } from './inbox.js';
 import { benchMcp } from './mcp.js';
 import { benchNotify } from './notify.js';
@@ -11,6 +12,7 @@ import { benchValidation } from './validation.js';
 
 const quick = process.argv.includes('--quick');
 console.log(`graded-tools benchmark · Node ${process.version} · ${new Date().toISOString()}`);
+for (const line of await benchImportCost({ quick })) console.log(line);
 for (const line of await benchCore()) console.log(line);
 for (const line of await benchTelemetry({ quick })) console.log(line);
 for (const line of await benchValidation({ quick })) console.log(line);
