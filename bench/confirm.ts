@@ -17,16 +17,22 @@ import pg from 'pg';
 import { startApp } from '../test/helpers/app-process.js';
 import { probePostgres, uniqueTable } from '../test/helpers/postgres.js';
 import { tempDir } from '../test/helpers/temp-dir.js';
-import { printTable } from './measure.js';
+import { median, printTable } from './measure.js';
 import { benchMemoryStore } from './memory-store.js';
 import { registryOn, roundTrip } from './send-tool.js';
+import { type Contenders, measure, postgresContenders, sqliteContenders } from './sql.js';
 
 /** The issue's targets, in round trips per second. */
 const TARGETS = { memory: 100_000, sqlite: 5_000, postgres: 1_000 } as const;
 
 interface Row {
   readonly store: string;
+  /** Median round trips per second. */
   readonly perSecond: number | undefined;
+  /** The bare driver running the same statements, median per second, when there is a bare copy. */
+  readonly bare: number | undefined;
+  /** Ours over the bare copy, paired within each round, then the median. */
+  readonly ratio: number | undefined;
   readonly target: number | undefined;
   readonly note: string;
 }
@@ -38,19 +44,21 @@ async function roundTrips(registry: ToolRegistry, count: number): Promise<number
   return (count / (performance.now() - started)) * 1_000;
 }
 
-/** `callers` people at once, each doing round trips one after another: throughput, not latency. */
-async function concurrentRoundTrips(registry: ToolRegistry, callers: number, count: number): Promise<number> {
-  const started = performance.now();
-  const each = Math.ceil(count / callers);
-  await Promise.all(Array.from({ length: callers }, () => roundTrips(registry, each)));
-  return ((each * callers) / (performance.now() - started)) * 1_000;
+/** The median of a few trials, like every other figure of the bench. */
+async function medianOf(trials: number, run: () => Promise<number>): Promise<number> {
+  const rates: number[] = [];
+  for (let i = 0; i < trials; i++) rates.push(await run());
+  return median(rates);
 }
 
-/** The best of a few trials: the machine is shared and noisy, the best run is the least disturbed. */
-async function best(trials: number, run: () => Promise<number>): Promise<number> {
-  let top = 0;
-  for (let i = 0; i < trials; i++) top = Math.max(top, await run());
-  return top;
+/** The registry's round trips against the bare driver doing the same statements, `lanes` at once. */
+async function againstBare(
+  contenders: Contenders,
+  lanes: number,
+  quick: boolean,
+): Promise<Pick<Row, 'perSecond' | 'bare' | 'ratio'>> {
+  const { rates, ratio } = await measure(contenders, lanes, quick ? 50 : 200, quick ? 3 : 7);
+  return { perSecond: rates.registry, bare: rates.bareSame, ratio: ratio('registry', 'bareSame') };
 }
 
 async function prepare(registry: ToolRegistry, count: number): Promise<string[]> {
@@ -140,7 +148,8 @@ export async function benchConfirm(options: { readonly quick?: boolean } = {}): 
     `\n## Confirmations (node ${process.version}, ${availableParallelism()} CPUs, load ${load1?.toFixed(2)}${quick ? ', quick' : ''})\n`,
   );
   console.log(
-    'invoke → confirm (with digest) → deliver, one after another unless noted; best of 3 trials.\n',
+    'invoke → confirm (with digest) → deliver, one after another unless noted; medians. Baseline: the same\n' +
+      "statements run directly on better-sqlite3 / pg (bench/sql.ts's bare copies), paired round by round.\n",
   );
 
   const rows: Row[] = [];
@@ -149,64 +158,80 @@ export async function benchConfirm(options: { readonly quick?: boolean } = {}): 
     await roundTrips(memory, 2_000);
     rows.push({
       store: 'memory',
-      perSecond: await best(3, () => roundTrips(memory, quick ? 5_000 : 20_000)),
+      perSecond: await medianOf(5, () => roundTrips(memory, quick ? 5_000 : 20_000)),
+      bare: undefined,
+      ratio: undefined,
       target: TARGETS.memory,
-      note: '',
+      note: 'no bare copy here: the memory store against a Map is the next table',
     });
 
-    for (const synchronous of ['decisions', 'full', 'normal'] as const) {
-      const store = createSqliteStore({ path: join(dir.path, `round-trips-${synchronous}.db`), synchronous });
-      const registry = registryOn(store);
-      await roundTrips(registry, 200);
+    for (const synchronous of ['decisions', 'normal'] as const) {
+      const sqlite = sqliteContenders(dir.path, synchronous);
       rows.push({
         store: `sqlite (synchronous=${synchronous})`,
-        perSecond: await best(3, () => roundTrips(registry, quick ? 500 : 2_000)),
+        ...(await againstBare(sqlite.contenders, 1, quick)),
         target: TARGETS.sqlite,
         note: {
           decisions: 'default: claims and decisions synced, the rest ride along',
-          full: 'every commit synced',
           normal: 'survives crashes, not power loss',
         }[synchronous],
       });
-      store.close();
+      sqlite.close();
     }
+    const full = createSqliteStore({ path: join(dir.path, 'round-trips-full.db'), synchronous: 'full' });
+    const fullRegistry = registryOn(full);
+    await roundTrips(fullRegistry, 200);
+    rows.push({
+      store: 'sqlite (synchronous=full)',
+      perSecond: await medianOf(5, () => roundTrips(fullRegistry, quick ? 300 : 1_000)),
+      bare: undefined,
+      ratio: undefined,
+      target: TARGETS.sqlite,
+      note: 'every commit synced; no bare copy at this setting',
+    });
+    full.close();
 
     if (probe.url === undefined) {
       rows.push({
         store: 'postgres',
         perSecond: undefined,
+        bare: undefined,
+        ratio: undefined,
         target: TARGETS.postgres,
         note: `skipped: ${probe.reason}`,
       });
     } else {
-      const table = uniqueTable('gt_bench');
-      const store = createPostgresStore({ connectionString: probe.url, table, poolConfig: { max: 10 } });
-      await store.migrate();
-      const registry = registryOn(store);
-      await roundTrips(registry, 100);
+      const postgres = await postgresContenders(probe.url);
       rows.push({
         store: 'postgres (127.0.0.1)',
-        perSecond: await best(3, () => roundTrips(registry, quick ? 300 : 1_500)),
+        ...(await againstBare(postgres.contenders, 1, quick)),
         target: TARGETS.postgres,
         note: 'default: only the claim waits for the WAL flush',
       });
       rows.push({
         store: 'postgres, 8 callers at once',
-        perSecond: await best(3, () => concurrentRoundTrips(registry, 8, quick ? 800 : 3_000)),
+        ...(await againstBare(postgres.contenders, 8, quick)),
         target: TARGETS.postgres,
         note: 'commits from several connections share a WAL flush',
       });
-      const admin = new pg.Pool({ connectionString: probe.url, max: 1 });
-      await admin.query(`DROP TABLE IF EXISTS ${table}`);
-      await admin.end();
-      await store.close();
+      await postgres.close();
     }
 
     printTable(
-      ['store', 'round trips/s', 'target', 'verdict', 'note'],
+      [
+        'store',
+        'round trips/s',
+        'bare driver, same statements/s',
+        'ours / bare',
+        'target',
+        'verdict',
+        'note',
+      ],
       rows.map((r) => [
         r.store,
         fmt(r.perSecond),
+        fmt(r.bare),
+        r.ratio === undefined ? '—' : `${r.ratio.toFixed(2)}×`,
         `≥ ${fmt(r.target)}`,
         r.perSecond === undefined ? 'not run' : r.perSecond >= (r.target ?? 0) ? 'meets' : 'below',
         r.note,

@@ -23,10 +23,10 @@ const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 let serial = 0;
 
 /** One round trip's work, `n` identifying it. */
-type Trip = (n: number) => Promise<void>;
+export type Trip = (n: number) => Promise<void>;
 
 /** What each database supplies: the four contenders' single round trip. */
-interface Contenders {
+export interface Contenders {
   readonly registry: Trip;
   readonly store: Trip;
   readonly bareSame: Trip;
@@ -102,7 +102,7 @@ const COLUMNS =
   'id, tool, status, input, payload, digest, actor, scope, created_at, expires_at, updated_at, attempt, result, error, history';
 
 /** SQLite: the store on one file, the bare copies on another, each with the store's durability. */
-function sqliteContenders(
+export function sqliteContenders(
   dir: string,
   synchronous: 'decisions' | 'normal',
 ): { contenders: Contenders; close(): void } {
@@ -193,7 +193,9 @@ function sqliteContenders(
  * PostgreSQL: the store and the bare copies on tables of the same schema (the NOTIFY trigger included;
  * `triggerCost` measures that apart), one pool each.
  */
-async function postgresContenders(url: string): Promise<{ contenders: Contenders; close(): Promise<void> }> {
+export async function postgresContenders(
+  url: string,
+): Promise<{ contenders: Contenders; close(): Promise<void> }> {
   const tables = [uniqueTable('gt_bench_sql'), uniqueTable('gt_bench_sql_reg'), uniqueTable('gt_bench_bare')];
   const [storeTable, registryTable, bareTable] = tables as [string, string, string];
   const poolConfig = { max: 10 };
@@ -359,7 +361,7 @@ type Rates = Record<keyof Contenders, number>;
  * within one round (the four run back to back, in turn-about order) before the median: on a shared
  * machine whose disk speed drifts, a paired ratio is steadier than a ratio of two medians.
  */
-async function measure(contenders: Contenders, lanes: number, perLane: number, rounds: number) {
+export async function measure(contenders: Contenders, lanes: number, perLane: number, rounds: number) {
   const names = Object.keys(contenders) as (keyof Contenders)[];
   const batch = async (trip: Trip) => {
     const started = performance.now();
