@@ -1,10 +1,6 @@
-import { ApprovalLinks } from './confirm/approval-links.js';
-import { ApproverNotices } from './confirm/approver-notices.js';
-import { ConfirmationFlow, type SendToolHandle } from './confirm/confirmation-flow.js';
-import { createMemoryStore } from './confirm/memory-store.js';
-import type { NotifyOptions } from './confirm/notice.js';
-import { type NotifySettings, readNotifyOptions } from './confirm/notify-options.js';
-import type { ConfirmationStore } from './confirm/store.js';
+import type { ApprovalLinks } from './confirm/approval-links.js';
+import type { ConfirmationFlow, SendToolHandle } from './confirm/confirmation-flow.js';
+import { createConfirmationPath } from './confirm/confirmation-path.js';
 import type {
   ConfirmationPruneResult,
   ConfirmationResult,
@@ -19,88 +15,26 @@ import type {
   SweepOptions,
   SweepResult,
 } from './confirm/types.js';
-import { ToolDefinitionError } from './errors/tool-definition-error.js';
-import type { EventListener } from './events.js';
-import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from './invoke/arguments.js';
 import { InvokePath } from './invoke/invoke-tool.js';
 import { type Locale, toLocale } from './messages/index.js';
 import { type AccessReport, buildAccessReport } from './policy/access-report.js';
 import { EMPTY_GATES, type GateSnapshot, readGates } from './policy/call-context.js';
 import { type GateContext, isAvailableIn } from './policy/gates.js';
+import {
+  type InvokeContext,
+  type RegisterOptions,
+  type RegistryOptions,
+  readRegistryOptions,
+} from './registry-options.js';
 import type { InvokeResult, ReadOnlyResult } from './result.js';
-import { type Telemetry, withConfirmationSteps } from './telemetry/telemetry.js';
 import type { ToolDefinition } from './tool.js';
-import { checkDefinition, isTimeoutMs, MAX_TIMEOUT_MS } from './tools/check-definition.js';
+import { checkDefinition } from './tools/check-definition.js';
 import { checkPayload } from './tools/check-payload.js';
 import type { FunctionSchema } from './tools/function-schema.js';
 import type { ListFilter, ToolInfo } from './tools/tool-info.js';
 import { ToolTable } from './tools/tool-table.js';
-import { describeThrown } from './util/describe-thrown.js';
-import type { JsonSchemaValidator } from './validation/validator.js';
 
-/** What a caller says about a call: the gates read `scope` and `flags`; the tool gets the rest. */
-export interface InvokeContext<AppContext = unknown> extends GateContext {
-  /** True for a caller acting without a person: `send` tools are then refused. */
-  readonly autonomous?: boolean | undefined;
-  /** Cancels the call; the tool's own signal is aborted with it. */
-  readonly signal?: AbortSignal | undefined;
-  /** The app's own value, handed to the tool as `ctx.context`. */
-  readonly context?: AppContext | undefined;
-  /** Who asked (a user id); recorded with confirmations. */
-  readonly actor?: string | undefined;
-  /** The language of messages for this call. */
-  readonly locale?: Locale | undefined;
-  /** The provider's id of this tool call, when an adapter knows it: traced as `gen_ai.tool.call.id`. */
-  readonly callId?: string | undefined;
-}
-
-/** How a registry behaves; every option has a safe default. */
-export interface RegistryOptions {
-  /** Receives one event per invoke or refusal, with the real reason. Never breaks a call. */
-  readonly onEvent?: EventListener;
-  /** The language of messages (default `'en'`); a call's `locale` overrides it. */
-  readonly locale?: Locale;
-  /** The JSON Schema validator (default: Ajv). */
-  readonly validator?: JsonSchemaValidator;
-  /** Timeout for tools without their own `timeoutMs` (default 30 s). */
-  readonly defaultTimeoutMs?: number;
-  /** Limits on raw arguments (default: 1,000,000 characters, depth 64). */
-  readonly argumentLimits?: Partial<ArgumentLimits>;
-  /** Turns what a tool threw into the text callers (and the model) see; default: the error's message. */
-  readonly describeError?: (error: unknown, tool: string) => string;
-  /**
-   * Where confirmations of `send` tools live (default: a new in-memory store, lost on restart). Pass
-   * `graded-tools/sqlite` or `graded-tools/postgres` to survive restarts and share them between instances.
-   */
-  readonly confirmations?: ConfirmationStore;
-  /** How long a person has to confirm (default 1 hour, at most a year). */
-  readonly confirmationTtlMs?: number;
-  /** Refuse a confirm or retry that does not pass the digest the person was shown (default false). */
-  readonly requireDigest?: boolean;
-  /**
-   * Four eyes (default false): `confirm` and `retry` refuse the person who asked (`SAME_PERSON`), and a
-   * send must record who asks (`ctx.actor`). Enforced in `confirm`, whatever screen calls it.
-   */
-  readonly requireDifferentApprover?: boolean;
-  /** The clock of the confirmation path, in epoch ms (default `Date.now`); tests inject one. */
-  readonly now?: () => number;
-  /**
-   * Tell approvers when a send waits, remind them before it expires (`sweep`), and tell the asker how
-   * it was decided — through `graded-tools/notify` channels. A channel never delays or fails a call.
-   */
-  readonly notify?: NotifyOptions;
-  /** Traces every call and confirmation step, e.g. `openTelemetry()` from `graded-tools/opentelemetry`. */
-  readonly telemetry?: Telemetry;
-}
-
-const DEFAULT_CONFIRMATION_TTL_MS = 60 * 60 * 1000;
-const MAX_CONFIRMATION_TTL_MS = 366 * 24 * 60 * 60 * 1000;
-
-/** Options for `register`. */
-export interface RegisterOptions {
-  /** Replace a tool registered under the same name instead of refusing it. */
-  readonly replace?: boolean;
-}
+export type { InvokeContext, RegisterOptions, RegistryOptions } from './registry-options.js';
 
 /** Lets the plan runner call as `plan` without offering that caller kind to everyone. */
 export const INVOKE_AS: unique symbol = Symbol('graded-tools.invokeAs');
@@ -139,42 +73,14 @@ export class ToolRegistry<AppContext = unknown> {
     this.#locale = settings.locale;
     this.#tools = new ToolTable(settings.validator);
     // The confirmation path lives in src/confirm; the registry only lends it its tools and settings.
-    const store = settings.confirmations ?? createMemoryStore();
-    this.#flow = new ConfirmationFlow({
-      store,
-      now: settings.now,
-      ttlMs: settings.confirmationTtlMs,
-      requireDigest: settings.requireDigest,
-      requireDifferentApprover: settings.requireDifferentApprover,
-      notices:
-        settings.notify.notifiers.length === 0
-          ? undefined
-          : new ApproverNotices({
-              notifiers: settings.notify.notifiers,
-              consoleUrl: settings.notify.consoleUrl,
-              includePayload: settings.notify.includePayload,
-              locale: settings.locale,
-              onEvent: settings.onEvent,
-              now: settings.now,
-              titleOf: (tool) => this.#tools.resolve(tool)?.tool.info.title ?? tool,
-            }),
-      remindBeforeMs: settings.notify.remindBeforeMs,
-      locale: settings.locale,
-      defaultTimeoutMs: settings.defaultTimeoutMs,
-      onEvent: withConfirmationSteps(settings.onEvent, settings.telemetry),
+    const confirmations = createConfirmationPath(settings, {
       sendTool: (name) => this.#sendTool(name),
+      titleOf: (tool) => this.#tools.resolve(tool)?.tool.info.title ?? tool,
       longestSendTimeoutMs: () => this.#longestSendTimeoutMs(settings.defaultTimeoutMs),
-      describeError: settings.describeError,
-      telemetry: settings.telemetry,
     });
+    this.#flow = confirmations.flow;
     this.#confirmationsView = this.#flow.view;
-    this.#approvalLinks = new ApprovalLinks({
-      store,
-      now: settings.now,
-      locale: settings.locale,
-      onEvent: settings.onEvent,
-      precheck: (record, approver, fail) => this.#flow.checkLinkFor(record, approver, fail),
-    });
+    this.#approvalLinks = confirmations.links;
     this.#invokePath = new InvokePath({
       table: this.#tools,
       locale: settings.locale,
@@ -527,82 +433,4 @@ function readReplace(options: RegisterOptions | undefined): boolean {
   } catch {
     return false;
   }
-}
-
-interface RegistrySettings {
-  readonly onEvent: EventListener | undefined;
-  readonly locale: Locale;
-  readonly validator: JsonSchemaValidator | undefined;
-  readonly defaultTimeoutMs: number;
-  readonly argumentLimits: ArgumentLimits;
-  readonly describeError: (error: unknown, tool: string) => string;
-  readonly confirmations: ConfirmationStore | undefined;
-  readonly confirmationTtlMs: number;
-  readonly requireDigest: boolean;
-  readonly requireDifferentApprover: boolean;
-  readonly now: () => number;
-  readonly notify: NotifySettings;
-  readonly telemetry: Telemetry | undefined;
-}
-
-function optionError(message: string): ToolDefinitionError {
-  return new ToolDefinitionError('INVALID_OPTION', '', message);
-}
-
-function isLimit(value: unknown): value is number {
-  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
-}
-
-/**
- * Reads the registry's options once and checks each: a mistake here is the app's, found at startup
- * with a `ToolDefinitionError` that names the option, never a silently disabled guard.
- */
-function readRegistryOptions(options: RegistryOptions): RegistrySettings {
-  const o = (options ?? {}) as Record<string, unknown>;
-  const defaultTimeoutMs = o.defaultTimeoutMs ?? 30_000;
-  if (!isTimeoutMs(defaultTimeoutMs)) {
-    throw optionError(
-      `\`defaultTimeoutMs\` must be a positive number of milliseconds (at most ${MAX_TIMEOUT_MS}).`,
-    );
-  }
-  const ttlMs = o.confirmationTtlMs ?? DEFAULT_CONFIRMATION_TTL_MS;
-  if (!(typeof ttlMs === 'number' && ttlMs > 0 && ttlMs <= MAX_CONFIRMATION_TTL_MS)) {
-    throw optionError('`confirmationTtlMs` must be a positive number of milliseconds, at most a year.');
-  }
-  const limits = (o.argumentLimits ?? {}) as Record<string, unknown>;
-  const argumentLimits = {
-    maxLength: limits.maxLength ?? DEFAULT_ARGUMENT_LIMITS.maxLength,
-    maxDepth: limits.maxDepth ?? DEFAULT_ARGUMENT_LIMITS.maxDepth,
-  };
-  if (!isLimit(argumentLimits.maxLength) || !isLimit(argumentLimits.maxDepth)) {
-    throw optionError('`argumentLimits.maxLength` and `.maxDepth` must be positive whole numbers.');
-  }
-  // Like a call's locale: one we have no catalog for speaks English.
-  const locale = toLocale(o.locale, 'en');
-  for (const name of ['onEvent', 'describeError', 'now'] as const) {
-    if (o[name] !== undefined && typeof o[name] !== 'function')
-      throw optionError(`\`${name}\` must be a function.`);
-  }
-  const notify = readNotifyOptions(o.notify, ttlMs);
-  if (typeof notify === 'string') throw optionError(`${notify}.`);
-  const telemetry = o.telemetry as Telemetry | undefined;
-  if (telemetry !== undefined && typeof telemetry?.startToolSpan !== 'function')
-    throw optionError(
-      '`telemetry` must be what `openTelemetry()` from `graded-tools/opentelemetry` returns.',
-    );
-  return {
-    notify,
-    onEvent: o.onEvent as EventListener | undefined,
-    locale,
-    validator: o.validator as JsonSchemaValidator | undefined,
-    defaultTimeoutMs,
-    argumentLimits: argumentLimits as ArgumentLimits,
-    describeError: (o.describeError as RegistrySettings['describeError'] | undefined) ?? describeThrown,
-    confirmations: o.confirmations as ConfirmationStore | undefined,
-    confirmationTtlMs: ttlMs,
-    requireDigest: o.requireDigest === true,
-    requireDifferentApprover: o.requireDifferentApprover === true,
-    now: (o.now as (() => number) | undefined) ?? Date.now,
-    telemetry,
-  };
 }

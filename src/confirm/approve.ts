@@ -189,6 +189,12 @@ export async function refusedClaim(
     return { ...fail('LINK_REFUSED', { detail: reason }), reason } as ConfirmationFailure;
   }
   const current = outcome.confirmation;
+  if (change.link !== undefined) {
+    // Lost to a decision through this very link (another tab): say the link was used.
+    const again = await ctx.store.findLink?.(change.link.tokenHash).catch(() => undefined);
+    if (again?.usedAt !== undefined)
+      return { ...fail('LINK_REFUSED', { detail: 'used' }), reason: 'used' } as ConfirmationFailure;
+  }
   if (current.status === 'expired') return fail('EXPIRED', {}, current);
   // Still pending, yet refused: the stored payload changed between the read and the edit's claim.
   if (current.status === 'pending' && change.edit !== undefined) return fail('PAYLOAD_CHANGED', {}, current);

@@ -126,12 +126,14 @@ function askRegistry(
 
 /**
  * A registry failure as a decision: its code and words, the card, and who decided it first. Neither
- * a refusal of `authorize` nor any refusal through a link shows the confirmation.
+ * a refusal of `authorize` nor any refusal through a link shows the confirmation (a failed delivery
+ * through a link does: it is the outcome of the approver's own decision).
  */
 function failed(ctx: PersonRequest, failure: ConfirmationFailure, throughLink: boolean): DecisionOutcome {
   const { status, ...body } = failureBody(failure, ctx.locale);
   const reason = (failure as { readonly reason?: string }).reason;
-  if (throughLink || failure.code === 'FORBIDDEN') {
+  // A delivery that failed is an outcome, not a refusal: the link was spent on it, the card is theirs.
+  if ((throughLink && failure.code !== 'DELIVERY_FAILED') || failure.code === 'FORBIDDEN') {
     const words = failure.code === 'FORBIDDEN' ? consoleMessage('FORBIDDEN', ctx.locale) : body.error;
     // An unknown link is told apart from nothing: 404, like a link for another confirmation.
     const linkStatus = reason === 'unknown' ? 404 : status;

@@ -1,0 +1,156 @@
+import type { NotifyOptions } from './confirm/notice.js';
+import { type NotifySettings, readNotifyOptions } from './confirm/notify-options.js';
+import type { ConfirmationStore } from './confirm/store.js';
+import { ToolDefinitionError } from './errors/tool-definition-error.js';
+import type { EventListener } from './events.js';
+import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from './invoke/arguments.js';
+import { type Locale, toLocale } from './messages/index.js';
+import type { GateContext } from './policy/gates.js';
+import type { Telemetry } from './telemetry/telemetry.js';
+import { isTimeoutMs, MAX_TIMEOUT_MS } from './tools/check-definition.js';
+import { describeThrown } from './util/describe-thrown.js';
+import type { JsonSchemaValidator } from './validation/validator.js';
+
+/** The registry's options and a call's context: what they are, and how they are read, once. */
+
+/** What a caller says about a call: the gates read `scope` and `flags`; the tool gets the rest. */
+export interface InvokeContext<AppContext = unknown> extends GateContext {
+  /** True for a caller acting without a person: `send` tools are then refused. */
+  readonly autonomous?: boolean | undefined;
+  /** Cancels the call; the tool's own signal is aborted with it. */
+  readonly signal?: AbortSignal | undefined;
+  /** The app's own value, handed to the tool as `ctx.context`. */
+  readonly context?: AppContext | undefined;
+  /** Who asked (a user id); recorded with confirmations. */
+  readonly actor?: string | undefined;
+  /** The language of messages for this call. */
+  readonly locale?: Locale | undefined;
+  /** The provider's id of this tool call, when an adapter knows it: traced as `gen_ai.tool.call.id`. */
+  readonly callId?: string | undefined;
+}
+
+/** How a registry behaves; every option has a safe default. */
+export interface RegistryOptions {
+  /** Receives one event per invoke or refusal, with the real reason. Never breaks a call. */
+  readonly onEvent?: EventListener;
+  /** The language of messages (default `'en'`); a call's `locale` overrides it. */
+  readonly locale?: Locale;
+  /** The JSON Schema validator (default: Ajv). */
+  readonly validator?: JsonSchemaValidator;
+  /** Timeout for tools without their own `timeoutMs` (default 30 s). */
+  readonly defaultTimeoutMs?: number;
+  /** Limits on raw arguments (default: 1,000,000 characters, depth 64). */
+  readonly argumentLimits?: Partial<ArgumentLimits>;
+  /** Turns what a tool threw into the text callers (and the model) see; default: the error's message. */
+  readonly describeError?: (error: unknown, tool: string) => string;
+  /**
+   * Where confirmations of `send` tools live (default: a new in-memory store, lost on restart). Pass
+   * `graded-tools/sqlite` or `graded-tools/postgres` to survive restarts and share them between instances.
+   */
+  readonly confirmations?: ConfirmationStore;
+  /** How long a person has to confirm (default 1 hour, at most a year). */
+  readonly confirmationTtlMs?: number;
+  /** Refuse a confirm or retry that does not pass the digest the person was shown (default false). */
+  readonly requireDigest?: boolean;
+  /**
+   * Four eyes (default false): `confirm` and `retry` refuse the person who asked (`SAME_PERSON`), and a
+   * send must record who asks (`ctx.actor`). Enforced in `confirm`, whatever screen calls it.
+   */
+  readonly requireDifferentApprover?: boolean;
+  /** The clock of the confirmation path, in epoch ms (default `Date.now`); tests inject one. */
+  readonly now?: () => number;
+  /**
+   * Tell approvers when a send waits, remind them before it expires (`sweep`), and tell the asker how
+   * it was decided — through `graded-tools/notify` channels. A channel never delays or fails a call.
+   */
+  readonly notify?: NotifyOptions;
+  /** Traces every call and confirmation step, e.g. `openTelemetry()` from `graded-tools/opentelemetry`. */
+  readonly telemetry?: Telemetry;
+}
+
+const DEFAULT_CONFIRMATION_TTL_MS = 60 * 60 * 1000;
+const MAX_CONFIRMATION_TTL_MS = 366 * 24 * 60 * 60 * 1000;
+
+/** Options for `register`. */
+export interface RegisterOptions {
+  /** Replace a tool registered under the same name instead of refusing it. */
+  readonly replace?: boolean;
+}
+
+export interface RegistrySettings {
+  readonly onEvent: EventListener | undefined;
+  readonly locale: Locale;
+  readonly validator: JsonSchemaValidator | undefined;
+  readonly defaultTimeoutMs: number;
+  readonly argumentLimits: ArgumentLimits;
+  readonly describeError: (error: unknown, tool: string) => string;
+  readonly confirmations: ConfirmationStore | undefined;
+  readonly confirmationTtlMs: number;
+  readonly requireDigest: boolean;
+  readonly requireDifferentApprover: boolean;
+  readonly now: () => number;
+  readonly notify: NotifySettings;
+  readonly telemetry: Telemetry | undefined;
+}
+
+function optionError(message: string): ToolDefinitionError {
+  return new ToolDefinitionError('INVALID_OPTION', '', message);
+}
+
+function isLimit(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+}
+
+/**
+ * Reads the registry's options once and checks each: a mistake here is the app's, found at startup
+ * with a `ToolDefinitionError` that names the option, never a silently disabled guard.
+ */
+export function readRegistryOptions(options: RegistryOptions): RegistrySettings {
+  const o = (options ?? {}) as Record<string, unknown>;
+  const defaultTimeoutMs = o.defaultTimeoutMs ?? 30_000;
+  if (!isTimeoutMs(defaultTimeoutMs)) {
+    throw optionError(
+      `\`defaultTimeoutMs\` must be a positive number of milliseconds (at most ${MAX_TIMEOUT_MS}).`,
+    );
+  }
+  const ttlMs = o.confirmationTtlMs ?? DEFAULT_CONFIRMATION_TTL_MS;
+  if (!(typeof ttlMs === 'number' && ttlMs > 0 && ttlMs <= MAX_CONFIRMATION_TTL_MS)) {
+    throw optionError('`confirmationTtlMs` must be a positive number of milliseconds, at most a year.');
+  }
+  const limits = (o.argumentLimits ?? {}) as Record<string, unknown>;
+  const argumentLimits = {
+    maxLength: limits.maxLength ?? DEFAULT_ARGUMENT_LIMITS.maxLength,
+    maxDepth: limits.maxDepth ?? DEFAULT_ARGUMENT_LIMITS.maxDepth,
+  };
+  if (!isLimit(argumentLimits.maxLength) || !isLimit(argumentLimits.maxDepth)) {
+    throw optionError('`argumentLimits.maxLength` and `.maxDepth` must be positive whole numbers.');
+  }
+  // Like a call's locale: one we have no catalog for speaks English.
+  const locale = toLocale(o.locale, 'en');
+  for (const name of ['onEvent', 'describeError', 'now'] as const) {
+    if (o[name] !== undefined && typeof o[name] !== 'function')
+      throw optionError(`\`${name}\` must be a function.`);
+  }
+  const notify = readNotifyOptions(o.notify, ttlMs);
+  if (typeof notify === 'string') throw optionError(`${notify}.`);
+  const telemetry = o.telemetry as Telemetry | undefined;
+  if (telemetry !== undefined && typeof telemetry?.startToolSpan !== 'function')
+    throw optionError(
+      '`telemetry` must be what `openTelemetry()` from `graded-tools/opentelemetry` returns.',
+    );
+  return {
+    notify,
+    onEvent: o.onEvent as EventListener | undefined,
+    locale,
+    validator: o.validator as JsonSchemaValidator | undefined,
+    defaultTimeoutMs,
+    argumentLimits: argumentLimits as ArgumentLimits,
+    describeError: (o.describeError as RegistrySettings['describeError'] | undefined) ?? describeThrown,
+    confirmations: o.confirmations as ConfirmationStore | undefined,
+    confirmationTtlMs: ttlMs,
+    requireDigest: o.requireDigest === true,
+    requireDifferentApprover: o.requireDifferentApprover === true,
+    now: (o.now as (() => number) | undefined) ?? Date.now,
+    telemetry,
+  };
+}
