@@ -2,7 +2,14 @@ import { describeThrown } from '../util/describe-thrown.js';
 import { checkDecision } from './check-list.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
 import { deliverOnce } from './deliver.js';
-import { alreadyDecided, expireOne, type Fail, type FlowContext, storeFailure } from './flow-context.js';
+import {
+  alreadyDecided,
+  expireOne,
+  type Fail,
+  type FlowContext,
+  reportingLinkRefusals,
+  storeFailure,
+} from './flow-context.js';
 import { isLinkTokenShape, linkTokenHash } from './link-token.js';
 import type { Approving } from './read-options.js';
 import type { ApprovalLinkRecord, ClaimChange, LinkApprover, TransitionOutcome } from './store.js';
@@ -25,14 +32,7 @@ export async function approve(
 ): Promise<ConfirmResult> {
   const { approving, mode } = asked;
   // Through a link, a refusal before the claim is reported as the link refused (and it stays unspent).
-  const fail: Fail =
-    approving.link === undefined
-      ? asked.fail
-      : (code, params, confirmation) => {
-          const failure = asked.fail(code, params, confirmation);
-          ctx.emitLink(id, code === 'LINK_REFUSED' ? { ...failure, reason: params.detail } : failure);
-          return failure;
-        };
+  const fail = reportingLinkRefusals(ctx, id, approving.link, asked.fail);
   try {
     if (!isConfirmationIdShape(id)) return fail('CONFIRMATION_NOT_FOUND', {});
     if (approving.signal?.aborted) return fail('ABORTED', {});

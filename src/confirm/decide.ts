@@ -2,7 +2,7 @@ import { describeThrown } from '../util/describe-thrown.js';
 import { approverOf, lookUp, refusedClaim } from './approve.js';
 import { checkDecision } from './check-list.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
-import { callStore, type Fail, type FlowContext } from './flow-context.js';
+import { callStore, type Fail, type FlowContext, reportingLinkRefusals } from './flow-context.js';
 import { linkTokenHash } from './link-token.js';
 import type { Deciding } from './read-options.js';
 import type { DecisionChange } from './store.js';
@@ -20,14 +20,7 @@ export async function decide(
   asked: { readonly decision: 'reject' | 'markDelivered'; readonly deciding: Deciding; readonly fail: Fail },
 ): Promise<ConfirmationResult> {
   const { decision, deciding } = asked;
-  const fail: Fail =
-    deciding.link === undefined
-      ? asked.fail
-      : (code, params, confirmation) => {
-          const failure = asked.fail(code, params, confirmation);
-          ctx.emitLink(id, code === 'LINK_REFUSED' ? { ...failure, reason: params.detail } : failure);
-          return failure;
-        };
+  const fail = reportingLinkRefusals(ctx, id, deciding.link, asked.fail);
   try {
     if (!isConfirmationIdShape(id)) return fail('CONFIRMATION_NOT_FOUND', {});
     const now = ctx.now();

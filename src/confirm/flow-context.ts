@@ -156,3 +156,21 @@ export async function expireOne(
   if (changed !== undefined) ctx.emit('expired', changed);
   return fail('EXPIRED', {}, changed ?? record);
 }
+
+/**
+ * `fail` for a decision made through a link (`token` given): every refusal is also reported as the
+ * link refused, with its reason, never the token.
+ */
+export function reportingLinkRefusals(
+  ctx: FlowContext,
+  id: string,
+  token: string | undefined,
+  fail: Fail,
+): Fail {
+  if (token === undefined) return fail;
+  return (code, params, confirmation) => {
+    const failure = fail(code, params, confirmation);
+    ctx.emitLink(id, code === 'LINK_REFUSED' ? { ...failure, reason: params.detail } : failure);
+    return failure;
+  };
+}
