@@ -6,6 +6,8 @@ export type ConsoleCode =
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'
   | 'FORBIDDEN_ORIGIN'
+  | 'FORBIDDEN_HOST'
+  | 'TOO_MANY_STREAMS'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'PAYLOAD_TOO_LARGE'
   | 'BAD_REQUEST'
@@ -33,6 +35,9 @@ const en: ConsoleWords = {
     UNAUTHENTICATED: 'You are not signed in. Sign in to see the approvals.',
     FORBIDDEN: 'You may not do this with this confirmation.',
     FORBIDDEN_ORIGIN: 'This request did not come from the approvals console itself, so it was refused.',
+    FORBIDDEN_HOST: 'This request names a host the approvals console does not answer to, so it was refused.',
+    TOO_MANY_STREAMS:
+      'Too many live-update connections are open for you. Close another console tab and reload.',
     UNSUPPORTED_MEDIA_TYPE: 'The console accepts only JSON (Content-Type: application/json).',
     PAYLOAD_TOO_LARGE: 'The request is too large (at most 256 KB).',
     BAD_REQUEST: 'The request is not what the console expects.',
@@ -62,6 +67,8 @@ const zhCN: ConsoleWords = {
     UNAUTHENTICATED: '您尚未登录。请登录后查看待审批内容。',
     FORBIDDEN: '您无权对该确认请求执行此操作。',
     FORBIDDEN_ORIGIN: '该请求并非来自审批控制台本身，已被拒绝。',
+    FORBIDDEN_HOST: '该请求指向的主机名不属于审批控制台，已被拒绝。',
+    TOO_MANY_STREAMS: '您打开的实时更新连接过多。请关闭其他控制台标签页后重新加载。',
     UNSUPPORTED_MEDIA_TYPE: '控制台只接受 JSON（Content-Type: application/json）。',
     PAYLOAD_TOO_LARGE: '请求过大（最多 256 KB）。',
     BAD_REQUEST: '请求内容不符合控制台的要求。',

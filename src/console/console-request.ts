@@ -1,6 +1,7 @@
 import type { Locale } from '../messages/index.js';
 import type { ToolRegistry } from '../registry.js';
 import type { CardMaker } from './cards.js';
+import type { HostRule } from './request-guard.js';
 import type { ApprovalsConsoleOptions, ConsolePerson } from './types.js';
 
 /** What a console is set up with, checked once at creation. */
@@ -16,6 +17,8 @@ export interface ConsoleSettings {
   readonly staleAfterMs: number | undefined;
   /** `publicUrl` without a trailing `/`, or `undefined` (no approval links). */
   readonly publicUrl: string | undefined;
+  /** The host the console answers on: publicUrl's, or `allowedHosts` (default loopback). */
+  readonly hostRule: HostRule;
 }
 
 /** One request of a signed-in person, as every handler sees it. */

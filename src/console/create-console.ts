@@ -14,7 +14,15 @@ import { answerWithLink, createLink, LINK_HEADER } from './link-requests.js';
 import { requestLocale } from './locale.js';
 import { PAGE_SCRIPT, PAGE_STYLE } from './page-assets.generated.js';
 import { authenticatePerson } from './person.js';
-import { readJsonObject, stateChangeRefusal } from './request-guard.js';
+import {
+  type HostRule,
+  hostRefusal,
+  LOOPBACK_RULE,
+  ownOrigin,
+  readAllowedHosts,
+  readJsonObject,
+  stateChangeRefusal,
+} from './request-guard.js';
 import { matchRoute, normaliseBasePath, type Route } from './routes.js';
 import { withSecurityHeaders } from './security-headers.js';
 import { shellResponse, signInResponse } from './shell.js';
@@ -103,6 +111,8 @@ class ConsoleApp {
   async #answer(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const locale = this.#localeOf(request);
+    const foreign = hostRefusal(url, this.#s.hostRule);
+    if (foreign !== undefined) return refusal(foreign.status, foreign.code, locale);
     const match = matchRoute(request.method, url.pathname, this.#s.base);
     if (!match.ok) {
       return match.status === 404
@@ -114,7 +124,7 @@ class ConsoleApp {
     if (route.name === 'style') return asset(PAGE_STYLE, 'text/css; charset=utf-8');
     if (route.name === 'linkPage') return shellResponse(this.#s.base, locale, '', 'link');
     if (route.method === 'POST') {
-      const refused = stateChangeRefusal(request, url.origin);
+      const refused = stateChangeRefusal(request, ownOrigin(url, this.#s.hostRule));
       if (refused !== undefined) return refusal(refused.status, refused.code, locale);
     }
     const linkToken = request.headers.get(LINK_HEADER);
@@ -150,7 +160,9 @@ class ConsoleApp {
       case 'get':
         return getResponse(ctx, route.id ?? '');
       case 'events':
-        return this.#streams.isClosed ? refusal(503, 'CONSOLE_CLOSED', ctx.locale) : this.#streams.open(ctx);
+        if (this.#streams.isClosed) return refusal(503, 'CONSOLE_CLOSED', ctx.locale);
+        if (!this.#streams.hasRoomFor(ctx.person.id)) return refusal(429, 'TOO_MANY_STREAMS', ctx.locale);
+        return this.#streams.open(ctx);
       default:
         return refusal(404, 'NOT_FOUND', ctx.locale);
     }
@@ -206,8 +218,17 @@ function asset(text: string, type: string): Response {
 function readSettings(options: unknown): ConsoleSettings {
   const fail = (what: string) => new TypeError(`createApprovalsConsole: ${what}`);
   if (!isRecord(options)) throw fail('pass an options object ({ registry, authenticate, … })');
-  const { registry, authenticate, authorize, basePath, locale, sweepIntervalMs, publicUrl, staleAfterMs } =
-    options;
+  const {
+    registry,
+    authenticate,
+    authorize,
+    basePath,
+    locale,
+    sweepIntervalMs,
+    publicUrl,
+    staleAfterMs,
+    allowedHosts,
+  } = options;
   if (typeof authenticate !== 'function') {
     throw fail(
       '`authenticate` is required: the console has no built-in users. Pass `(request) => person | undefined`, reading your own session.',
@@ -233,7 +254,21 @@ function readSettings(options: unknown): ConsoleSettings {
     throw fail(
       '`publicUrl` must be an absolute http(s) URL without a query or fragment, like "https://desk.example/approvals"',
     );
+  const hosts = readAllowedHosts(allowedHosts);
+  if (hosts === null)
+    throw fail("`allowedHosts` must be 'any' or a list of hostnames without a port, like ['desk.internal']");
+  if (hosts !== undefined && publicBase !== undefined)
+    throw fail(
+      'give `publicUrl` or `allowedHosts`, not both: with publicUrl the console answers on its host only',
+    );
+  const hostRule: HostRule =
+    publicBase !== undefined
+      ? { publicOrigin: new URL(publicBase).origin }
+      : hosts === undefined
+        ? LOOPBACK_RULE
+        : { allowedHosts: hosts };
   return Object.freeze({
+    hostRule,
     publicUrl: publicBase,
     registry,
     authenticate: authenticate as ConsoleSettings['authenticate'],

@@ -5,6 +5,8 @@ import type { PersonRequest } from './console-request.js';
 const PING_MS = 15_000;
 /** A client this many events behind is not reading; more would only pile up in memory. */
 const MAX_QUEUED = 256;
+/** The streams one person may hold open at once (a few tabs); the next is 429 `TOO_MANY_STREAMS`. */
+export const MAX_STREAMS_PER_PERSON = 5;
 
 const encoder = new TextEncoder();
 
@@ -16,15 +18,25 @@ const encoder = new TextEncoder();
  */
 export class EventStreams {
   readonly #open = new Set<() => void>();
+  /** How many streams each person id holds open now. */
+  readonly #held = new Map<string, number>();
   #closed = false;
 
   get isClosed(): boolean {
     return this.#closed;
   }
 
-  /** A new stream for the person of `ctx`. */
+  /** Whether the person may open one more stream now. */
+  hasRoomFor(personId: string): boolean {
+    return (this.#held.get(personId) ?? 0) < MAX_STREAMS_PER_PERSON;
+  }
+
+  /** A new stream for the person of `ctx`; ask `hasRoomFor` first. */
   open(ctx: PersonRequest): Response {
     const streams = this.#open;
+    const held = this.#held;
+    const personId = ctx.person.id;
+    held.set(personId, (held.get(personId) ?? 0) + 1);
     const { registry, authorize } = ctx.settings;
     let stop = () => {};
     const body = new ReadableStream<Uint8Array>({
@@ -43,6 +55,9 @@ export class EventStreams {
           if (ended) return;
           ended = true;
           streams.delete(stop);
+          const left = (held.get(personId) ?? 1) - 1;
+          if (left > 0) held.set(personId, left);
+          else held.delete(personId);
           clearInterval(timer);
           ctx.request.signal.removeEventListener('abort', stop);
           try {

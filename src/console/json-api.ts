@@ -23,7 +23,8 @@ const LIMIT = /^\d{1,4}$/;
 
 /**
  * `GET api/confirmations?status=&tool=&cursor=&limit=`: one page, newest first, as cards, leaving
- * out those `authorize` does not let the person `view`; with the send tools to filter by.
+ * out those `authorize` does not let the person `view`; with the send tools to filter by (with
+ * `authorize`, only those of the confirmations shown).
  */
 export async function listResponse(ctx: PersonRequest): Promise<Response> {
   const { registry, authorize } = ctx.settings;
@@ -52,8 +53,15 @@ export async function listResponse(ctx: PersonRequest): Promise<Response> {
   const allowed = await Promise.all(
     listed.confirmations.map((c) => isAllowed(authorize, ctx.person, 'view', c)),
   );
-  const confirmations = listed.confirmations.filter((_, i) => allowed[i]).map((c) => ctx.cards.card(c));
-  const tools = registry.list({ sideEffect: 'send' }).map(({ name, title }) => ({ name, title }));
+  const shown = listed.confirmations.filter((_, i) => allowed[i]);
+  const confirmations = shown.map((c) => ctx.cards.card(c));
+  // With `authorize`, a tool is named only when the person may view one of its confirmations here:
+  // the list must not tell which sends exist that are hidden from them.
+  const named = authorize === undefined ? undefined : new Set(shown.map((c) => c.tool));
+  const tools = registry
+    .list({ sideEffect: 'send' })
+    .filter(({ name }) => named === undefined || named.has(name))
+    .map(({ name, title }) => ({ name, title }));
   return jsonResponse(200, {
     ok: true,
     confirmations,

@@ -1,3 +1,4 @@
+import { hostnameOf, LOOPBACK_HOSTS } from '../adapters/mcp/host-check.js';
 import { isRecord } from '../util/is-record.js';
 
 /** The largest body a state-changing request may carry. */
@@ -5,8 +6,52 @@ export const MAX_BODY_BYTES = 256 * 1024;
 
 /** Why a state-changing request is refused before anything reads its body. */
 export type GuardRefusal =
-  | { readonly status: 403; readonly code: 'FORBIDDEN_ORIGIN' }
+  | { readonly status: 403; readonly code: 'FORBIDDEN_ORIGIN' | 'FORBIDDEN_HOST' }
   | { readonly status: 415; readonly code: 'UNSUPPORTED_MEDIA_TYPE' };
+
+/** Which host the console answers on: publicUrl's, or any of `allowedHosts` (hostnames, any port). */
+export type HostRule =
+  | { readonly publicOrigin: string }
+  | { readonly allowedHosts: readonly string[] | 'any' };
+
+/** The rule when neither `publicUrl` nor `allowedHosts` is given: loopback names only. */
+export const LOOPBACK_RULE: HostRule = { allowedHosts: LOOPBACK_HOSTS };
+
+/**
+ * Against DNS rebinding (a page whose own name now points at this server, so its `Host` and `Origin`
+ * agree): the host `url` names must be the console's — publicUrl's host and port, or an allowed
+ * hostname — before anything else is read. `url` is the request's own, built from its `Host`.
+ */
+export function hostRefusal(url: URL, rule: HostRule): GuardRefusal | undefined {
+  const allowed =
+    'publicOrigin' in rule
+      ? url.host === new URL(rule.publicOrigin).host
+      : rule.allowedHosts === 'any' || rule.allowedHosts.includes(hostnameOf(url.host, false) ?? '');
+  return allowed ? undefined : { status: 403, code: 'FORBIDDEN_HOST' };
+}
+
+/** The origin a state-changing request must come from: publicUrl's, or else the request's own. */
+export function ownOrigin(url: URL, rule: HostRule): string {
+  return 'publicOrigin' in rule ? rule.publicOrigin : url.origin;
+}
+
+/**
+ * `allowedHosts` as given: hostnames (no port, no path), lower-cased, or `'any'`; `undefined` when not
+ * given, `null` when it is not usable.
+ */
+export function readAllowedHosts(value: unknown): readonly string[] | 'any' | undefined | null {
+  if (value === undefined || value === 'any') return value;
+  if (!Array.isArray(value)) return null;
+  const hosts: string[] = [];
+  for (const host of value) {
+    if (typeof host !== 'string' || host === '') return null;
+    const name = hostnameOf(host, false);
+    if (name === undefined || new URL(`http://${host}`).port !== '' || host.endsWith(':')) return null;
+    if (name !== host.toLowerCase()) return null;
+    hosts.push(name);
+  }
+  return Object.freeze(hosts);
+}
 
 /**
  * Checks a state-changing request (every POST) against cross-site use, as hono's `csrf` middleware

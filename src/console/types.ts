@@ -59,6 +59,13 @@ export interface ApprovalsConsoleOptions<AppContext = unknown> {
    */
   readonly staleAfterMs?: number;
   /**
+   * The hostnames (no port) a request's `Host` may name when there is no `publicUrl`, against DNS
+   * rebinding: default `['localhost', '127.0.0.1', '[::1]']`, any port. `'any'` only behind a proxy
+   * that checks the `Host` itself. Anything else is 403 `FORBIDDEN_HOST`. With `publicUrl`, the
+   * console answers on publicUrl's host only and a POST's `Origin` must be publicUrl's origin.
+   */
+  readonly allowedHosts?: readonly string[] | 'any' | undefined;
+  /**
    * Where people reach this console from outside: `'https://desk.example/approvals'`, or just the
    * origin `'https://desk.example'` (the base path is added). An absolute `http(s)` URL; its path is
    * the mount point as seen from there (behind a proxy it may differ). Required for `createApprovalLink`.

@@ -165,6 +165,7 @@ describe.each(STORES)('the console over HTTP semantics (%s)', (_, makeStore) => 
     f = consoleFixture(makeStore);
     const { registry } = f;
     const broken = createApprovalsConsole({
+      allowedHosts: ['console.test'],
       registry: withView(registry, {
         get: () => {
           throw new Error('secret: connection string postgres://admin:hunter2@db');

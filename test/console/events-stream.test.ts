@@ -67,6 +67,7 @@ describe.each(STORES)('GET api/events (%s)', (_, makeStore) => {
     const approvals = createApprovalsConsole({
       registry: watches.registry,
       authenticate: () => ({ id: 'lead-li' }),
+      allowedHosts: ['console.test'],
     });
     const streams = await Promise.all(
       [1, 2, 3].map(() => approvals.fetch(new Request(`${ORIGIN}/api/events`))),
@@ -91,6 +92,7 @@ describe.each(STORES)('GET api/events (%s)', (_, makeStore) => {
     const approvals = createApprovalsConsole({
       registry: watches.registry,
       authenticate: () => ({ id: 'lead-li' }),
+      allowedHosts: ['console.test'],
     });
     const gone = new AbortController();
     const response = await approvals.fetch(new Request(`${ORIGIN}/api/events`, { signal: gone.signal }));
@@ -99,5 +101,48 @@ describe.each(STORES)('GET api/events (%s)', (_, makeStore) => {
     gone.abort();
     expect(watches.open).toBe(0);
     approvals.close();
+  });
+});
+
+describe('how many live-update streams one person may hold', () => {
+  let f: ConsoleFixture;
+  afterEach(() => f.close());
+
+  it('five at once per person: the sixth is 429 TOO_MANY_STREAMS, another person is not counted, closing one frees a slot', async () => {
+    f = consoleFixture(STORES[0]?.[1] as (typeof STORES)[number][1]);
+    const open = (person = 'lead-li') => f.call('/api/events', { person });
+    const readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
+    for (let i = 0; i < 5; i++) {
+      const response = await open();
+      expect(response.status).toBe(200);
+      const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+      await readEvents(reader, (t) => t.includes('retry'));
+      readers.push(reader);
+    }
+    const sixth = await open();
+    expect(sixth.status).toBe(429);
+    expect(await sixth.json()).toEqual({ ok: false, code: 'TOO_MANY_STREAMS', error: expect.any(String) });
+    const other = await open('lead-wu');
+    expect(other.status).toBe(200);
+    await other.body?.cancel();
+    await readers.pop()?.cancel();
+    const freed = await open();
+    expect(freed.status).toBe(200);
+    await freed.body?.cancel();
+    // A stream whose request is aborted frees its slot too.
+    const client = new AbortController();
+    const aborted = await f.approvals.fetch(
+      new Request(`${ORIGIN}/approvals/api/events`, {
+        headers: { 'x-test-person': 'lead-li' },
+        signal: client.signal,
+      }),
+    );
+    expect(aborted.status).toBe(200);
+    expect((await open()).status).toBe(429);
+    client.abort();
+    const again = await open();
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
+    for (const reader of readers) await reader.cancel();
   });
 });

@@ -105,6 +105,26 @@ describe.each(STORES)('the JSON API (%s)', (name, makeStore) => {
     });
   });
 
+  it('names in `tools` only the send tools of confirmations authorize lets the person view', async () => {
+    f = consoleFixture(makeStore, {
+      authorize: (_person, action, c) => action !== 'view' || c.tool !== 'ticket.note',
+    });
+    await f.ask('m');
+    await f.ask('n', 'ticket.note');
+    const listed = await f.json('/api/confirmations?status=');
+    expect(listed.body.tools).toEqual([{ name: 'message.send', title: 'Message a customer' }]);
+    expect(JSON.stringify(listed.body)).not.toContain('ticket.note');
+    // Without authorize every send tool is named, as before.
+    const open = consoleFixture(makeStore);
+    const all = await open.json('/api/confirmations');
+    expect(all.body.tools.map((t: { name: string }) => t.name).sort()).toEqual([
+      'message.draft',
+      'message.send',
+      'ticket.note',
+    ]);
+    open.close();
+  });
+
   it('GET api/confirmations/<id>: one card with its history; 404 for none', async () => {
     f = consoleFixture(makeStore);
     const asked = await f.ask();

@@ -101,6 +101,8 @@ describe('mounting the console', () => {
       registry: setup.registry,
       authenticate,
       basePath: '/approvals',
+      // Where people reach it: the console answers on this host only.
+      publicUrl: 'https://desk.example/approvals',
     });
     const GET = (request: Request) => approvals.fetch(request);
     const POST = (request: Request) => approvals.fetch(request);

@@ -1,4 +1,11 @@
-import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type RequestListener,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type ApprovalsConsole, createApprovalsConsole, toNodeListener } from 'graded-tools/console';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -12,6 +19,25 @@ import {
   readEvents,
   STORES,
 } from './setup.js';
+
+/** One raw request to a loopback port with exactly this target and these headers. */
+function rawRequest(port: string, method: string, path: string, headers: Record<string, string | string[]>) {
+  return new Promise<{ status: number; body: string; headers: IncomingHttpHeaders }>((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port: Number(port), method, path, headers, setHost: false },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          body += chunk;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, headers: res.headers }));
+      },
+    );
+    req.on('error', reject);
+    req.end();
+  });
+}
 
 /** A real `node:http` server on a loopback port. */
 async function listen(listener: RequestListener) {
@@ -181,10 +207,92 @@ describe.each(STORES)('toNodeListener over a real loopback server (%s)', (_, mak
     const reader = (events.body as ReadableStream<Uint8Array>).getReader();
     await readEvents(reader, (t) => t.includes('retry'));
     f.approvals.close();
+    let rest = '';
     for (;;) {
       const chunk = await reader.read();
       if (chunk.done) break;
+      rest += new TextDecoder().decode(chunk.value);
     }
+    // The stream ended (the loop above returned) with nothing more said, and new ones are refused.
+    expect(rest).not.toContain('event: change');
+    const again = await fetch(`${origin}/approvals/api/events`, { headers: { [PERSON_HEADER]: 'lead-li' } });
+    expect(again.status).toBe(503);
+    expect(await again.json()).toMatchObject({ ok: false, code: 'CONSOLE_CLOSED' });
+  });
+
+  it('takes only origin-form targets: `//host/…` and `http://host/…` are 400, never the console’s origin', async () => {
+    f = consoleFixture(makeStore, { allowedHosts: undefined });
+    const seen: string[] = [];
+    const listener = toNodeListener({
+      fetch: (request) => {
+        seen.push(request.url);
+        return f.approvals.fetch(request);
+      },
+    });
+    const server = await listen(listener);
+    closers.push(server.close);
+    const port = new URL(server.origin).port;
+    for (const target of [
+      '//evil.example/approvals/api/session',
+      'http://evil.example/approvals/api/session',
+      '/\\evil.example/approvals/api/session',
+      '*',
+    ]) {
+      const answer = await rawRequest(port, 'GET', target, {
+        host: `127.0.0.1:${port}`,
+        [PERSON_HEADER]: 'lead-li',
+      });
+      expect(answer.status, target).toBe(400);
+      expect(JSON.parse(answer.body), target).toMatchObject({ ok: false, code: 'BAD_REQUEST' });
+    }
+    expect(seen).toEqual([]);
+    const fine = await rawRequest(port, 'GET', '/approvals/api/session', {
+      host: `127.0.0.1:${port}`,
+      [PERSON_HEADER]: 'lead-li',
+    });
+    expect(fine.status).toBe(200);
+    expect(seen).toEqual([`http://127.0.0.1:${port}/approvals/api/session`]);
+  });
+
+  it('refuses a Host that is not a host (userinfo, a bad port, a space) with 403 FORBIDDEN_HOST', async () => {
+    f = consoleFixture(makeStore, { allowedHosts: undefined });
+    const { origin } = await serve(f.approvals);
+    const port = new URL(origin).port;
+    for (const host of [`user@127.0.0.1:${port}`, '127.0.0.1:99999', `local host:${port}`, 'evil.example']) {
+      const answer = await rawRequest(port, 'GET', '/approvals/api/session', {
+        host,
+        [PERSON_HEADER]: 'lead-li',
+      });
+      expect(answer.status, host).toBe(403);
+      expect(JSON.parse(answer.body), host).toMatchObject({ ok: false, code: 'FORBIDDEN_HOST' });
+    }
+  });
+
+  it('keeps repeated request headers as separate values, and each Set-Cookie of the answer', async () => {
+    f = consoleFixture(makeStore);
+    let cookies: string[] = [];
+    const server = await listen(
+      toNodeListener({
+        fetch: async (request) => {
+          cookies = request.headers.getSetCookie();
+          const headers = new Headers({ 'x-seen': request.headers.get('x-repeated') ?? '' });
+          headers.append('set-cookie', 'a=1; Path=/');
+          headers.append('set-cookie', 'b=2, c; Path=/');
+          return new Response('ok', { headers });
+        },
+      }),
+    );
+    closers.push(server.close);
+    const port = new URL(server.origin).port;
+    const answer = await rawRequest(port, 'GET', '/', {
+      host: `127.0.0.1:${port}`,
+      'x-repeated': ['one', 'two'],
+      'set-cookie': ['x=1', 'y=2'],
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['x-seen']).toBe('one, two');
+    expect(answer.headers['set-cookie']).toEqual(['a=1; Path=/', 'b=2, c; Path=/']);
+    expect(cookies).toEqual(['x=1', 'y=2']);
   });
 });
 
@@ -237,7 +345,7 @@ describe('toNodeListener mounting', () => {
   });
 
   it('behind a TLS proxy, trusts X-Forwarded-Proto/Host only when told to', async () => {
-    f = consoleFixture(store);
+    f = consoleFixture(store, { allowedHosts: ['127.0.0.1', 'desk.example.com'] });
     const asked = await f.ask();
     const post = async (listener: RequestListener) => {
       const server = await listen(listener);

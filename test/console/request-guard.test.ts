@@ -1,3 +1,4 @@
+import { createApprovalsConsole } from 'graded-tools/console';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isJsonContentType, MAX_BODY_BYTES, readJsonObject } from '../../src/console/request-guard.js';
 import { type ConsoleFixture, consoleFixture, ORIGIN, STORES } from './setup.js';
@@ -120,5 +121,106 @@ describe('readJsonObject', () => {
     expect(isJsonContentType('application/jsonx')).toBe(false);
     expect(isJsonContentType('text/json')).toBe(false);
     expect(isJsonContentType(null)).toBe(false);
+  });
+});
+
+describe.each(STORES)('the Host a request names: DNS rebinding (%s)', (_, makeStore) => {
+  let f: ConsoleFixture;
+  afterEach(() => f.close());
+
+  const post = (origin: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
+    f.approvals.fetch(
+      new Request(`${origin}/approvals${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-test-person': 'lead-li', origin, ...headers },
+        body: JSON.stringify(body),
+      }),
+    );
+
+  it('with publicUrl, a request whose Host and Origin both name another host is 403 FORBIDDEN_HOST and delivers nothing', async () => {
+    f = consoleFixture(makeStore, { publicUrl: 'https://desk.example/approvals' });
+    const asked = await f.ask();
+    const path = `/api/confirmations/${asked.confirmationId}/confirm`;
+    const rebound = await post('http://rebind.attacker.example', path, { digest: asked.digest });
+    expect(rebound.status).toBe(403);
+    expect(await rebound.json()).toEqual({ ok: false, code: 'FORBIDDEN_HOST', error: expect.any(String) });
+    const read = await f.approvals.fetch(
+      new Request('http://rebind.attacker.example/approvals/api/confirmations', {
+        headers: { 'x-test-person': 'lead-li' },
+      }),
+    );
+    expect(read.status).toBe(403);
+    expect(f.deliveries).toEqual([]);
+    // The console's own origin is publicUrl's: another scheme on the same host is not it.
+    const http = await post('http://desk.example', path, { digest: asked.digest });
+    expect(http.status).toBe(403);
+    expect(((await http.json()) as { code: string }).code).toBe('FORBIDDEN_ORIGIN');
+    expect(f.deliveries).toEqual([]);
+    const own = await post('https://desk.example', path, { digest: asked.digest });
+    expect(own.status).toBe(200);
+    expect(f.deliveries).toHaveLength(1);
+  });
+
+  it('without publicUrl, answers loopback names only (any port), or the allowedHosts given', async () => {
+    f = consoleFixture(makeStore, { allowedHosts: undefined });
+    const session = (origin: string, approvals = f.approvals) =>
+      approvals.fetch(
+        new Request(`${origin}/approvals/api/session`, { headers: { 'x-test-person': 'lead-li' } }),
+      );
+    for (const origin of [
+      'http://localhost:3000',
+      'http://127.0.0.1',
+      'http://[::1]:8080',
+      'http://LOCALHOST',
+    ])
+      expect((await session(origin)).status, origin).toBe(200);
+    for (const origin of [
+      'http://rebind.attacker.example',
+      'http://127.0.0.1.evil.example',
+      'http://console.test',
+    ]) {
+      const refused = await session(origin);
+      expect(refused.status, origin).toBe(403);
+      expect(((await refused.json()) as { code: string }).code).toBe('FORBIDDEN_HOST');
+    }
+    const asked = await f.ask();
+    const rebound = await post(
+      'http://rebind.attacker.example',
+      `/api/confirmations/${asked.confirmationId}/confirm`,
+      {
+        digest: asked.digest,
+      },
+    );
+    expect(rebound.status).toBe(403);
+    expect(f.deliveries).toEqual([]);
+
+    const desk = createApprovalsConsole({
+      registry: f.registry,
+      authenticate: () => ({ id: 'lead-li' }),
+      basePath: '/approvals',
+      allowedHosts: ['desk.internal'],
+    });
+    expect((await session('http://desk.internal:8443', desk)).status).toBe(200);
+    expect((await session('http://localhost:3000', desk)).status).toBe(403);
+    desk.close();
+    const anyHost = createApprovalsConsole({
+      registry: f.registry,
+      authenticate: () => ({ id: 'lead-li' }),
+      basePath: '/approvals',
+      allowedHosts: 'any',
+    });
+    expect((await session('http://wherever.example', anyHost)).status).toBe(200);
+    anyHost.close();
+  });
+
+  it('refuses an allowedHosts it cannot use, and allowedHosts with publicUrl, at startup', () => {
+    f = consoleFixture(makeStore);
+    const make = (extra: object) => () =>
+      createApprovalsConsole({ registry: f.registry, authenticate: () => undefined, ...extra } as never);
+    for (const allowedHosts of ['localhost', [''], ['desk.example:3000'], [3], ['a/b']])
+      expect(make({ allowedHosts }), JSON.stringify(allowedHosts)).toThrow(/allowedHosts/);
+    expect(make({ allowedHosts: ['desk.example'], publicUrl: 'https://desk.example' })).toThrow(
+      /allowedHosts/,
+    );
   });
 });

@@ -130,8 +130,13 @@ export function consoleFixture(
       return id === null ? undefined : PEOPLE[id];
     },
     basePath: '/approvals',
+    // The tests' requests name console.test; a console with publicUrl answers on its host instead.
+    ...(consoleOptions.publicUrl === undefined
+      ? { allowedHosts: ['console.test', 'localhost', '127.0.0.1', '[::1]'] }
+      : {}),
     ...consoleOptions,
   });
+  const origin = consoleOptions.publicUrl === undefined ? ORIGIN : new URL(consoleOptions.publicUrl).origin;
 
   /** An agent asks to send a message: a pending confirmation. */
   const ask = async (
@@ -161,11 +166,11 @@ export function consoleFixture(
     } = init;
     const sent: Record<string, string> = {
       ...(person === null ? {} : { [PERSON_HEADER]: person }),
-      ...(method === 'POST' ? { origin: ORIGIN, 'content-type': 'application/json' } : {}),
+      ...(method === 'POST' ? { origin, 'content-type': 'application/json' } : {}),
       ...headers,
     };
     return approvals.fetch(
-      new Request(`${ORIGIN}/approvals${path}`, {
+      new Request(`${origin}/approvals${path}`, {
         method,
         headers: sent,
         ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),

@@ -11,6 +11,7 @@ function consoleFor(personId: string, basePath = '/approvals', locale?: 'en' | '
     registry: new ToolRegistry(),
     authenticate: () => ({ id: personId }),
     basePath,
+    allowedHosts: ['console.test'],
     ...(locale === undefined ? {} : { locale }),
   });
 }
@@ -60,7 +61,11 @@ describe('the HTML shell', () => {
 
 describe('the page assets', () => {
   it('are served from memory, without a session, with their JavaScript and CSS types', async () => {
-    const approvals = createApprovalsConsole({ registry: new ToolRegistry(), authenticate: () => undefined });
+    const approvals = createApprovalsConsole({
+      registry: new ToolRegistry(),
+      authenticate: () => undefined,
+      allowedHosts: ['console.test'],
+    });
     const script = await approvals.fetch(new Request(`${ORIGIN}/assets/console.js`));
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');

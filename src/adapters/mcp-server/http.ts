@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
+import { type BridgeRefusal, serveNode } from '../../http/node-fetch-bridge.js';
 import type { ToolRegistry } from '../../registry.js';
 import { createLimiter } from '../core/limit-concurrency.js';
 import { resolveAdapterOptions } from '../core/options.js';
 import { hostRefusal, LOOPBACK_HOSTS } from '../mcp/host-check.js';
 import { listenMcpHttp, type McpHttpServer } from '../mcp/node-http.js';
 import type { McpHttpOptions, ServeMcpHttpOptions } from '../mcp/options.js';
-import { toNodeHandler } from './node-bridge.js';
 import { buildMcpServer, type McpContext } from './server.js';
 
 export type { McpHttpServer } from '../mcp/node-http.js';
@@ -90,10 +90,19 @@ export function createMcpHttpHandler<C>(
 ): (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse) => Promise<void> {
   const handle = createMcpFetchHandler(registry, ctx, options);
   return (req, res) =>
-    toNodeHandler((request) => handle(request, req.auth === undefined ? {} : { authInfo: req.auth }))(
-      req,
-      res,
-    );
+    serveNode((request) => handle(request, req.auth === undefined ? {} : { authInfo: req.auth }), {
+      refusal: bridgeRefusal,
+    })(req, res);
+}
+
+/** The bridge's own answers, as the JSON-RPC errors SDK v1's handler gives for the same requests. */
+function bridgeRefusal(why: BridgeRefusal): Response {
+  if (why === 'host') return refusal(403, 'Host header not allowed');
+  if (why === 'target') return refusal(400, 'Bad request.');
+  return Response.json(
+    { jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null },
+    { status: 500 },
+  );
 }
 
 /**

@@ -14,22 +14,24 @@ describe('hostRefusal', () => {
   });
 
   it.each([
-    [undefined, undefined],
-    ['evil.example', undefined],
-    ['127.0.0.1.evil.example:80', undefined],
-    ['localhost@evil.example', undefined],
-    ['localhost/path', undefined],
-    ['localhost:3000', 'https://evil.example'],
-    ['localhost:3000', 'null'],
-    ['localhost:3000', 'not a url'],
-  ])('refuses Host %s with Origin %s', (host, origin) => {
-    expect(hostRefusal(host, origin, loopback)).toBeDefined();
+    [undefined, undefined, 'Host header not allowed'],
+    ['evil.example', undefined, 'Host header not allowed'],
+    ['127.0.0.1.evil.example:80', undefined, 'Host header not allowed'],
+    ['localhost@evil.example', undefined, 'Host header not allowed'],
+    ['localhost/path', undefined, 'Host header not allowed'],
+    ['localhost:99999', undefined, 'Host header not allowed'],
+    ['local host', undefined, 'Host header not allowed'],
+    ['localhost:3000', 'https://evil.example', 'Origin not allowed'],
+    ['localhost:3000', 'null', 'Origin not allowed'],
+    ['localhost:3000', 'not a url', 'Origin not allowed'],
+  ])('refuses Host %s with Origin %s: %s', (host, origin, refusal) => {
+    expect(hostRefusal(host, origin, loopback)).toBe(refusal);
   });
 
   it('takes listed origins and any host behind a checking proxy', () => {
     const policy = { allowedHosts: 'any' as const, allowedOrigins: ['https://app.example.com'] };
     expect(hostRefusal('mcp.example.com', undefined, policy)).toBeUndefined();
     expect(hostRefusal('mcp.example.com', 'https://app.example.com', policy)).toBeUndefined();
-    expect(hostRefusal('mcp.example.com', 'https://other.example.com', policy)).toBeDefined();
+    expect(hostRefusal('mcp.example.com', 'https://other.example.com', policy)).toBe('Origin not allowed');
   });
 });

@@ -113,6 +113,20 @@ export async function expectForeignHostsRefused(url: string): Promise<void> {
   const port = new URL(url).port;
   const rebound = await rawRequest(url, 'POST', { ...headers, host: `evil.example:${port}` }, init);
   expect(rebound.status).toBe(403);
+  expect(answerOf(rebound.body)).toMatchObject({
+    error: { code: -32000, message: 'Host header not allowed' },
+  });
+  // A Host that is not a host — userinfo, a port out of range, a space — is the same refusal, never a 500.
+  for (const host of [
+    `user@localhost:${port}`,
+    'localhost:99999',
+    `local host:${port}`,
+    `localhost:${port} x`,
+  ]) {
+    const odd = await rawRequest(url, 'POST', { ...headers, host }, init);
+    expect(odd.status, host).toBe(403);
+    expect(answerOf(odd.body), host).toMatchObject({ error: { message: 'Host header not allowed' } });
+  }
   const crossSite = await rawRequest(url, 'POST', { ...headers, origin: 'https://evil.example' }, init);
   expect(crossSite.status).toBe(403);
   const elsewhere = await rawRequest(url.replace('/mcp', '/other'), 'POST', headers, init);
