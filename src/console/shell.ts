@@ -1,6 +1,6 @@
 import type { Locale } from '../messages/index.js';
+import { escapeHtml } from '../util/escape-html.js';
 import { consoleWords } from './console-messages.js';
-import { escapeHtml } from './escape-html.js';
 
 const HTML = { 'content-type': 'text/html; charset=utf-8' };
 

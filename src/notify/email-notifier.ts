@@ -1,5 +1,6 @@
 import type { SendMailOptions, Transporter } from 'nodemailer';
 import { describeThrown } from '../util/describe-thrown.js';
+import { escapeHtml } from '../util/escape-html.js';
 import { noticeData, payloadText, webLink } from './notice-data.js';
 import { formatUtc, noticeWords } from './notice-text.js';
 import type { ApprovalNotice, Notifier } from './notifier.js';
@@ -244,13 +245,4 @@ function recipientsOf(value: unknown): string[] {
 /** A subject is one header line, whatever a tool's title holds. */
 function oneLine(text: string): string {
   return text.replace(/[\r\n\t]+/g, ' ').trim();
-}
-
-function escapeHtml(text: string): string {
-  return String(text)
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
-    .replaceAll("'", '&#39;');
 }

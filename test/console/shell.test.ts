@@ -1,8 +1,8 @@
 import { ToolRegistry } from 'graded-tools';
 import { createApprovalsConsole } from 'graded-tools/console';
 import { describe, expect, it } from 'vitest';
-import { escapeHtml } from '../../src/console/escape-html.js';
 import { PAGE_SCRIPT, PAGE_STYLE } from '../../src/console/page-assets.generated.js';
+import { escapeHtml } from '../../src/util/escape-html.js';
 
 const ORIGIN = 'http://console.test';
 
