@@ -268,6 +268,55 @@ describe.each(STORES)('toNodeListener over a real loopback server (%s)', (_, mak
     }
   });
 
+  it('waits for drain: never writes to a response whose buffer is full until it drains', async () => {
+    f = consoleFixture(makeStore);
+    const chunk = new Uint8Array(64 * 1024).fill(0x61);
+    let pulled = 0;
+    let full = false;
+    let sawFull = false;
+    let writesWhileFull = 0;
+    const listener = toNodeListener({
+      fetch: async () =>
+        new Response(
+          new ReadableStream<Uint8Array>({
+            pull(controller) {
+              if (++pulled > 200) controller.close();
+              else controller.enqueue(chunk);
+            },
+          }),
+        ),
+    });
+    const server = await listen((req, res) => {
+      const write = res.write.bind(res) as (data: Uint8Array) => boolean;
+      res.on('drain', () => {
+        full = false;
+      });
+      (res as { write: unknown }).write = (data: Uint8Array) => {
+        if (full) writesWhileFull++;
+        const ok = write(data);
+        if (!ok) {
+          full = true;
+          sawFull = true;
+        }
+        return ok;
+      };
+      listener(req, res);
+    });
+    closers.push(server.close);
+    const response = await fetch(`${server.origin}/`);
+    // The client reads nothing until the server's buffer has filled once, then everything.
+    await until(() => sawFull, 'the response buffer to fill');
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    let bytes = 0;
+    for (;;) {
+      const next = await reader.read();
+      if (next.done) break;
+      bytes += next.value.byteLength;
+    }
+    expect(bytes).toBe(200 * chunk.byteLength);
+    expect(writesWhileFull).toBe(0);
+  });
+
   it('keeps repeated request headers as separate values, and each Set-Cookie of the answer', async () => {
     f = consoleFixture(makeStore);
     let cookies: string[] = [];
