@@ -1,7 +1,9 @@
 /**
  * Checks on the people and notes recorded in a confirmation's history. They end up in audit screens
  * and logs, so a name may not hide control or bidirectional-override characters, and nothing may hold
- * a NUL (PostgreSQL text cannot store one).
+ * a NUL (PostgreSQL text cannot store one). A person id is compared as written (four eyes), so it may
+ * not hold invisible format characters or spaces at its ends either: `ana\u200b` or `'ana '` would
+ * otherwise pass as someone other than `ana`.
  */
 
 const MAX_NAME_LENGTH = 256;
@@ -18,6 +20,9 @@ function isDirectionOverride(code: number): boolean {
   return (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069);
 }
 
+/** Format characters (zero-width space, BOM, soft hyphen, …): invisible, so a look-alike name hides in them. */
+const FORMAT_CHARACTER = /\p{Cf}/u;
+
 function hasForbidden(text: string, inNote: boolean): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -32,6 +37,8 @@ export function nameProblem(value: unknown, option: string): string | undefined 
     return `\`${option}\` must name who decides (a non-empty string)`;
   if (value.length > MAX_NAME_LENGTH) return `\`${option}\` is longer than ${MAX_NAME_LENGTH} characters`;
   if (hasForbidden(value, false)) return `\`${option}\` holds control or direction-override characters`;
+  if (FORMAT_CHARACTER.test(value)) return `\`${option}\` holds invisible format characters`;
+  if (value.trim() !== value) return `\`${option}\` starts or ends with white space`;
   return undefined;
 }
 

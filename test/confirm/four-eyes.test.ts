@@ -55,3 +55,33 @@ describe('requireDifferentApprover (four eyes)', () => {
     expect(self.ok ? '' : self.error).toContain('另一人');
   });
 });
+
+describe('requireDifferentApprover: look-alike person ids', () => {
+  const lookAlikes = ['ana\u200b', '\ufeffana', 'a\u00adna', 'ana ', ' ana'];
+
+  it.each(lookAlikes)('refuses %j as the approver of ana’s send, and delivers nothing', async (id) => {
+    const { registry, ask, data } = desk({ requireDifferentApprover: true });
+    const asked = await ask('Hi.', { actor: 'ana' });
+    const result = await registry.confirm(asked.confirmationId, { approvedBy: id, digest: asked.digest });
+    expect(result).toMatchObject({ ok: false, code: 'INVALID_OPTION' });
+    expect(data.outbox).toEqual([]);
+  });
+
+  it.each(lookAlikes)('refuses %j as the actor who asks', async (id) => {
+    const { registry } = desk({ requireDifferentApprover: true });
+    const result = await registry.invoke(
+      'message.send',
+      { conversationId: 'c-1001', text: 'Hi.' },
+      { scope: 'desk', actor: id },
+    );
+    expect(result).toMatchObject({ ok: false, code: 'INVALID_OPTION' });
+  });
+
+  it('still lets bo confirm what ana asked', async () => {
+    const { registry, ask, data } = desk({ requireDifferentApprover: true });
+    const asked = await ask('Hi.', { actor: 'ana' });
+    const result = await registry.confirm(asked.confirmationId, { approvedBy: 'bo', digest: asked.digest });
+    expect(result).toMatchObject({ ok: true, confirmation: { status: 'delivered' } });
+    expect(data.outbox).toHaveLength(1);
+  });
+});
