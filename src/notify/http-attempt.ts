@@ -17,17 +17,24 @@ export interface HttpChannelOptions {
 export const DEFAULT_HTTP_POLICY = { retries: 3, backoffMs: 500 } as const;
 export const DEFAULT_TIMEOUT_MS = 5000;
 
-/** Checks an endpoint at setup: an absolute http(s) URL, or `INVALID_OPTION`. */
+/**
+ * Checks an endpoint at setup: an absolute http(s) URL without `user:password@` (fetch would refuse it
+ * and quote the password in every error), or `INVALID_OPTION`.
+ */
 export function httpUrl(factory: string, option: string, url: unknown): string {
+  let parsed: URL | undefined;
   try {
-    if (typeof url === 'string') {
-      const { protocol } = new URL(url);
-      if (protocol === 'https:' || protocol === 'http:') return url;
-    }
+    if (typeof url === 'string') parsed = new URL(url);
   } catch {
     // Falls through to the error below.
   }
-  throw invalidOption(`${factory}: \`${option}\` must be an absolute http(s) URL.`);
+  if (parsed === undefined || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:'))
+    throw invalidOption(`${factory}: \`${option}\` must be an absolute http(s) URL.`);
+  if (parsed.username !== '' || parsed.password !== '')
+    throw invalidOption(
+      `${factory}: \`${option}\` must not hold a user name or password; send credentials in the URL's path or a header the receiver checks.`,
+    );
+  return url as string;
 }
 
 /** Checks `timeoutMs` at setup. */

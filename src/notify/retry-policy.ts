@@ -1,5 +1,6 @@
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import { describeThrown } from '../util/describe-thrown.js';
+import { redactUrls } from '../util/redact-urls.js';
 import type { NotifyAttempt, NotifyResult, NotifySendOptions } from './notifier.js';
 
 /** How often and how patiently a channel tries again. */
@@ -65,7 +66,8 @@ export function parseRetryAfter(
 
 /**
  * Runs `attempt` until it works, says not to retry, the retries run out or `signal` aborts; reports each
- * attempt; never rejects. The one retry loop every channel shares.
+ * attempt; never rejects. The one retry loop every channel shares, so every error text a channel
+ * reports (attempts and the result) has its URLs redacted here.
  */
 export async function sendWithRetries(args: {
   readonly channel: string;
@@ -92,6 +94,8 @@ export async function sendWithRetries(args: {
     } catch (error) {
       outcome = { ok: false, error: describeThrown(error), retry: false };
     }
+    // Error texts quote URLs (fetch, SMTP transports); their passwords and tokens stop here.
+    if (!outcome.ok) outcome = { ...outcome, error: redactUrls(outcome.error) };
     const ms = Math.round(performance.now() - started);
     report({
       channel,
@@ -134,7 +138,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<boolean> {
 
 function abortedError(signal: AbortSignal | undefined): string {
   const reason = signal?.reason;
-  return reason === undefined ? 'aborted' : `aborted: ${describeThrown(reason)}`;
+  return reason === undefined ? 'aborted' : `aborted: ${redactUrls(describeThrown(reason))}`;
 }
 
 /** The setup error every notifier factory throws for an option that makes no sense. */
