@@ -24,7 +24,10 @@ export type { Telemetry } from './telemetry.js';
 export interface OpenTelemetryOptions {
   /** Where spans go (default: the global provider of `@opentelemetry/api`, looked up at each span). */
   readonly tracerProvider?: TracerProvider;
-  /** Record each call's arguments as `gen_ai.tool.call.arguments` (default false). */
+  /**
+   * Record each call's arguments as `gen_ai.tool.call.arguments` (default false). Off, no input text
+   * reaches a span: a failed call's status says its code, not the message (which may quote the input).
+   */
   readonly recordArguments?: boolean;
   /** Record what each call returned as `gen_ai.tool.call.result` (default false). */
   readonly recordResults?: boolean;
@@ -113,7 +116,9 @@ class OtelToolSpan implements ToolSpan {
     }
     if (end.code !== undefined) {
       attributes[ATTR.errorType] = end.code;
-      span.setStatus({ code: SpanStatusCode.ERROR, message: end.message ?? end.code });
+      // The message can quote the input (V8's JSON parse error does), so it is input text too.
+      const message = this.#options.recordArguments === true ? (end.message ?? end.code) : end.code;
+      span.setStatus({ code: SpanStatusCode.ERROR, message });
     }
     span.setAttributes(attributes);
   }
