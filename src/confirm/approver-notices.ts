@@ -86,7 +86,7 @@ export class ApproverNotices {
   #notice(kind: NoticeKind, c: Confirmation, status: ConfirmationStatus): ApprovalNotice {
     const { consoleUrl, includePayload, locale } = this.#s;
     return Object.freeze({
-      id: kind === 'decided' ? `${c.id}.decided.${status}` : `${c.id}.${kind}`,
+      id: noticeId(kind, c, status),
       kind,
       confirmation: Object.freeze({
         id: c.id,
@@ -233,4 +233,13 @@ function safeChannel(notifier: Notifier): string {
   } catch {
     return 'unknown';
   }
+}
+
+/**
+ * Stable across a channel's retries; a decided notice after a delivery names its attempt
+ * (`<id>.decided.failed.2`), so a second failure after a retry is not dropped as a duplicate.
+ */
+function noticeId(kind: NoticeKind, c: Confirmation, status: ConfirmationStatus): string {
+  if (kind !== 'decided') return `${c.id}.${kind}`;
+  return c.attempt > 0 ? `${c.id}.decided.${status}.${c.attempt}` : `${c.id}.decided.${status}`;
 }

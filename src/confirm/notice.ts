@@ -9,7 +9,10 @@ export type NoticeKind = 'created' | 'reminder' | 'decided';
  * says `includePayload: true`: a notification channel is not an audit store.
  */
 export interface ApprovalNotice {
-  /** Stable for this notification (`<confirmation id>.<kind>[.<status>]`): the same on every retry. */
+  /**
+   * Stable for this notification, the same on every retry of it: `<confirmation id>.<kind>`, and for
+   * `decided` `<confirmation id>.decided.<status>[.<attempt>]` (the delivery attempt, once there was one).
+   */
   readonly id: string;
   readonly kind: NoticeKind;
   readonly confirmation: {
