@@ -6,9 +6,9 @@ import { type AccessReport, formatAccessReport } from '../policy/access-report.j
 import type { ToolRegistry } from '../registry.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { diffAccess, readSnapshot, reportContext, snapshotText } from './access-snapshot.js';
+import type { CommandIo } from './command-io.js';
 import { CONTEXT_OPTIONS, readLocale } from './context-options.js';
 import { loadRegistry } from './load-registry.js';
-import type { CommandIo } from './mcp-command.js';
 import { ACCESS_USAGE } from './usage.js';
 
 /** What `graded-tools access` does with the report. */

@@ -1,6 +1,7 @@
 import { PACKAGE_VERSION } from '../util/package-version.js';
 import { runAccessCommand } from './access-command.js';
-import { type CommandIo, runMcpCommand } from './mcp-command.js';
+import type { CommandIo } from './command-io.js';
+import { runMcpCommand } from './mcp-command.js';
 import { ACCESS_USAGE, MCP_USAGE } from './usage.js';
 
 const USAGE = `Usage: graded-tools <command> [options]

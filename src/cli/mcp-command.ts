@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { CommandIo } from './command-io.js';
 import { CONTEXT_OPTIONS, readLocale } from './context-options.js';
 import type { McpServing } from './mcp-serving.js';
 import { MCP_USAGE } from './usage.js';
@@ -29,14 +30,6 @@ async function loadServing(): Promise<McpServing | undefined> {
     if (!isMissing(error, '@modelcontextprotocol/server')) throw error;
     return undefined;
   }
-}
-
-/** Where the command writes for people (never stdout in stdio mode: that is the protocol). */
-export interface CommandIo {
-  readonly cwd: string;
-  readonly error: (line: string) => void;
-  /** Called before the registry module loads when stdout will carry the protocol (stdio mode). */
-  readonly reserveStdout?: () => void;
 }
 
 function integer(value: string | undefined, option: string): number | undefined {

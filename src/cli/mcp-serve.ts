@@ -1,8 +1,8 @@
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import type { Locale } from '../messages/index.js';
 import type { InvokeContext } from '../registry.js';
+import type { CommandIo } from './command-io.js';
 import { loadRegistry } from './load-registry.js';
-import type { CommandIo } from './mcp-command.js';
 import type { McpServing } from './mcp-serving.js';
 
 /** What `graded-tools mcp` was asked to serve, its options checked. */
