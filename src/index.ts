@@ -116,7 +116,7 @@ export type {
   ToolDefinition,
 } from './tool.js';
 export { defineTool, isSendTool, SIDE_EFFECTS } from './tool.js';
+export type { ListFilter, ToolInfo } from './tool-info.js';
 export type { FunctionSchema } from './tools/function-schema.js';
-export type { ListFilter, ToolInfo } from './tools/tool-info.js';
 export { createAjvValidator } from './validation/ajv-validator.js';
 export type { CompiledValidator, JsonSchemaValidator, ValidationOutcome } from './validation/validator.js';

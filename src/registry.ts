@@ -28,10 +28,10 @@ import {
 } from './registry-options.js';
 import type { InvokeResult, ReadOnlyResult } from './result.js';
 import type { ToolDefinition } from './tool.js';
+import type { ListFilter, ToolInfo } from './tool-info.js';
 import { checkDefinition } from './tools/check-definition.js';
 import { checkPayload } from './tools/check-payload.js';
 import type { FunctionSchema } from './tools/function-schema.js';
-import type { ListFilter, ToolInfo } from './tools/tool-info.js';
 import { ToolTable } from './tools/tool-table.js';
 
 export type { InvokeContext, RegisterOptions, RegistryOptions } from './registry-options.js';

@@ -1,5 +1,4 @@
 import { type Locale, toLocale } from '../messages/index.js';
-import { traceConfirmationStep } from '../telemetry/trace-confirmation.js';
 import { approve } from './approve.js';
 import { askConfirmation, type Created, type NewConfirmation } from './ask.js';
 import { ChangeWatchers } from './change-watchers.js';
@@ -24,6 +23,7 @@ import {
 import { getOne, listPage, previewEdit, toolView } from './read-view.js';
 import type { LinkApprover } from './store.js';
 import * as sweeps from './sweeps.js';
+import { traceConfirmationStep } from './trace-confirmation.js';
 import type {
   Confirmation,
   ConfirmationFailure,

@@ -3,7 +3,7 @@ import { formatMessage, type Locale, type MessageParams } from '../messages/inde
 import { type ErrorCode, failure } from '../result.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import type { Approval, JsonSchema } from '../tool.js';
-import type { ToolInfo } from '../tools/tool-info.js';
+import type { ToolInfo } from '../tool-info.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import type { ApproverNotices } from './approver-notices.js';
 import type { ChangeWatchers } from './change-watchers.js';

@@ -1,6 +1,6 @@
 import { formatMessage, type Locale } from '../messages/index.js';
 import type { CallerKind, SideEffect } from '../tool.js';
-import type { ToolInfo } from '../tools/tool-info.js';
+import type { ToolInfo } from '../tool-info.js';
 import { readFlags } from './call-context.js';
 import { type GateContext, type Refusal, refusalFor } from './gates.js';
 

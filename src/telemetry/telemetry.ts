@@ -1,8 +1,7 @@
-import type { ConfirmationStatus } from '../confirm/types.js';
 import type { ConfirmationEvent, EventListener } from '../events.js';
 import type { ErrorCode } from '../result.js';
 import type { CallerKind } from '../tool.js';
-import type { ToolInfo } from '../tools/tool-info.js';
+import type { ToolInfo } from '../tool-info.js';
 
 /** How one call began, for its span. */
 export interface ToolSpanStart {
@@ -31,7 +30,8 @@ export interface ToolSpanEnd {
   /** The tool's internal name, when only the end knows it (a confirmation step). */
   readonly tool?: string | undefined;
   readonly confirmationId?: string | undefined;
-  readonly confirmationStatus?: ConfirmationStatus | undefined;
+  /** The confirmation's status after the step (`delivered`, `pending` …). */
+  readonly confirmationStatus?: string | undefined;
   /** A confirmation's payload, for a span that records arguments. */
   readonly payload?: unknown;
   /** What the tool returned; a span records it only when the app opted in. */

@@ -2,13 +2,13 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import { isValidToolName, MAX_WIRE_NAME_LENGTH, toWireName } from '../policy/wire-name.js';
 import { type JsonSchema, SIDE_EFFECTS, type SideEffect, type ToolDefinition } from '../tool.js';
+import type { ToolInfo } from '../tool-info.js';
 import { deepFreeze } from '../util/deep-freeze.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { isRecord } from '../util/is-record.js';
 import { findUnsupportedPattern } from '../validation/patterns.js';
 import { describeAsJsonSchema, isStandardSchema } from '../validation/standard-schema.js';
 import type { PayloadSpec, RegisteredTool, ToolFunction } from './registered-tool.js';
-import type { ToolInfo } from './tool-info.js';
 
 const NAME_RULES =
   'A tool name is `<domain>.<capability>`: dot-separated segments that start with a letter and hold letters, digits, `-` and single `_` between other characters (e.g. `kb.search`, `crm.contact_notes.list`).';

@@ -1,6 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { JsonSchema } from '../tool.js';
-import type { ToolInfo } from './tool-info.js';
+import type { ToolInfo } from '../tool-info.js';
 
 /** A tool's `run`, `prepare` or `deliver` as taken at register. */
 // biome-ignore lint/suspicious/noExplicitAny: a registry holds tools of every input and output type

@@ -1,4 +1,4 @@
-import type { JsonSchema, SideEffect } from '../tool.js';
+import type { JsonSchema, SideEffect } from './tool.js';
 
 /**
  * What the registry tells about a registered tool: everything but its functions, so a listing never

@@ -1,4 +1,3 @@
-import type { Confirmation, ConfirmationFailure } from '../confirm/types.js';
 import type { ErrorCode } from '../result.js';
 import {
   type ConfirmationStep,
@@ -7,7 +6,8 @@ import {
   type Telemetry,
   type ToolSpan,
   type ToolSpanEnd,
-} from './telemetry.js';
+} from '../telemetry/telemetry.js';
+import type { Confirmation, ConfirmationFailure } from './types.js';
 
 /** A confirm refused by the tool's gates as they are now (or the tool is gone). */
 const REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
