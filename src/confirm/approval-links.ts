@@ -4,8 +4,8 @@ import type { ErrorCode } from '../result.js';
 import { failure } from '../result.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { isRecord } from '../util/is-record.js';
+import type { LinkToCheck } from './check-list.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
-import { payloadDigest } from './digest.js';
 import type { Fail } from './flow-context.js';
 import { isLinkTokenShape, linkTokenHash, newLinkToken } from './link-token.js';
 import { setOwn } from './own-property.js';
@@ -60,11 +60,18 @@ export type OpenLinkResult = OpenedLink | LinkFailure;
 
 export { linkTokenHash } from './link-token.js';
 
-/** Whether a link may be made for `approver`: the check list, as their confirm would run it now. */
-export type LinkPrecheck = (
-  record: Confirmation,
-  approver: LinkApprover,
-  fail: Fail,
+/**
+ * The check list, asked about a link: whether one may be made for `approver` (`issue-link`: as their
+ * confirm would run now), or whether `link` opens `record` (`open-link`). Never a second copy of a rule.
+ */
+export type LinkCheck = (
+  kind: 'issue-link' | 'open-link',
+  asked: {
+    readonly record: Confirmation;
+    readonly approver: LinkApprover;
+    readonly link?: LinkToCheck | undefined;
+    readonly fail: Fail;
+  },
 ) => Promise<ConfirmationFailure | undefined>;
 
 /**
@@ -81,21 +88,21 @@ export class ApprovalLinks {
   readonly #now: () => number;
   readonly #locale: Locale;
   readonly #onEvent: EventListener | undefined;
-  readonly #precheck: LinkPrecheck;
+  readonly #check: LinkCheck;
 
   constructor(settings: {
     readonly store: ConfirmationStore;
     readonly now: () => number;
     readonly locale: Locale;
     readonly onEvent?: EventListener | undefined;
-    /** The check list, as the approver's confirm would run it (four eyes, the tool's gates …). */
-    readonly precheck: LinkPrecheck;
+    /** The check list (four eyes, the tool's gates, the link, the stored payload …). */
+    readonly check: LinkCheck;
   }) {
     this.#store = settings.store;
     this.#now = settings.now;
     this.#locale = settings.locale;
     this.#onEvent = settings.onEvent;
-    this.#precheck = settings.precheck;
+    this.#check = settings.check;
   }
 
   /** Whether the store keeps links (the memory, SQLite and PostgreSQL stores do). */
@@ -128,7 +135,7 @@ export class ApprovalLinks {
       if (confirmation === undefined) return fail('CONFIRMATION_NOT_FOUND', {});
       const now = this.#now();
       const closes = Date.parse(confirmation.expiresAt);
-      const refused = await this.#precheck(confirmation, approver, fail);
+      const refused = await this.#check('issue-link', { record: confirmation, approver, fail });
       if (refused !== undefined) return refused;
       const token = newLinkToken();
       const expiresAt = Math.min(closes, ttl === undefined ? closes : now + ttl);
@@ -158,7 +165,7 @@ export class ApprovalLinks {
     id: unknown,
     options: { readonly locale?: Locale } = {},
   ): Promise<OpenLinkResult> {
-    const result = await this.#check(token, id, options?.locale);
+    const result = await this.#opened(token, id, options?.locale);
     if (!result.ok) {
       this.#emit({
         action: 'refused',
@@ -174,37 +181,27 @@ export class ApprovalLinks {
     if (this.#onEvent !== undefined) emitSafely(this.#onEvent, { type: 'link', ...event, at: this.#now() });
   }
 
-  async #check(token: unknown, id: unknown, locale: Locale | undefined): Promise<OpenLinkResult> {
+  /** The link and its confirmation, read at once, then the check list's `open-link` checks. */
+  async #opened(token: unknown, id: unknown, locale: Locale | undefined): Promise<OpenLinkResult> {
     const fail = this.#failIn(locale);
-    const refused = (reason: LinkRefusalReason, confirmation?: Confirmation): LinkFailure => ({
-      ...fail('LINK_REFUSED', { detail: reason }, confirmation),
-      reason,
-    });
     if (!this.supported)
       return fail('INVALID_OPTION', { detail: 'this confirmation store keeps no approval links' });
-    if (!isLinkTokenShape(token) || !isConfirmationIdShape(id)) return refused('unknown');
-    const hash = linkTokenHash(token);
+    const unknown = { ...fail('LINK_REFUSED', { detail: 'unknown' }), reason: 'unknown' } as LinkFailure;
+    if (!isLinkTokenShape(token) || !isConfirmationIdShape(id)) return unknown;
+    const tokenHash = linkTokenHash(token);
     try {
-      const link = await this.#store.findLink?.(hash);
+      const [found, record] = await Promise.all([this.#store.findLink?.(tokenHash), this.#store.get(id)]);
       // A link for another confirmation is told apart from no link at all by nothing.
-      if (link === undefined || link.confirmationId !== id) return refused('unknown');
-      const now = this.#now();
-      if (link.usedAt !== undefined) return refused('used');
-      if (link.expiresAt <= now) return refused('expired');
-      const confirmation = await this.#store.get(id);
-      if (confirmation === undefined) return fail('CONFIRMATION_NOT_FOUND', {});
-      // The payload as stored now, not only its recorded digest: a row changed behind the registry's
-      // back refuses the link too.
-      if (confirmation.digest !== link.digest || storedDigest(confirmation) !== link.digest)
-        return fail('PAYLOAD_CHANGED', {}, confirmation);
-      if (confirmation.status !== 'pending')
-        return fail('ALREADY_DECIDED', { status: confirmation.status }, confirmation);
-      if (Date.parse(confirmation.expiresAt) <= now) return fail('EXPIRED', {}, confirmation);
+      if (found === undefined || found.confirmationId !== id) return unknown;
+      if (record === undefined) return fail('CONFIRMATION_NOT_FOUND', {});
+      const link = { tokenHash, found };
+      const refused = await this.#check('open-link', { record, approver: found.approver, link, fail });
+      if (refused !== undefined) return refused;
       return {
         ok: true,
-        approver: link.approver,
-        expiresAt: new Date(link.expiresAt).toISOString(),
-        confirmation,
+        approver: found.approver,
+        expiresAt: new Date(found.expiresAt).toISOString(),
+        confirmation: record,
       };
     } catch (error) {
       return fail('STORE_FAILED', { detail: describeThrown(error) });
@@ -222,15 +219,6 @@ export class ApprovalLinks {
       const base = failure(code, formatMessage(code, params, language));
       return confirmation === undefined ? base : { ...base, confirmation };
     };
-  }
-}
-
-/** The digest of the payload as stored (`''` when it is not JSON a digest can be taken of). */
-function storedDigest(confirmation: Confirmation): string {
-  try {
-    return payloadDigest(confirmation.tool, confirmation.payload);
-  } catch {
-    return '';
   }
 }
 

@@ -1,5 +1,5 @@
 import { describeThrown } from '../util/describe-thrown.js';
-import { checkDecision } from './check-list.js';
+import { checkDecision, type LinkToCheck } from './check-list.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
 import { deliverOnce } from './deliver.js';
 import {
@@ -63,7 +63,7 @@ export async function approve(
       now,
       by: person.id,
       ...(edit === undefined ? {} : { edit }),
-      ...(link === undefined ? {} : { link: { tokenHash: linkTokenHash(link.token) } }),
+      ...(link === undefined ? {} : { link: { tokenHash: link.tokenHash } }),
     };
     const claim = await claimOnce(ctx, record, { mode, change, fail });
     if (!claim.ok) return claim.failure;
@@ -94,7 +94,7 @@ export async function lookUp(
   | {
       readonly ok: true;
       readonly record: Confirmation;
-      readonly link: { readonly token: string; readonly found: ApprovalLinkRecord | undefined } | undefined;
+      readonly link: LinkToCheck | undefined;
     }
   | { readonly ok: false; readonly failure: ConfirmationFailure }
 > {
@@ -106,12 +106,14 @@ export async function lookUp(
     };
   let record: Confirmation | undefined;
   let found: ApprovalLinkRecord | undefined;
+  // Hashed once: the lookup, the check list and the claim that spends it all use this.
+  const tokenHash = token !== undefined && isLinkTokenShape(token) ? linkTokenHash(token) : undefined;
   try {
     // Always awaited, even from the memory store: a decision never acts before its caller regains
     // control, so a signal aborted right after calling it still stops it.
     [record, found] = await Promise.all([
       store.get(id),
-      token !== undefined && isLinkTokenShape(token) ? store.findLink?.(linkTokenHash(token)) : undefined,
+      tokenHash === undefined ? undefined : store.findLink?.(tokenHash),
     ]);
   } catch (error) {
     return { ok: false, failure: fail('STORE_FAILED', { detail: storeFailure(error) }) };
@@ -125,7 +127,7 @@ export async function lookUp(
       };
     return { ok: false, failure: fail('CONFIRMATION_NOT_FOUND', {}) };
   }
-  return { ok: true, record, link: token === undefined ? undefined : { token, found } };
+  return { ok: true, record, link: token === undefined ? undefined : { tokenHash: tokenHash ?? '', found } };
 }
 
 /**

@@ -9,16 +9,23 @@ import {
   type SendToolHandle,
 } from './flow-context.js';
 import { fourEyesRefusal } from './four-eyes.js';
-import { linkTokenHash } from './link-token.js';
 import { checkPayloadEdit } from './payload-edit.js';
 import type { ApprovalLinkRecord, LinkApprover, PayloadEdit } from './store.js';
 import type { AuthorizeDecision, Confirmation, ConfirmationFailure } from './types.js';
 
 /**
- * What is being decided. A person's four decisions, and two askings that decide nothing: whether a
- * link may be made for someone (`issue-link`: they could use it), and a person's edit previewed.
+ * What is being decided. A person's four decisions, and three askings that decide (and write)
+ * nothing: whether a link may be made for someone (`issue-link`: they could use it), whether a link
+ * opens its confirmation (`open-link`: a page view, a mail scanner's prefetch), and an edit previewed.
  */
-export type DecisionKind = 'confirm' | 'retry' | 'reject' | 'markDelivered' | 'issue-link' | 'edit-preview';
+export type DecisionKind =
+  | 'confirm'
+  | 'retry'
+  | 'reject'
+  | 'markDelivered'
+  | 'issue-link'
+  | 'open-link'
+  | 'edit-preview';
 
 /** One decision, as the check list reads it: every value already read at the edge. */
 export interface DecisionToCheck {
@@ -27,8 +34,8 @@ export interface DecisionToCheck {
   readonly record: Confirmation;
   /** Who decides: their id, and for a confirm or retry their flags and scope. `undefined`: nobody yet. */
   readonly person: LinkApprover | undefined;
-  /** The link the decision is made through (its token was given): the record found for it, if any. */
-  readonly link?: { readonly token: string; readonly found: ApprovalLinkRecord | undefined } | undefined;
+  /** The link the decision is made through: its token's hash, and the link stored under it, if any. */
+  readonly link?: LinkToCheck | undefined;
   /** The digest the person was shown. */
   readonly digest?: string | undefined;
   /** The person's edit of the payload, as given. */
@@ -50,6 +57,12 @@ export interface Cleared {
   readonly edit: PayloadEdit | undefined;
 }
 
+/** A link as the check list reads it: looked up by the hash of the token given. */
+export interface LinkToCheck {
+  readonly tokenHash: string;
+  readonly found: ApprovalLinkRecord | undefined;
+}
+
 type Checked = ConfirmationFailure | undefined;
 
 /** Where the steps keep what they found for the ones after them. */
@@ -62,7 +75,10 @@ interface Found {
 type Check = (ctx: FlowContext, d: DecisionToCheck, found: Found) => Checked | Promise<Checked>;
 
 const PERSON_DECIDES: ReadonlySet<DecisionKind> = new Set(['confirm', 'retry', 'reject', 'markDelivered']);
+/** The kinds that end in a delivery: the tool and its gates are checked for them. */
 const DELIVERS: ReadonlySet<DecisionKind> = new Set(['confirm', 'retry', 'issue-link']);
+/** The kinds that show or deliver the payload: its digest is checked for them. */
+const READS_PAYLOAD: ReadonlySet<DecisionKind> = new Set([...DELIVERS, 'open-link', 'edit-preview']);
 
 /**
  * **The check list**: every way a person decides — `confirm`, `retry`, `reject`, `markDelivered`, the
@@ -94,12 +110,11 @@ export async function checkDecision(
 
 const linkIsLive: Check = (_ctx, d) => {
   if (d.link === undefined) return undefined;
-  const { found, token } = d.link;
+  const { found } = d.link;
   const refused = (reason: 'unknown' | 'used' | 'expired') =>
     ({ ...d.fail('LINK_REFUSED', { detail: reason }), reason }) as ConfirmationFailure;
   // A link for another confirmation is told apart from no link at all by nothing.
-  if (found === undefined || found.confirmationId !== d.record.id || found.tokenHash !== linkTokenHash(token))
-    return refused('unknown');
+  if (found === undefined || found.confirmationId !== d.record.id) return refused('unknown');
   if (found.usedAt !== undefined) return refused('used');
   if (found.expiresAt <= d.now) return refused('expired');
   if (found.digest !== d.record.digest) return d.fail('PAYLOAD_CHANGED', {}, d.record);
@@ -114,14 +129,15 @@ const isOpen: Check = (ctx, d) => {
       : alreadyDecided(fail, record);
   if (record.status === 'expired') return fail('EXPIRED', {}, record);
   if (record.status !== 'pending') return alreadyDecided(fail, record);
-  // No is never dangerous: a reject is taken even past the expiry.
-  if (d.kind !== 'reject' && Date.parse(record.expiresAt) <= now) return expireOne(ctx, record, now, fail);
+  // No is never dangerous: a reject is taken even past the expiry. Only a decision marks it expired.
+  if (d.kind !== 'reject' && Date.parse(record.expiresAt) <= now)
+    return PERSON_DECIDES.has(d.kind) ? expireOne(ctx, record, now, fail) : fail('EXPIRED', {}, record);
   return undefined;
 };
 
 const notTheAsker: Check = (ctx, d) => {
   if (!ctx.requireDifferentApprover || d.person === undefined) return undefined;
-  if (d.kind === 'reject' || d.kind === 'edit-preview') return undefined;
+  if (d.kind === 'reject' || d.kind === 'open-link' || d.kind === 'edit-preview') return undefined;
   const refusal = fourEyesRefusal(d.record, d.person.id);
   if (refusal === undefined) return undefined;
   return d.fail('SAME_PERSON', refusal === 'no-actor' ? { detail: 'no-actor' } : {}, d.record);
@@ -132,7 +148,7 @@ const notTheAsker: Check = (ctx, d) => {
  * one the person was shown: an edited row — payload or tool — is caught even without `digest`.
  */
 const payloadIsAsShown: Check = (_ctx, d, found) => {
-  if (!DELIVERS.has(d.kind) && d.kind !== 'edit-preview') return undefined;
+  if (!READS_PAYLOAD.has(d.kind)) return undefined;
   const { record, fail } = d;
   const snapshot = snapshotJson(record.payload);
   const digest =

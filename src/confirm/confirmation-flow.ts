@@ -2,7 +2,7 @@ import { type Locale, toLocale } from '../messages/index.js';
 import { approve } from './approve.js';
 import { askConfirmation, type Created, type NewConfirmation } from './ask.js';
 import { ChangeWatchers } from './change-watchers.js';
-import { checkDecision } from './check-list.js';
+import { checkDecision, type LinkToCheck } from './check-list.js';
 import { decide } from './decide.js';
 import {
   type ConfirmationFlowSettings,
@@ -101,16 +101,24 @@ export class ConfirmationFlow {
   }
 
   /**
-   * Whether a one-time link may be made for `approver`: the check list as their confirm would run it
-   * now (open, four eyes, the stored payload, the tool and its gates with their flags and scope).
+   * The check list asked about a link: may one be made for `approver` (`issue-link`: as their confirm
+   * would run now — open, four eyes, the stored payload, the tool and its gates), or does `link` open
+   * `record` (`open-link`: the link, open, the stored payload). Decides and writes nothing.
    */
-  checkLinkFor(
-    record: Confirmation,
-    approver: LinkApprover,
-    fail: Fail,
+  async checkLink(
+    kind: 'issue-link' | 'open-link',
+    asked: { record: Confirmation; approver: LinkApprover; link?: LinkToCheck | undefined; fail: Fail },
   ): Promise<ConfirmationFailure | undefined> {
-    const d = { kind: 'issue-link', record, person: approver, now: this.#ctx.now(), fail } as const;
-    return checkDecision(this.#ctx, d).then((cleared) => (cleared.ok ? undefined : cleared));
+    const { record, approver, link, fail } = asked;
+    const cleared = await checkDecision(this.#ctx, {
+      kind,
+      record,
+      person: approver,
+      link,
+      now: this.#ctx.now(),
+      fail,
+    });
+    return cleared.ok ? undefined : cleared;
   }
 
   expireDue(options: unknown): Promise<ConfirmationSweepResult> {

@@ -73,7 +73,7 @@ export function createConfirmationPath(
     now,
     locale,
     onEvent,
-    precheck: (record, approver, fail) => flow.checkLinkFor(record, approver, fail),
+    check: (kind, asked) => flow.checkLink(kind, asked),
   });
   return { flow, links };
 }

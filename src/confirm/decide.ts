@@ -3,7 +3,6 @@ import { approverOf, lookUp, refusedClaim } from './approve.js';
 import { checkDecision } from './check-list.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
 import { callStore, type Fail, type FlowContext, reportingLinkRefusals } from './flow-context.js';
-import { linkTokenHash } from './link-token.js';
 import type { Deciding } from './read-options.js';
 import type { DecisionChange } from './store.js';
 import type { ConfirmationResult } from './types.js';
@@ -47,7 +46,7 @@ export async function decide(
       });
       if (!cleared.ok) return cleared;
       by = person.id;
-      if (looked.link !== undefined) link = { tokenHash: linkTokenHash(looked.link.token) };
+      if (looked.link !== undefined) link = { tokenHash: looked.link.tokenHash };
     }
     const change: DecisionChange = { now, by, note: deciding.note, ...(link === undefined ? {} : { link }) };
     const written = await callStore(() =>

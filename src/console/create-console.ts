@@ -263,7 +263,7 @@ function readSettings(options: unknown): ConsoleSettings {
     );
   const hostRule: HostRule =
     publicBase !== undefined
-      ? { publicOrigin: new URL(publicBase).origin }
+      ? { publicOrigin: new URL(publicBase).origin, publicHost: new URL(publicBase).host }
       : hosts === undefined
         ? LOOPBACK_RULE
         : { allowedHosts: hosts };

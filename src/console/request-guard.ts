@@ -11,7 +11,7 @@ export type GuardRefusal =
 
 /** Which host the console answers on: publicUrl's, or any of `allowedHosts` (hostnames, any port). */
 export type HostRule =
-  | { readonly publicOrigin: string }
+  | { readonly publicOrigin: string; readonly publicHost: string }
   | { readonly allowedHosts: readonly string[] | 'any' };
 
 /** The rule when neither `publicUrl` nor `allowedHosts` is given: loopback names only. */
@@ -25,7 +25,7 @@ export const LOOPBACK_RULE: HostRule = { allowedHosts: LOOPBACK_HOSTS };
 export function hostRefusal(url: URL, rule: HostRule): GuardRefusal | undefined {
   const allowed =
     'publicOrigin' in rule
-      ? url.host === new URL(rule.publicOrigin).host
+      ? url.host === rule.publicHost
       : rule.allowedHosts === 'any' || rule.allowedHosts.includes(hostnameOf(url.host, false) ?? '');
   return allowed ? undefined : { status: 403, code: 'FORBIDDEN_HOST' };
 }

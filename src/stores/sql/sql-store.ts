@@ -123,6 +123,7 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
   };
 
   const linksTable = linksTableOf(table);
+  // Bookkeeping, not a decision: `digest = digest` only carries the dialect's "no flush wait".
   const markLinkUsed = write(
     'useLink',
     `UPDATE ${linksTable} SET used_at = $2, digest = ${dialect.relaxed('digest')} WHERE token_hash = $1 AND used_at IS NULL`,
