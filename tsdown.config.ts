@@ -17,6 +17,7 @@ export default defineConfig({
     'mcp-server': 'src/adapters/mcp-server.ts',
     notify: 'src/notify/index.ts',
     opentelemetry: 'src/telemetry/opentelemetry.ts',
+    dbos: 'src/integrations/dbos/index.ts',
     // The `graded-tools` bin; its `#!/usr/bin/env node` line is kept and the file made executable.
     cli: 'src/cli/index.ts',
   },

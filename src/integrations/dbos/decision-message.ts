@@ -1,0 +1,50 @@
+import type { ApprovalNotice } from '../../confirm/notice.js';
+import type { ConfirmationStatus } from '../../confirm/types.js';
+
+/**
+ * The topic every decision is sent on: a workflow waits with `DBOS.recv(DECISION_TOPIC, …)`, so
+ * messages of its own on other topics never mix with them.
+ */
+export const DECISION_TOPIC = 'graded-tools.decision';
+
+/** What a waiting workflow receives: the decision on the confirmation it proposed, in plain JSON. */
+export interface DecisionMessage {
+  readonly confirmationId: string;
+  /** `delivered`, `rejected`, `expired`, `failed` or `unknown`. */
+  readonly status: ConfirmationStatus;
+  /** When it was decided (ISO 8601). */
+  readonly at?: string;
+  /** Who decided, when a person did. */
+  readonly by?: string;
+  /** What they said, e.g. a reject reason. */
+  readonly note?: string;
+}
+
+/** The parts of a `decided` notice this bridge reads; `ref` and `decision` are optional on every notice. */
+type DecidedNotice = ApprovalNotice & {
+  readonly confirmation: ApprovalNotice['confirmation'] & { readonly ref?: unknown };
+  readonly decision?: { readonly at?: unknown; readonly by?: unknown; readonly note?: unknown };
+};
+
+/** The workflow a notice goes to: the confirmation's `ref`, for a `decided` notice that has one. */
+export function workflowOf(notice: ApprovalNotice): string | undefined {
+  if (notice.kind !== 'decided') return undefined;
+  const ref = (notice as DecidedNotice).confirmation.ref;
+  return typeof ref === 'string' && ref !== '' ? ref : undefined;
+}
+
+/** The message for one `decided` notice: its fields copied one by one, nothing else of the notice. */
+export function decisionMessage(notice: ApprovalNotice): DecisionMessage {
+  const { decision } = notice as DecidedNotice;
+  return {
+    confirmationId: notice.confirmation.id,
+    status: notice.confirmation.status,
+    ...text('at', decision?.at),
+    ...text('by', decision?.by),
+    ...text('note', decision?.note),
+  };
+}
+
+function text<K extends string>(key: K, value: unknown): { [P in K]?: string } {
+  return (typeof value === 'string' ? { [key]: value } : {}) as { [P in K]?: string };
+}
