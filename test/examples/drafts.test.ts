@@ -1,0 +1,124 @@
+import { type ConfirmRequired, describeDecision } from 'graded-tools';
+import { describe, expect, it } from 'vitest';
+import { approveAs, DESK_AGENT, type PersonStep, rejectAs } from '../../examples/draft-desk.js';
+import { createDesk, type Desk, ranTools } from '../adapters/support/hostile-calls.js';
+import { DRAFT_DRIVERS, FOLLOW_UP } from './support/draft-drivers.js';
+
+const DRAFT = {
+  conversationId: 'c-1001',
+  text: 'Hi Ana, the duplicate charge on your March invoice is refunded within 5 days.',
+};
+
+/** What the person saw when asked: the stored record and the outbox at that moment. */
+interface Asked {
+  readonly pending: ConfirmRequired;
+  readonly outboxAtDecision: number;
+  readonly record: unknown;
+}
+
+/** A person step that notes what there was to see, then decides as `decide` does. */
+function watching(desk: Desk, decide: PersonStep): { person: PersonStep; asked: Asked[] } {
+  const asked: Asked[] = [];
+  const person: PersonStep = async (pending) => {
+    const record = await desk.registry.confirmations.get(pending.confirmationId);
+    asked.push({ pending, outboxAtDecision: desk.data.outbox.length, record });
+    return decide(pending);
+  };
+  return { person, asked };
+}
+
+describe.each(DRAFT_DRIVERS)('from draft to decision: $framework', (driver) => {
+  it('proposes the draft, delivers it only on the confirm, and the agent hears "sent" next turn', async () => {
+    const desk = createDesk();
+    const { person, asked } = watching(desk, approveAs(desk.registry, 'person:li'));
+    const { result, seen } = await driver.run({ desk, person, draft: DRAFT });
+
+    expect(result).toMatchObject({ ok: true, draft: DRAFT, followUp: FOLLOW_UP });
+    if (!result.ok) return;
+    // Proposed by the agent, with the app's why, link and reference; nothing went out before the person.
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.outboxAtDecision).toBe(0);
+    expect(asked[0]?.record).toMatchObject({
+      ok: true,
+      confirmation: {
+        status: 'pending',
+        tool: 'message.send',
+        actor: DESK_AGENT,
+        ref: 'c-1001',
+        note: expect.stringContaining('c-1001'),
+        links: [{ label: 'Conversation c-1001', url: 'https://desk.example/c/c-1001' }],
+      },
+    });
+    // Delivered once, exactly the draft, to the conversation's customer.
+    expect(desk.data.outbox).toEqual([
+      { to: 'ana@example.com', text: DRAFT.text, confirmationId: asked[0]?.pending.confirmationId },
+    ]);
+    expect(result.confirmation.status).toBe('delivered');
+    expect(result.decisionText).toBe(describeDecision(result.confirmation, 'en'));
+    // The decision is the next turn's last user message, and the agent answered it.
+    expect(seen.calls).toBe(3);
+    expect(seen.userTexts(2).at(-1)).toBe(result.decisionText);
+    expect(seen.userTexts(1)).not.toContain(result.decisionText);
+  });
+
+  it('never lists the send tool, and answers a call to it exactly as a name nobody registered', async () => {
+    const desk = createDesk();
+    const { person } = watching(desk, approveAs(desk.registry, 'person:li'));
+    const { seen } = await driver.run({ desk, person, draft: DRAFT });
+
+    expect(seen.toolLists).toHaveLength(3);
+    for (const [index, list] of seen.toolLists.entries()) {
+      const extra = index < 2 ? driver.extraDraftTools : [];
+      expect([...list].sort()).toEqual(['kb__search', 'session__fetch', ...extra].sort());
+    }
+    const send = seen.shownFor('send');
+    const madeUp = seen.shownFor('made-up');
+    expect(send).toMatch(/message__send/);
+    expect(send?.replaceAll('message__send', '<name>')).toBe(
+      madeUp?.replaceAll('delete_everything', '<name>'),
+    );
+    // The reads ran and answered; the send ran only through the person's confirm.
+    expect(JSON.parse(seen.shownFor('read') ?? '')).toMatchObject({ customer: 'ana@example.com' });
+    expect(ranTools(desk.events.filter((event) => event.tool !== 'message.send'))).toEqual([
+      'session.fetch',
+      'kb.search',
+    ]);
+    expect(desk.data.outbox).toHaveLength(1);
+  });
+
+  it('a reject delivers nothing, and the agent hears the reason in its locale', async () => {
+    const desk = createDesk();
+    const reason = 'Wrong customer: this is about the April invoice.';
+    const { person, asked } = watching(desk, rejectAs(desk.registry, 'person:li', reason));
+    const { result, seen } = await driver.run({ desk, person, draft: DRAFT, locale: 'zh-CN' });
+
+    expect(result).toMatchObject({ ok: true, followUp: FOLLOW_UP });
+    if (!result.ok) return;
+    expect(asked).toHaveLength(1);
+    expect(result.confirmation.status).toBe('rejected');
+    expect(desk.data.outbox).toEqual([]);
+    expect(result.decisionText).toBe(describeDecision(result.confirmation, 'zh-CN'));
+    expect(result.decisionText).toContain(reason);
+    expect(result.decisionText).not.toBe(describeDecision(result.confirmation, 'en'));
+    expect(seen.userTexts(2).at(-1)).toBe(result.decisionText);
+  });
+});
+
+describe.each(DRAFT_DRIVERS.filter((driver) => driver.extraDraftTools.length === 0))(
+  'a draft that does not fit the send tool: $framework',
+  (driver) => {
+    // LangChain is left out: its responseFormat checks the draft first and asks the model again.
+    it('is refused by propose: nothing is stored, asked or delivered, and the loop stops', async () => {
+      const desk = createDesk();
+      const { person, asked } = watching(desk, approveAs(desk.registry, 'person:li'));
+      const { result, seen } = await driver.run({ desk, person, draft: { conversationId: 'c-1001' } });
+
+      expect(result).toMatchObject({ ok: false, stage: 'propose', code: 'INVALID_INPUT' });
+      expect(asked).toEqual([]);
+      expect(desk.data.outbox).toEqual([]);
+      const stored = await desk.registry.confirmations.list({});
+      expect(stored).toMatchObject({ ok: true, confirmations: [] });
+      expect(seen.calls).toBe(2);
+    });
+  },
+);
