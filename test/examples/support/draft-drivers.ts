@@ -4,7 +4,6 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { FakeBuiltModel } from '@langchain/core/testing';
-import type { StructuredTool } from '@langchain/core/tools';
 import type { AgentInputItem } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { MockLanguageModelV3 } from 'ai/test';
@@ -140,11 +139,17 @@ const aiSdk: DraftDriver = {
   },
 };
 
+/** A bound tool's name: a structured tool's, or (the structured output) an OpenAI-style spec's. */
+function boundName(tool: unknown): string {
+  const { name, function: spec } = tool as { name?: unknown; function?: { name?: unknown } };
+  return String(spec?.name ?? name);
+}
+
 /** LangChain's fake model, recording the tool list each call binds (createAgent binds per call). */
 class ListRecordingModel extends FakeBuiltModel {
   readonly toolLists: string[][] = [];
   override bindTools(tools: Parameters<FakeBuiltModel['bindTools']>[0]) {
-    this.toolLists.push(tools.map((tool) => (tool as StructuredTool).name ?? ''));
+    this.toolLists.push(tools.map(boundName));
     return super.bindTools(tools);
   }
 }
