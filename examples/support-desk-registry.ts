@@ -127,6 +127,8 @@ export function createSupportDeskRegistry(
       description: 'Email the customer of a conversation.',
       sideEffect: 'send',
       scopes: ['desk'],
+      // What confirming does, for the person deciding: {to} is the payload's `to`.
+      effect: 'Emails the customer at {to}',
       inputSchema: {
         type: 'object',
         properties: { conversationId: { type: 'string' }, text: { type: 'string', minLength: 1 } },

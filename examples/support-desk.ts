@@ -1,7 +1,14 @@
 // `npm start`: a support-desk agent walked through in the terminal. Nothing here talks to a real
 // model: the model's turn is scripted, so every run shows the same thing, including what the model
 // tries and is refused.
-import { definePlan, formatAccessReport, type InvokeResult, type RegistryEvent, runPlan } from 'graded-tools';
+import {
+  definePlan,
+  describeDecision,
+  formatAccessReport,
+  type InvokeResult,
+  type RegistryEvent,
+  runPlan,
+} from 'graded-tools';
 import { createSupportDeskData, createSupportDeskRegistry } from './support-desk-registry.js';
 
 const audit: RegistryEvent[] = [];
@@ -101,31 +108,43 @@ for (const call of modelTurn) {
 }
 console.log('  The write and send calls got the same answer as a name that does not exist.');
 
-heading('6. A person asks to send a message, and a person confirms it');
-const personCall = await registry.invoke(
-  'message.send',
-  { conversationId: 'c-1001', text: 'We refunded the duplicate charge; it will show within 5 days.' },
-  { scope: 'desk', actor: 'agent-ana' },
-);
-console.log(`  invoke   → ${show(personCall)}`);
+heading('6. The agent drafts a reply, the app proposes it, a person confirms it');
+// The agent's final answer is a draft in message.send's input shape: never a call to the send tool.
+const draft = {
+  conversationId: 'c-1001',
+  text: 'We refunded the duplicate charge; it will show within 5 days.',
+};
+const deskBot = { ...agentContext, actor: 'agent:desk-bot' };
+// Its run may not send, not even through invoke: an autonomous caller is refused and told to propose.
+const agentInvoke = await registry.invoke('message.send', draft, { ...deskBot, autonomous: true });
+console.log(`  invoke from the agent's run → ${show(agentInvoke)}`);
+const proposal = await registry.propose('message.send', draft, {
+  ...deskBot,
+  note: 'The customer asked twice about the duplicate charge; kb-1 says refunds show within 5 days.',
+  links: [{ label: 'Conversation c-1001', url: 'https://desk.example/c/c-1001' }],
+  ref: 'c-1001',
+});
+console.log(`  propose  → ${show(proposal)}`);
 console.log(
   `  Messages actually sent so far: ${data.outbox.length} (delivery waits for the person to confirm).`,
 );
-if (personCall.ok && personCall.requiresConfirm) {
-  console.log(
-    `  confirmation ${personCall.confirmationId.slice(0, 8)}…  digest ${personCall.digest.slice(0, 12)}…`,
-  );
-  const approval = { approvedBy: 'lead-li', digest: personCall.digest, scope: 'desk' };
+if (proposal.ok && proposal.requiresConfirm) {
+  const id = proposal.confirmationId;
+  console.log(`  confirmation ${id.slice(0, 8)}…  digest ${proposal.digest.slice(0, 12)}…`);
+  // The agent's run waits for the outcome while a person decides.
+  const waiting = registry.confirmations.waitFor(id, { timeoutMs: 60_000 });
+  const approval = { approvedBy: 'lead-li', digest: proposal.digest, scope: 'desk' };
   // A double click: two confirms race; exactly one delivers.
-  const [first, second] = await Promise.all([
-    registry.confirm(personCall.confirmationId, approval),
-    registry.confirm(personCall.confirmationId, approval),
-  ]);
+  const [first, second] = await Promise.all([registry.confirm(id, approval), registry.confirm(id, approval)]);
   for (const result of [first, second]) {
     console.log(
       `  confirm  → ${result.ok ? `delivered ${JSON.stringify(result.data)}` : `${result.code}: ${result.error}`}`,
     );
   }
+  const decided = await waiting;
+  console.log(
+    `  back to the agent: ${decided.ok ? describeDecision(decided.confirmation, 'en') : decided.code}`,
+  );
 }
 console.log(`  Messages actually sent: ${data.outbox.length}.`);
 
@@ -133,10 +152,10 @@ heading('7. The audit log (the real reasons, which the model never sees)');
 for (const event of audit) {
   if (event.type === 'invoke') {
     const code = event.code ? ` ${event.code}` : '';
-    console.log(`  ${event.caller.padEnd(6)} ${event.tool.padEnd(14)} ${event.outcome}${code}`);
+    console.log(`  ${event.caller.padEnd(10)} ${event.tool.padEnd(14)} ${event.outcome}${code}`);
   } else if (event.type === 'confirmation') {
     console.log(
-      `  ${'person'.padEnd(6)} ${event.tool.padEnd(14)} confirmation ${event.action}${event.by ? ` by ${event.by}` : ''}`,
+      `  ${''.padEnd(10)} ${event.tool.padEnd(14)} confirmation ${event.action}${event.by ? ` by ${event.by}` : ''}`,
     );
   }
 }

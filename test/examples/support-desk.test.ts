@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 const root = join(import.meta.dirname, '..', '..');
 
 describe('npm start (examples/support-desk.ts)', () => {
-  it('walks through the support desk, exits 0, writes nothing and sends once, after a person confirms', async () => {
+  it('walks through the support desk, exits 0, writes nothing, and sends the agent’s proposal once, after a person confirms', async () => {
     const { stdout } = await promisify(execFile)(
       join(root, 'node_modules', '.bin', 'tsx'),
       ['examples/support-desk.ts'],
@@ -22,13 +22,18 @@ describe('npm start (examples/support-desk.ts)', () => {
     expect(stdout).toMatch(/ticket__submit\(.*\n\s+→ refused\/failed\s+UNKNOWN_TOOL/);
     expect(stdout).toMatch(/message__send\(.*\n\s+→ refused\/failed\s+UNKNOWN_TOOL/);
     expect(stdout).toContain('INVALID_ARGUMENTS');
-    expect(stdout).toContain('needs a person  payload to confirm');
+    expect(stdout).toMatch(
+      /invoke from the agent's run → refused\/failed {2}SEND_REQUIRES_CONFIRM: .*registry\.propose/,
+    );
+    expect(stdout).toContain('propose  → needs a person  payload to confirm');
     expect(stdout).toContain('Messages actually sent so far: 0');
     expect(stdout.match(/confirm {2}→ delivered/g)).toHaveLength(1);
     expect(stdout.match(/confirm {2}→ ALREADY_DECIDED/g)).toHaveLength(1);
-    expect(stdout).toContain('model  ticket.submit  refused NOT_READ_ONLY');
+    expect(stdout).toMatch(/model +ticket\.submit +refused NOT_READ_ONLY/);
+    expect(stdout).toContain('confirmation created by agent:desk-bot');
     expect(stdout).toContain('confirmation confirmed by lead-li');
     expect(stdout).toContain('confirmation delivered');
+    expect(stdout).toMatch(/back to the agent: Sent at \d{4}-/);
     expect(stdout).toContain('Tickets written: 0. Messages sent: 1.');
     expect(stdout.trimEnd().split('\n').at(-1)).toContain('`npm run console`');
   });
