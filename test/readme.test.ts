@@ -44,3 +44,61 @@ describe('README', () => {
     expect(stdout.trim().split('\n')).toEqual(promised);
   });
 });
+
+/** The text of one `## ` section: from its heading to the next `## `. */
+const sectionOf = (file: string, heading: string) => {
+  const text = readFileSync(join(root, file), 'utf8');
+  const start = text.indexOf(`\n## ${heading}\n`);
+  if (start === -1) return '';
+  const end = text.indexOf('\n## ', start + 1);
+  return text.slice(start, end === -1 ? undefined : end);
+};
+
+describe('README: what a newcomer reads first', () => {
+  const loops = [
+    {
+      readme: 'README.md',
+      heading: 'From draft to decision',
+      printed: /^Sent at \d{4}-\S+: a person approved it\.$/,
+    },
+    { readme: 'README.zh-CN.md', heading: '从草稿到决定', printed: /^已于 \d{4}-\S+ 发送：有人批准了它。$/ },
+  ];
+
+  it.each(readmes)(
+    '%s: says why, with the console picture, before Install and before any contributor command',
+    (readme) => {
+      const text = readFileSync(join(root, readme), 'utf8');
+      const install = text.search(/^## (Install|安装)$/m);
+      expect(text.indexOf('](docs/console.png)')).toBeGreaterThan(0);
+      expect(text.indexOf('](docs/console.png)')).toBeLessThan(install);
+      expect(text.slice(0, install)).toMatch(/propos|提议/);
+      // The contributor commands stay documented (CI runs them), below the concepts.
+      const concepts = text.search(/^## (Concepts|概念)$/m);
+      expect(text.indexOf('`npm test`')).toBeGreaterThan(concepts);
+      expect(text.lastIndexOf('`npm start`')).toBeGreaterThan(concepts);
+    },
+  );
+
+  it('keeps both languages in step: the same heading levels in the same order, the same code blocks', () => {
+    const shape = (file: string) =>
+      [...readFileSync(join(root, file), 'utf8').matchAll(/^(#{1,4} |```\w*)/gm)].map((match) => match[1]);
+    expect(shape('README.zh-CN.md')).toEqual(shape('README.md'));
+  });
+
+  it.each(loops)(
+    '$readme: the "$heading" block runs the loop and prints the decision',
+    async ({ readme, heading, printed }) => {
+      const block = /```ts\n([\s\S]*?)```/.exec(sectionOf(readme, heading))?.[1] ?? '';
+      expect(block).toContain('registry.propose(');
+      expect(block).toContain('registry.confirmations.waitFor(');
+      mkdirSync(outDir, { recursive: true });
+      const file = join(outDir, `draft-to-decision-${readme.replace(/\W/g, '_')}.ts`);
+      writeFileSync(file, block);
+      const { stdout } = await promisify(execFile)(join(root, 'node_modules', '.bin', 'tsx'), [file], {
+        cwd: root,
+        timeout: 30_000,
+      });
+      expect(stdout.trim()).toMatch(printed);
+    },
+  );
+});
