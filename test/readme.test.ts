@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -101,4 +101,34 @@ describe('README: what a newcomer reads first', () => {
       expect(stdout.trim()).toMatch(printed);
     },
   );
+});
+
+describe('README links', () => {
+  /** GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens, repeats numbered. */
+  const anchorsOf = (text: string) => {
+    const seen = new Map<string, number>();
+    const anchors = new Set<string>();
+    const outsideCode = text.replace(/```[\s\S]*?```/g, '');
+    for (const [, heading = ''] of outsideCode.matchAll(/^#{1,6} (.+)$/gm)) {
+      const slug = heading
+        .toLowerCase()
+        .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+        .replace(/ /g, '-');
+      const count = seen.get(slug) ?? 0;
+      seen.set(slug, count + 1);
+      anchors.add(count === 0 ? slug : `${slug}-${count}`);
+    }
+    return anchors;
+  };
+
+  it.each(readmes)('%s: every #link names a heading, and every linked file exists', (readme) => {
+    const text = readFileSync(join(root, readme), 'utf8');
+    const anchors = anchorsOf(text);
+    const links = [...text.matchAll(/\]\((#[^)\s]+|\.\/[^)#\s]+)\)/g)].map((match) => match[1] ?? '');
+    expect(links.length).toBeGreaterThan(10);
+    const broken = links.filter((link) =>
+      link.startsWith('#') ? !anchors.has(decodeURIComponent(link.slice(1))) : !existsSync(join(root, link)),
+    );
+    expect(broken).toEqual([]);
+  });
 });
