@@ -86,6 +86,25 @@ describe.each(DRAFT_DRIVERS)('from draft to decision: $framework', (driver) => {
     expect(desk.data.outbox).toHaveLength(1);
   });
 
+  it("asks for the draft in the send tool's input shape, and nothing the model reads names it or propose", async () => {
+    const desk = createDesk();
+    const { person } = watching(desk, approveAs(desk.registry, 'person:li'));
+    const { seen } = await driver.run({ desk, person, draft: DRAFT });
+
+    const input = desk.registry.get('message.send')?.inputSchema;
+    expect(seen.draftShape).toMatchObject({
+      type: 'object',
+      properties: input?.properties,
+      required: input?.required,
+    });
+    for (let call = 0; call < seen.calls; call += 1) {
+      expect(seen.everything(call)).toContain('session__fetch');
+      expect(seen.everything(call)).not.toMatch(/propose|message\.send/i);
+    }
+    // Before the model made the name up itself, nothing it read had it.
+    expect(seen.everything(0)).not.toContain('message__send');
+  });
+
   it('a reject delivers nothing, and the agent hears the reason in its locale', async () => {
     const desk = createDesk();
     const reason = 'Wrong customer: this is about the April invoice.';

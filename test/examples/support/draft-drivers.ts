@@ -4,7 +4,9 @@
 import type { BaseMessage } from '@langchain/core/messages';
 import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { FakeBuiltModel } from '@langchain/core/testing';
-import type { AgentInputItem } from '@openai/agents';
+import type { StructuredTool } from '@langchain/core/tools';
+import { convertToOpenAITool } from '@langchain/core/utils/function_calling';
+import type { AgentInputItem, SerializedOutputType } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { MockLanguageModelV3 } from 'ai/test';
 import type { Locale } from 'graded-tools';
@@ -36,6 +38,10 @@ export interface Seen {
   userTexts(call: number): string[];
   /** What the model was shown in its second call for one of its first calls, by id. */
   shownFor(id: string): string | undefined;
+  /** The JSON Schema the drafting turn asked the model to fill in (its structured output). */
+  readonly draftShape: unknown;
+  /** Everything one call sent the model (instructions, tools, messages), as one text to search. */
+  everything(call: number): string;
 }
 
 /** One framework's harness. */
@@ -57,6 +63,10 @@ function agentsText(item: AgentInputItem): string | undefined {
   if (!('role' in item) || item.role !== 'user') return undefined;
   if (typeof item.content === 'string') return item.content;
   return item.content.map((part) => ('text' in part ? part.text : '')).join('');
+}
+
+function agentsShape(outputType: SerializedOutputType | undefined): unknown {
+  return typeof outputType === 'object' ? outputType.schema : undefined;
 }
 
 const openAIAgents: DraftDriver = {
@@ -85,6 +95,11 @@ const openAIAgents: DraftDriver = {
         calls: model.calls.length,
         toolLists: model.calls.map((call) => call.request.tools.map((tool) => tool.name)),
         userTexts: (call) => input(call).flatMap((item) => agentsText(item) ?? []),
+        draftShape: agentsShape(model.calls[0]?.request.outputType),
+        everything: (call) => {
+          const request = model.calls[call]?.request;
+          return JSON.stringify([request?.systemInstructions, request?.tools, request?.input]);
+        },
         shownFor: (id) => {
           for (const item of input(1)) {
             if (item.type !== 'function_call_result' || item.callId !== id) continue;
@@ -123,6 +138,8 @@ const aiSdk: DraftDriver = {
       seen: {
         calls: calls.length,
         toolLists: calls.map((call) => (call.tools ?? []).map((tool) => tool.name)),
+        draftShape: calls[0]?.responseFormat?.type === 'json' ? calls[0].responseFormat.schema : undefined,
+        everything: (call) => JSON.stringify([calls[call]?.tools, calls[call]?.prompt]),
         userTexts: (call) =>
           (calls[call]?.prompt ?? []).flatMap((message) =>
             message.role === 'user'
@@ -145,11 +162,17 @@ function boundName(tool: unknown): string {
   return String(spec?.name ?? name);
 }
 
+/** What a bound tool tells the model: name, description and the JSON Schema of its arguments. */
+function boundSpec(tool: unknown): unknown {
+  const { function: spec } = tool as { function?: unknown };
+  return spec ?? convertToOpenAITool(tool as StructuredTool).function;
+}
+
 /** LangChain's fake model, recording the tool list each call binds (createAgent binds per call). */
 class ListRecordingModel extends FakeBuiltModel {
-  readonly toolLists: string[][] = [];
+  readonly bound: unknown[][] = [];
   override bindTools(tools: Parameters<FakeBuiltModel['bindTools']>[0]) {
-    this.toolLists.push(tools.map(boundName));
+    this.bound.push([...tools]);
     return super.bindTools(tools);
   }
 }
@@ -178,7 +201,16 @@ const langChain: DraftDriver = {
       result,
       seen: {
         calls: model.callCount,
-        toolLists: model.toolLists,
+        toolLists: model.bound.map((tools) => tools.map(boundName)),
+        draftShape: (
+          model.bound[0]
+            ?.map(boundSpec)
+            .find((spec) => (spec as { name?: unknown }).name === DRAFT_OUTPUT_NAME) as
+            | { parameters?: unknown }
+            | undefined
+        )?.parameters,
+        everything: (call) =>
+          JSON.stringify([model.bound[call]?.map(boundSpec), messages(call).map((m) => [m.type, m.content])]),
         userTexts: (call) => messages(call).flatMap((m) => (m.type === 'human' ? [messageText(m)] : [])),
         shownFor: (id) => {
           const found = messages(1).find((m) => ToolMessage.isInstance(m) && m.tool_call_id === id);
