@@ -1,39 +1,93 @@
 import { canonicalJson } from '../confirm/digest.js';
 import type { Confirmation, ConfirmationsView, ConfirmationToolView } from '../confirm/types.js';
+import type { Locale } from '../messages/index.js';
+import type { ConsoleSettings } from './console-request.js';
+import { displayNames } from './display-names.js';
+import { effectOf } from './effect-line.js';
+import { type Offer, offeredActions } from './offered-actions.js';
+import { payloadLabels } from './payload-labels.js';
+import type { ConsolePerson } from './types.js';
 
 /**
- * A confirmation as the page shows it: the record, its tool's title (or name), the fields a person may
- * edit, and the exact canonical JSON whose digest they confirm.
+ * A confirmation as the page shows it: the record, its tool's title (or name), what confirming does
+ * (`effect`), the payload's field labels, the people's names, the buttons this person is offered, the
+ * fields they may edit, and the exact canonical JSON whose digest they confirm.
  */
 export type Card = Confirmation & {
   readonly title: string;
   readonly editable: string[];
   readonly canonicalJson: string;
+  /** The tool's `effect`, filled from the payload: "Emails the customer at ana@example.com". */
+  readonly effect?: string;
+  /** Top-level payload field → its label (the schema's `title`, per locale), for the fields that have one. */
+  readonly labels: Readonly<Record<string, string>>;
+  /** Person id → the app's name for them, for the asker and everyone in the history. */
+  readonly names: Readonly<Record<string, string>>;
+  /** What the person may do with it now; the page offers nothing else. */
+  readonly offer: Offer;
 };
+
+/** What a card needs besides the record: the person's language, names, and what they may do. */
+export interface CardSettings {
+  readonly view: ConfirmationsView;
+  readonly locale: Locale;
+  readonly displayName: ((personId: string) => string | undefined) | undefined;
+  /** Who is looking, for their own name when the app's `displayName` has none. */
+  readonly person?: { readonly id: string; readonly name?: string | undefined } | undefined;
+  readonly offer: (confirmation: Confirmation) => Promise<Offer>;
+}
 
 /** Builds cards, asking the registry about each tool once per request. */
 export class CardMaker {
-  readonly #view: ConfirmationsView;
+  readonly #s: CardSettings;
   readonly #tools = new Map<string, ConfirmationToolView | undefined>();
 
-  constructor(view: ConfirmationsView) {
-    this.#view = view;
+  constructor(settings: CardSettings) {
+    this.#s = settings;
   }
 
-  card(confirmation: Confirmation): Card {
+  async card(confirmation: Confirmation): Promise<Card> {
     const tool = this.#tool(confirmation.tool);
+    const effect = effectOf(tool, confirmation.payload);
     return {
       ...confirmation,
       title: tool?.title ?? confirmation.tool,
       editable: tool === undefined ? [] : [...tool.editable],
       canonicalJson: canonicalText(confirmation.payload),
+      ...(effect === undefined ? {} : { effect }),
+      labels: payloadLabels(tool?.payloadSchema, this.#s.locale),
+      names: displayNames(confirmation, this.#s.displayName, this.#s.person),
+      offer: await this.#s.offer(confirmation),
     };
   }
 
+  cards(confirmations: readonly Confirmation[]): Promise<Card[]> {
+    return Promise.all(confirmations.map((c) => this.card(c)));
+  }
+
   #tool(name: string): ConfirmationToolView | undefined {
-    if (!this.#tools.has(name)) this.#tools.set(name, this.#view.tool(name));
+    if (!this.#tools.has(name)) this.#tools.set(name, this.#s.view.tool(name));
     return this.#tools.get(name);
   }
+}
+
+/**
+ * The cards one person sees: in their language, with the app's names, and the buttons they are
+ * offered (through an approval link, `throughLink`: its approver's, confirm or reject only).
+ */
+export function personCards(
+  settings: ConsoleSettings,
+  person: ConsolePerson,
+  locale: Locale,
+  throughLink = false,
+): CardMaker {
+  return new CardMaker({
+    view: settings.registry.confirmations,
+    locale,
+    displayName: settings.displayName,
+    person,
+    offer: (confirmation) => offeredActions(settings, person, confirmation, throughLink),
+  });
 }
 
 /** A stored payload is JSON; one that is not (a store edited by hand) is shown as JSON text still. */

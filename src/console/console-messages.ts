@@ -11,6 +11,7 @@ export type ConsoleCode =
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'PAYLOAD_TOO_LARGE'
   | 'BAD_REQUEST'
+  | 'EDIT_NOT_PREVIEWED'
   | 'NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'CONSOLE_CLOSED'
@@ -41,6 +42,8 @@ const en: ConsoleWords = {
     UNSUPPORTED_MEDIA_TYPE: 'The console accepts only JSON (Content-Type: application/json).',
     PAYLOAD_TOO_LARGE: 'The request is too large (at most 256 KB).',
     BAD_REQUEST: 'The request is not what the console expects.',
+    EDIT_NOT_PREVIEWED:
+      'This edit was not previewed as it is, so it was not sent: preview it, check what the card shows, then confirm.',
     NOT_FOUND: 'There is nothing here.',
     METHOD_NOT_ALLOWED: 'This address does not accept that method.',
     CONSOLE_CLOSED: 'The approvals console is shutting down.',
@@ -72,6 +75,7 @@ const zhCN: ConsoleWords = {
     UNSUPPORTED_MEDIA_TYPE: '控制台只接受 JSON（Content-Type: application/json）。',
     PAYLOAD_TOO_LARGE: '请求过大（最多 256 KB）。',
     BAD_REQUEST: '请求内容不符合控制台的要求。',
+    EDIT_NOT_PREVIEWED: '此修改未按当前内容预览，因此没有发送：请先预览，核对卡片显示的内容后再确认。',
     NOT_FOUND: '此处没有内容。',
     METHOD_NOT_ALLOWED: '此地址不接受该请求方法。',
     CONSOLE_CLOSED: '审批控制台正在关闭。',

@@ -19,6 +19,8 @@ export interface ConsoleSettings {
   readonly publicUrl: string | undefined;
   /** The host the console answers on: publicUrl's, or `allowedHosts` (default loopback). */
   readonly hostRule: HostRule;
+  /** The app's names for person ids (`displayName`), if it gave one. */
+  readonly displayName: ((personId: string) => string | undefined) | undefined;
 }
 
 /** One request of a signed-in person, as every handler sees it. */

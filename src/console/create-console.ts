@@ -3,7 +3,7 @@ import { type Locale, toLocale } from '../messages/index.js';
 import type { ToolRegistry } from '../registry.js';
 import { isRecord } from '../util/is-record.js';
 import { decideMany } from './bulk-decisions.js';
-import { CardMaker } from './cards.js';
+import { personCards } from './cards.js';
 import type { ConsoleSettings, PersonRequest } from './console-request.js';
 import { askFromBody } from './decision-bodies.js';
 import { decide } from './decisions.js';
@@ -140,7 +140,7 @@ class ConsoleApp {
       url,
       person: who.person,
       locale,
-      cards: new CardMaker(this.#s.registry.confirmations),
+      cards: personCards(this.#s, who.person, locale),
     };
     if (route.method === 'GET') return this.#read(ctx, route);
     const body = await readJsonObject(request);
@@ -228,6 +228,7 @@ function readSettings(options: unknown): ConsoleSettings {
     publicUrl,
     staleAfterMs,
     allowedHosts,
+    displayName,
   } = options;
   if (typeof authenticate !== 'function') {
     throw fail(
@@ -249,6 +250,8 @@ function readSettings(options: unknown): ConsoleSettings {
     (typeof staleAfterMs !== 'number' || !Number.isInteger(staleAfterMs) || staleAfterMs < 0)
   )
     throw fail('`staleAfterMs` must be a whole number of milliseconds');
+  if (displayName !== undefined && typeof displayName !== 'function')
+    throw fail('`displayName` must be a function `(personId) => string | undefined`');
   const publicBase = readPublicUrl(publicUrl, base);
   if (publicBase === null)
     throw fail(
@@ -277,6 +280,7 @@ function readSettings(options: unknown): ConsoleSettings {
     locale: locale as Locale | undefined,
     sweepIntervalMs: interval,
     staleAfterMs: staleAfterMs as number | undefined,
+    displayName: displayName as ConsoleSettings['displayName'],
   });
 }
 

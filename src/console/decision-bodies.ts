@@ -16,12 +16,13 @@ function optionalText(body: Body, field: string): string | undefined | null {
 export function askFromBody(kind: DecisionAsk['kind'], body: Body): DecisionAsk | undefined {
   switch (kind) {
     case 'confirm': {
-      // A confirm from the console always proves what was shown: the digest is required.
-      const digest = body.digest;
+      // A confirm from the console always proves what was shown: the digest is required, and an edit
+      // carries the digest of its preview too (`editDigest`): what the card showed once previewed.
+      const { digest, editDigest } = body;
       if (typeof digest !== 'string' || digest === '') return undefined;
-      return Object.hasOwn(body, 'payload')
-        ? { kind, digest, payload: { value: body.payload } }
-        : { kind, digest };
+      if (!Object.hasOwn(body, 'payload')) return { kind, digest };
+      if (editDigest !== undefined && typeof editDigest !== 'string') return undefined;
+      return { kind, digest, payload: { value: body.payload, previewed: editDigest ?? '' } };
     }
     case 'retry': {
       const digest = optionalText(body, 'digest');

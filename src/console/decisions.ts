@@ -41,7 +41,12 @@ export interface DecisionOutcome {
 
 /** What a person asked to decide about one confirmation, read from the request body. */
 export type DecisionAsk =
-  | { readonly kind: 'confirm'; readonly digest: string; readonly payload?: { readonly value: unknown } }
+  | {
+      readonly kind: 'confirm';
+      readonly digest: string;
+      /** A person's edit, and the digest its preview showed them (`''`: never previewed). */
+      readonly payload?: { readonly value: unknown; readonly previewed: string };
+    }
   | { readonly kind: 'retry'; readonly digest: string | undefined }
   | { readonly kind: 'reject'; readonly reason: string | undefined }
   | { readonly kind: 'markDelivered'; readonly note: string | undefined };
@@ -59,9 +64,12 @@ export async function decide(
   ask: DecisionAsk,
   link?: string,
 ): Promise<DecisionOutcome> {
+  const unseen =
+    ask.kind === 'confirm' && ask.payload !== undefined ? await unseenEdit(ctx, id, ask.payload) : undefined;
+  if (unseen !== undefined) return unseen;
   const result = await askRegistry(ctx, id, ask, link);
-  if (!result.ok) return failed(ctx, result, link !== undefined);
-  const confirmation = ctx.cards.card(result.confirmation);
+  if (!result.ok) return await failed(ctx, result, link !== undefined);
+  const confirmation = await ctx.cards.card(result.confirmation);
   const words = consoleWords(ctx.locale);
   return {
     status: 200,
@@ -70,6 +78,38 @@ export async function decide(
       status: confirmation.status,
       confirmation,
       message: ask.kind === 'markDelivered' ? words.markedDelivered : words.done[confirmation.status],
+    },
+  };
+}
+
+/**
+ * An edit confirms only what its preview showed: the registry's own `checkEdit` says which digest the
+ * edited payload has, and a confirm whose preview showed another (or none) is refused before anything
+ * is decided. The rest — may they edit, is it valid, is it still pending — is the check list's, in
+ * the confirm that follows.
+ */
+async function unseenEdit(
+  ctx: PersonRequest,
+  id: string,
+  edit: { readonly value: unknown; readonly previewed: string },
+): Promise<DecisionOutcome | undefined> {
+  const { registry, authorize } = ctx.settings;
+  const found = await registry.confirmations.get(id, { locale: ctx.locale });
+  if (!found.ok) return await failed(ctx, found, false);
+  // Nothing about the edit is told to someone who may not make it (as the check list would refuse).
+  for (const action of ['confirm', 'edit'] as const)
+    if (!(await isAllowed(authorize, ctx.person, action, found.confirmation)))
+      return await failed(ctx, { ok: false, code: 'FORBIDDEN', error: '' }, false);
+  const checked = await registry.confirmations.checkEdit(id, edit.value, { locale: ctx.locale });
+  // An edit that cannot be checked now is not sent now: the registry's words say why.
+  if (!checked.ok) return await failed(ctx, checked, false);
+  if (checked.digest === edit.previewed) return undefined;
+  return {
+    status: 409,
+    decision: {
+      ok: false,
+      code: 'EDIT_NOT_PREVIEWED',
+      error: consoleMessage('EDIT_NOT_PREVIEWED', ctx.locale),
     },
   };
 }
@@ -129,7 +169,11 @@ function askRegistry(
  * a refusal of `authorize` nor any refusal through a link shows the confirmation (a failed delivery
  * through a link does: it is the outcome of the approver's own decision).
  */
-function failed(ctx: PersonRequest, failure: ConfirmationFailure, throughLink: boolean): DecisionOutcome {
+async function failed(
+  ctx: PersonRequest,
+  failure: ConfirmationFailure,
+  throughLink: boolean,
+): Promise<DecisionOutcome> {
   const { status, ...body } = failureBody(failure, ctx.locale);
   const reason = (failure as { readonly reason?: string }).reason;
   // A delivery that failed is an outcome, not a refusal: the link was spent on it, the card is theirs.
@@ -150,7 +194,7 @@ function failed(ctx: PersonRequest, failure: ConfirmationFailure, throughLink: b
     decision: {
       ok: false,
       ...body,
-      ...(confirmation === undefined ? {} : { confirmation: ctx.cards.card(confirmation) }),
+      ...(confirmation === undefined ? {} : { confirmation: await ctx.cards.card(confirmation) }),
       ...(by === undefined ? {} : { decidedBy: by }),
     },
   };

@@ -54,7 +54,7 @@ export async function listResponse(ctx: PersonRequest): Promise<Response> {
     listed.confirmations.map((c) => isAllowed(authorize, ctx.person, 'view', c)),
   );
   const shown = listed.confirmations.filter((_, i) => allowed[i]);
-  const confirmations = shown.map((c) => ctx.cards.card(c));
+  const confirmations = await ctx.cards.cards(shown);
   // With `authorize`, a tool is named only when the person may view one of its confirmations here:
   // the list must not tell which sends exist that are hidden from them.
   const named = authorize === undefined ? undefined : new Set(shown.map((c) => c.tool));
@@ -80,14 +80,15 @@ export async function getResponse(ctx: PersonRequest, id: string): Promise<Respo
     return refusal(403, 'FORBIDDEN', ctx.locale);
   return jsonResponse(200, {
     ok: true,
-    confirmation: ctx.cards.card(found.confirmation),
+    confirmation: await ctx.cards.card(found.confirmation),
     serverTime: serverTime(),
   });
 }
 
 /**
  * `POST api/confirmations/<id>/preview { payload }`: the registry's checks of an edit, without
- * deciding anything — the digest and canonical JSON the person will confirm, and what changed.
+ * deciding anything — the edited payload, its digest and canonical JSON, and what changed. A confirm
+ * of an edit must name this digest (`editDigest`): only a previewed edit is sent.
  */
 export async function previewResponse(
   ctx: PersonRequest,
@@ -107,6 +108,8 @@ export async function previewResponse(
     digest: checked.digest,
     canonicalJson: canonicalJson(checked.payload),
     changed: checked.changed,
+    // What a confirm of this preview sends: the page shows it on the card and confirms exactly it.
+    payload: checked.payload,
   });
 }
 

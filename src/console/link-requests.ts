@@ -3,7 +3,7 @@ import type { LinkApprover } from '../confirm/store.js';
 import type { Locale } from '../messages/index.js';
 import { formatMessage } from '../messages/index.js';
 import { isAllowed } from './access.js';
-import { CardMaker } from './cards.js';
+import { personCards } from './cards.js';
 import { consoleMessage, consoleWords } from './console-messages.js';
 import type { ConsoleSettings, PersonRequest } from './console-request.js';
 import { askFromBody } from './decision-bodies.js';
@@ -79,17 +79,17 @@ export async function answerWithLink(
   if (!LINK_ROUTES.has(route.name)) return refusal(403, 'FORBIDDEN', locale);
   const id = route.id ?? '';
   const { registry, authorize } = settings;
-  const cards = new CardMaker(registry.confirmations);
   if (route.method === 'GET') {
     const opened = await registry.approvalLinks.open(token, id, { locale });
     if (!opened.ok) return linkRefusal(opened, locale);
     const person = personOf(opened.approver);
     if (!(await isAllowed(authorize, person, 'view', opened.confirmation)))
       return refusal(403, 'FORBIDDEN', locale);
+    const cards = personCards(settings, person, locale, true);
     return jsonResponse(200, {
       ok: true,
       // A link approves what it was made for: nothing is editable through it.
-      confirmation: { ...cards.card(opened.confirmation), editable: [] },
+      confirmation: { ...(await cards.card(opened.confirmation)), editable: [] },
       person: person.name === undefined ? { id: person.id } : { id: person.id, name: person.name },
       link: { expiresAt: opened.expiresAt },
       serverTime: new Date().toISOString(),
@@ -103,6 +103,7 @@ export async function answerWithLink(
   // The person is the link's approver; `decide` hands the token to the registry, whose check list
   // checks it with everything else and whose claim spends it.
   const person: ConsolePerson = { id: '' };
+  const cards = personCards(settings, person, locale, true);
   const ctx: PersonRequest = { settings, request, url: new URL(request.url), person, locale, cards };
   const { status, decision } = await decide(ctx, id, ask, token);
   return jsonResponse(status, decision);

@@ -71,6 +71,12 @@ export interface ApprovalsConsoleOptions<AppContext = unknown> {
    * the mount point as seen from there (behind a proxy it may differ). Required for `createApprovalLink`.
    */
   readonly publicUrl?: string;
+  /**
+   * Your app's name for a person id — `(id) => users.get(id)?.name` — shown instead of the id for
+   * who asked (an agent id too) and for everyone in a card's history ("Li approved"). `undefined`, a
+   * throw or an empty answer shows the id. Default: the id, or the signed-in person's own `name`.
+   */
+  readonly displayName?: (personId: string) => string | undefined;
 }
 
 /** What `createApprovalLink` is told. */

@@ -25,6 +25,7 @@ describe.each(STORES)('editing a payload before confirming it (%s)', (name, make
       digest: payloadDigest('message.draft', EDITED),
       canonicalJson: canonicalJson(EDITED),
       changed: ['text'],
+      payload: EDITED,
     });
     const card = await f.json(`/api/confirmations/${asked.confirmationId}`);
     expect(card.body.confirmation).toMatchObject({
@@ -57,7 +58,7 @@ describe.each(STORES)('editing a payload before confirming it (%s)', (name, make
     f = consoleFixture(makeStore);
     const asked = await f.ask(ORIGINAL.text, 'message.draft');
     const { status, body } = await f.json(`/api/confirmations/${asked.confirmationId}/confirm`, {
-      body: { digest: asked.digest, payload: EDITED },
+      body: { digest: asked.digest, payload: EDITED, editDigest: payloadDigest('message.draft', EDITED) },
       person: 'lead-wu',
     });
     expect(status).toBe(200);
@@ -73,7 +74,7 @@ describe.each(STORES)('editing a payload before confirming it (%s)', (name, make
       f = consoleFixture(makeStore);
       const asked = await f.ask(ORIGINAL.text, 'message.draft');
       const { body } = await f.json(`/api/confirmations/${asked.confirmationId}/confirm`, {
-        body: { digest: asked.digest, payload: EDITED },
+        body: { digest: asked.digest, payload: EDITED, editDigest: payloadDigest('message.draft', EDITED) },
         person: 'lead-wu',
       });
       expect(body).toMatchObject({
@@ -96,11 +97,49 @@ describe.each(STORES)('editing a payload before confirming it (%s)', (name, make
     },
   );
 
+  it('an edit confirms only what its preview showed: without its digest, or with another, nothing is sent', async () => {
+    f = consoleFixture(makeStore);
+    const asked = await f.ask(ORIGINAL.text, 'message.draft');
+    const at = `/api/confirmations/${asked.confirmationId}/confirm`;
+    // What the trap did: the card's (original) digest with an edited payload nobody saw.
+    const unseen = await f.json(at, { body: { digest: asked.digest, payload: EDITED }, person: 'lead-wu' });
+    expect(unseen.status).toBe(409);
+    expect(unseen.body).toMatchObject({ ok: false, code: 'EDIT_NOT_PREVIEWED' });
+    expect(unseen.body.error).toMatch(/preview/i);
+    const other = await f.json(at, {
+      body: {
+        digest: asked.digest,
+        payload: EDITED,
+        editDigest: payloadDigest('message.draft', { ...EDITED, text: 'Something else.' }),
+      },
+      person: 'lead-wu',
+    });
+    expect(other.body).toMatchObject({ ok: false, code: 'EDIT_NOT_PREVIEWED' });
+    const invalid = await f.json(at, {
+      body: { digest: asked.digest, payload: { ...ORIGINAL, text: '' }, editDigest: asked.digest },
+      person: 'lead-wu',
+    });
+    expect(invalid.body).toMatchObject({ ok: false, code: 'INVALID_INPUT' });
+    expect(f.deliveries).toEqual([]);
+    const stored = await f.registry.confirmations.get(asked.confirmationId);
+    expect(stored.ok && stored.confirmation.status).toBe('pending');
+    // The preview's own digest: delivered, exactly the previewed payload.
+    const preview = await f.json(`/api/confirmations/${asked.confirmationId}/preview`, {
+      body: { payload: EDITED },
+    });
+    const seen = await f.json(at, {
+      body: { digest: asked.digest, payload: preview.body.payload, editDigest: preview.body.digest },
+      person: 'lead-wu',
+    });
+    expect(seen.body).toMatchObject({ ok: true, status: 'delivered' });
+    expect(f.deliveries.map((d) => d.payload)).toEqual([EDITED]);
+  });
+
   it('an edit needs `edit` as well as `confirm` from authorize; a plain confirm does not', async () => {
     f = consoleFixture(makeStore, { authorize: (_person, action) => action !== 'edit' });
     const asked = await f.ask(ORIGINAL.text, 'message.draft');
     const edited = await f.json(`/api/confirmations/${asked.confirmationId}/confirm`, {
-      body: { digest: asked.digest, payload: EDITED },
+      body: { digest: asked.digest, payload: EDITED, editDigest: payloadDigest('message.draft', EDITED) },
     });
     expect(edited.status).toBe(403);
     expect(edited.body.code).toBe('FORBIDDEN');

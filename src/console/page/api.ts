@@ -31,6 +31,29 @@ export interface Card {
   readonly result?: unknown;
   readonly error?: string;
   readonly history: readonly HistoryEntry[];
+  /** What confirming does, in the tool's words, filled from the payload. */
+  readonly effect?: string;
+  /** Why the asker wants it sent, and where to read more. */
+  readonly note?: string;
+  readonly links?: readonly { readonly label: string; readonly url: string }[];
+  /** The app's own reference (a conversation, a ticket). */
+  readonly ref?: string;
+  /** Payload field → its label; person id → the app's name. */
+  readonly labels: Readonly<Record<string, string>>;
+  readonly names: Readonly<Record<string, string>>;
+  /** What the person may do with it now. */
+  readonly offer: Offer;
+}
+
+/** The buttons the server offers this person on a card (the page shows no others). */
+export interface Offer {
+  readonly confirm: boolean;
+  readonly reject: boolean;
+  readonly edit: boolean;
+  readonly retry: boolean;
+  readonly markDelivered: boolean;
+  /** Why the approving button (Confirm, or Retry) is not offered, as a code. */
+  readonly whyNot?: string;
 }
 
 export interface Failure {
@@ -59,6 +82,8 @@ export interface Preview {
   readonly digest: string;
   readonly canonicalJson: string;
   readonly changed: readonly string[];
+  /** The edited payload as the server checked it (what Confirm will send). */
+  readonly payload?: unknown;
 }
 
 /** The page's view of the server: one method per endpoint. */
@@ -81,7 +106,8 @@ export interface Api {
       }
     | Failure
   >;
-  confirm(id: string, body: { digest: string; payload?: unknown }): Promise<Decision>;
+  /** With an edit: the edited payload and the digest its preview showed (`editDigest`). */
+  confirm(id: string, body: { digest: string; payload?: unknown; editDigest?: string }): Promise<Decision>;
   reject(id: string, reason: string): Promise<Decision>;
   retry(id: string, digest: string): Promise<Decision>;
   markDelivered(id: string, note: string): Promise<Decision>;

@@ -1,12 +1,15 @@
 // One confirmation as the person decides on it: an <article class="confirmation"> holding its title,
-// its payload's field view, who asked and when, a countdown, the buttons its status allows and a
-// role="status" line that says what happened. One click decides; while a request runs every button
-// of the card is disabled, so a double click sends one request.
+// what confirming does, who asked and why, its payload's fields, a countdown, the buttons the server
+// offers this person, "Technical details" (digest, canonical JSON) and a role="status" line that says
+// what happened. In the inbox a card is a compact row until opened with "Review"; only an open card
+// offers its buttons. One click decides; while a request runs every button of the card is disabled.
 import type { Api, Card, Decision } from './api.js';
 import { countdown } from './countdown.js';
-import { asText, el, present } from './dom.js';
-import { renderFields } from './fields.js';
+import { el, present } from './dom.js';
+import type { EditState } from './edit-form.js';
+import { renderFields, summarise } from './fields.js';
 import type { Strings } from './i18n.js';
+import { safeLinks } from './safe-links.js';
 
 /** What every card needs from the page around it. */
 export interface CardContext {
@@ -14,10 +17,10 @@ export interface CardContext {
   readonly t: Strings;
   readonly base: string;
   readonly locale: string;
-  /** The detail page's card links nowhere and has no checkbox. */
+  /** The detail page's card is open, links nowhere and has no checkbox. */
   readonly detail: boolean;
-  /** An edited payload to confirm instead of the shown one (the detail page's edit form). */
-  readonly editedPayload?: () => unknown;
+  /** The detail page's edit form: what the person changed, and whether it was previewed. */
+  readonly edit?: () => EditState;
   /** Called when the card's checkbox changes or its status does. */
   readonly onChange?: () => void;
   /**
@@ -46,6 +49,13 @@ export interface CardView {
 
 export type Action = 'confirm' | 'reject' | 'retry' | 'markDelivered';
 
+const NO_EDIT: EditState = { kind: 'none' };
+
+/** The app's name for `id` on this card, or the id. */
+export function nameOn(card: Pick<Card, 'names'> | undefined, id: string): string {
+  return card !== undefined && Object.hasOwn(card.names, id) ? (card.names[id] ?? id) : id;
+}
+
 /** Who decided, as the history says: the approver's claim, a rejection or a manual "delivered". */
 export function decider(
   card: Card,
@@ -54,29 +64,28 @@ export function decider(
     const entry = card.history[i];
     if (entry?.by === undefined) continue;
     const note = entry.note === undefined ? {} : { note: entry.note };
-    if (entry.status === 'delivering') return { what: 'confirmed', who: entry.by };
-    if (entry.status === 'rejected') return { what: 'rejected', who: entry.by, ...note };
-    if (entry.status === 'delivered') return { what: 'marked', who: entry.by, ...note };
+    const who = nameOn(card, entry.by);
+    if (entry.status === 'delivering') return { what: 'confirmed', who };
+    if (entry.status === 'rejected') return { what: 'rejected', who, ...note };
+    if (entry.status === 'delivered') return { what: 'marked', who, ...note };
   }
   return undefined;
 }
 
-/** A decision in the person's words. */
+/** A decision in the person's words: never a code, never words meant for a model. */
 export function describeDecision(decision: Decision, action: Action, t: Strings, oneUse = false): string {
   if (decision.ok) {
     if (decision.status === 'rejected') return t.rejected;
     if (action === 'markDelivered') return t.markedDelivered;
-    if (decision.status === 'delivered') {
-      const result = decision.confirmation.result;
-      return t.delivered(result === undefined ? '' : asText(result));
-    }
+    if (decision.status === 'delivered') return t.delivered;
     return decision.message;
   }
-  const status = decision.confirmation?.status;
+  const card = decision.confirmation;
+  const status = card?.status;
   switch (decision.code) {
     case 'ALREADY_DECIDED': {
-      const who = decision.decidedBy ?? (decision.confirmation && decider(decision.confirmation)?.who) ?? '?';
-      return t.alreadyDecidedBy(who, t.statuses[status ?? ''] ?? status ?? '');
+      const who = decision.decidedBy ? nameOn(card, decision.decidedBy) : card && decider(card)?.who;
+      return t.alreadyDecidedBy(who ?? '?', t.statuses[status ?? ''] ?? status ?? '');
     }
     case 'EXPIRED':
       return t.expired;
@@ -90,15 +99,26 @@ export function describeDecision(decision: Decision, action: Action, t: Strings,
     case 'FORBIDDEN':
       return t.forbidden;
     case 'DELIVERY_FAILED':
-      return t.deliveryFailed(decision.error);
+      return t.deliveryFailed;
+    case 'NETWORK':
+      return t.networkError;
     default: {
-      // The registry's message usually lists the issues already; add those it does not.
-      const issues = (decision.issues ?? [])
-        .map((issue) => `${issue.path || '/'}: ${issue.message}`)
-        .filter((line) => !decision.error.includes(line));
-      return t.failedBecause(decision.code, [decision.error, ...issues].join(' · '));
+      const words =
+        t.notDone[decision.code] ?? (/^HTTP_/.test(decision.code) ? t.networkError : t.notDoneOther);
+      const issues = (decision.issues ?? []).map((issue) => issueText(issue, card?.labels));
+      return [words, ...issues].join('\n');
     }
   }
+}
+
+/** A validation issue as a person reads it: the field's label, then what is wrong with it. */
+export function issueText(
+  issue: { readonly path: string; readonly message: string },
+  labels: Readonly<Record<string, string>> | undefined,
+): string {
+  const key = issue.path.replace(/^\//, '').split('/')[0] ?? '';
+  const label = key !== '' && labels !== undefined && Object.hasOwn(labels, key) ? labels[key] : key;
+  return label ? `${label}: ${issue.message}` : issue.message;
 }
 
 function formatTime(iso: string, locale: string): string {
@@ -114,62 +134,168 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
   const outcome = el('p', { role: 'status', class: 'outcome', 'aria-live': 'polite' });
   let selected = false;
   let busy = false;
+  let expanded = ctx.detail;
   let buttons: HTMLButtonElement[] = [];
   let spent = false;
 
-  const run = async (action: Action, button: HTMLButtonElement, input: HTMLInputElement) => {
-    if (busy) return;
+  const run = async (action: Action, button: HTMLButtonElement, input?: HTMLInputElement) => {
+    if (busy || button.disabled) return;
+    const edit = ctx.edit?.() ?? NO_EDIT;
+    // Only what the card shows is confirmed: an edit not previewed (or invalid) is never sent.
+    if (action === 'confirm' && edit.kind !== 'none' && edit.kind !== 'previewed') return;
     view.setBusy(true);
     outcome.textContent = t.working;
     outcome.dataset.outcome = 'working';
-    const { api, editedPayload } = ctx;
+    const { api } = ctx;
     const id = view.card.id;
     let decision: Decision;
     if (action === 'confirm') {
-      const payload = editedPayload?.();
       decision = await api.confirm(
         id,
-        payload === undefined ? { digest: view.card.digest } : { digest: view.card.digest, payload },
+        edit.kind === 'previewed'
+          ? { digest: view.card.digest, payload: edit.payload, editDigest: edit.digest }
+          : { digest: view.card.digest },
       );
-    } else if (action === 'reject') decision = await api.reject(id, input.value);
+    } else if (action === 'reject') decision = await api.reject(id, input?.value ?? '');
     else if (action === 'retry') decision = await api.retry(id, view.card.digest);
-    else decision = await api.markDelivered(id, input.value);
+    else decision = await api.markDelivered(id, input?.value ?? '');
     view.setBusy(false);
     view.showDecision(decision, action);
     if (button.isConnected) button.focus();
     else element.focus();
   };
 
-  const actions = (card: Card): HTMLElement | undefined => {
+  const make = (label: string, action: Action, kind: string, input?: HTMLInputElement) => {
+    const button = el('button', { type: 'button', class: kind }, label);
+    button.addEventListener('click', () => void run(action, button, input));
+    buttons.push(button);
+    return button;
+  };
+
+  const textBox = (name: string, label: string, id: string) => {
+    const input = el('input', { type: 'text', name, id, autocomplete: 'off', placeholder: label });
+    return { input, label: el('label', { for: id, class: 'sr-only' }, label) };
+  };
+
+  const whyNot = (card: Card) => {
+    const code = card.offer.whyNot;
+    return code === undefined
+      ? false
+      : el('p', { class: 'why-not' }, t.whyNot[code] ?? t.whyNot.FORBIDDEN ?? '');
+  };
+
+  const actions = (card: Card, edit: EditState): HTMLElement | undefined => {
+    buttons = [];
     const pending = card.status === 'pending';
     if (ctx.oneUse && (spent || !pending)) return undefined;
-    if (!pending && card.status !== 'failed' && card.status !== 'unknown') return undefined;
-    const label = pending ? t.reason : t.note;
-    const input = el('input', {
-      type: 'text',
-      name: pending ? 'reason' : 'note',
-      autocomplete: 'off',
-      'aria-label': label,
-      placeholder: label,
-    });
-    const make = (label: string, action: Action, kind: string) => {
-      const button = el('button', { type: 'button', class: kind }, label);
-      button.addEventListener('click', () => void run(action, button, input));
-      return button;
-    };
-    buttons = pending
-      ? [make(t.confirm, 'confirm', 'primary'), make(t.reject, 'reject', 'danger')]
-      : [make(t.retry, 'retry', 'primary'), make(t.markDelivered, 'markDelivered', 'secondary')];
-    for (const button of buttons) button.disabled = busy;
-    return el('div', { class: 'actions' }, input, el('div', { class: 'buttons' }, ...buttons));
+    const { offer } = card;
+    const key = `${card.id}`.replace(/[^A-Za-z0-9_-]/g, '_');
+    if (pending) {
+      let approve: HTMLElement | false = whyNot(card);
+      if (offer.confirm) {
+        const send = make(t.confirm, 'confirm', 'primary');
+        const waiting = edit.kind === 'unpreviewed' || edit.kind === 'invalid';
+        if (waiting) send.dataset.waiting = 'edit';
+        send.disabled = busy || waiting;
+        const reason =
+          waiting &&
+          el(
+            'p',
+            { class: 'why-not', id: `why-${key}` },
+            edit.kind === 'invalid' ? t.fixEditFirst : t.previewFirst,
+          );
+        if (reason) send.setAttribute('aria-describedby', `why-${key}`);
+        approve = el('div', { class: 'approve' }, send, reason);
+      }
+      let reject: HTMLElement | false = false;
+      if (offer.reject) {
+        const box = textBox('reason', t.reason, `reason-${key}`);
+        reject = el(
+          'div',
+          { class: 'reject' },
+          box.label,
+          box.input,
+          make(t.reject, 'reject', 'danger', box.input),
+        );
+      }
+      if (!approve && !reject) return undefined;
+      return el('div', { class: 'actions' }, approve, reject);
+    }
+    if (card.status !== 'failed' && card.status !== 'unknown') return undefined;
+    let retry: HTMLElement | false = whyNot(card);
+    if (offer.retry) retry = el('div', { class: 'approve' }, make(t.retry, 'retry', 'primary'));
+    let mark: HTMLElement | false = false;
+    if (offer.markDelivered) {
+      const box = textBox('note', t.note, `note-${key}`);
+      mark = el(
+        'div',
+        { class: 'reject' },
+        box.label,
+        box.input,
+        make(t.markDelivered, 'markDelivered', 'secondary', box.input),
+      );
+    }
+    for (const button of buttons) button.disabled = button.disabled || busy;
+    if (!retry && !mark) return undefined;
+    return el('div', { class: 'actions' }, retry, mark);
   };
+
+  const why = (card: Card): HTMLElement | false => {
+    const links = safeLinks(card.links);
+    if (card.note === undefined && links.length === 0) return false;
+    return el(
+      'div',
+      { class: 'why' },
+      el('p', { class: 'why-label' }, t.why),
+      card.note !== undefined && el('p', { class: 'note' }, card.note),
+      links.length > 0 &&
+        el(
+          'ul',
+          { class: 'links' },
+          ...links.map((link) =>
+            el(
+              'li',
+              {},
+              el('a', { href: link.url, rel: 'noopener noreferrer', target: '_blank' }, link.label),
+            ),
+          ),
+        ),
+    );
+  };
+
+  const technical = (card: Card, shown: { digest: string; canonical: string }) =>
+    el(
+      'details',
+      { class: 'tech' },
+      el('summary', {}, t.technical),
+      el(
+        'dl',
+        { class: 'fields' },
+        el('dt', {}, t.toolName),
+        el('dd', {}, el('code', { class: 'tool' }, card.tool)),
+        el('dt', {}, t.confirmationId),
+        el('dd', {}, el('code', {}, card.id)),
+        card.ref !== undefined && el('dt', {}, t.ref),
+        card.ref !== undefined && el('dd', {}, el('code', { class: 'ref' }, card.ref)),
+        el('dt', {}, t.digest),
+        el('dd', {}, el('code', { class: 'digest' }, shown.digest)),
+        el('dt', {}, t.canonicalJson),
+        el('dd', {}, el('pre', { class: 'canonical' }, shown.canonical)),
+      ),
+    );
 
   const render = (card: Card) => {
     element.dataset.id = card.id;
     element.dataset.status = card.status;
+    element.dataset.expanded = String(expanded);
     element.setAttribute('aria-labelledby', `title-${card.id}`);
     element.tabIndex = -1;
     if (card.status !== 'pending') selected = false;
+    const edit = card.status === 'pending' ? (ctx.edit?.() ?? NO_EDIT) : NO_EDIT;
+    const shown =
+      edit.kind === 'previewed'
+        ? { payload: edit.payload, digest: edit.digest, canonical: edit.canonicalJson, changed: edit.changed }
+        : { payload: card.payload, digest: card.digest, canonical: card.canonicalJson, changed: [] };
     const statusWord = t.statuses[card.status] ?? card.status;
     const heading = el(
       ctx.detail ? 'h1' : 'h2',
@@ -179,7 +305,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
         : el('a', { href: `${ctx.base}/confirmations/${encodeURIComponent(card.id)}` }, card.title),
     );
     let checkbox: HTMLInputElement | undefined;
-    if (!ctx.detail && card.status === 'pending') {
+    if (!ctx.detail && card.status === 'pending' && (card.offer.confirm || card.offer.reject)) {
       checkbox = el('input', { type: 'checkbox', class: 'select', 'aria-label': t.select(card.title) });
       checkbox.checked = selected;
       checkbox.addEventListener('change', () => {
@@ -197,27 +323,87 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     const meta = el(
       'p',
       { class: 'meta' },
-      el('span', { class: 'actor' }, card.actor ? t.askedBy(card.actor) : t.askedByNobody),
+      el('span', { class: 'actor' }, card.actor ? t.askedBy(nameOn(card, card.actor)) : t.askedByNobody),
       ' · ',
       el('time', { datetime: card.createdAt, class: 'asked' }, formatTime(card.createdAt, ctx.locale)),
       card.status === 'pending' && ' · ',
       card.status === 'pending' && countdown(el('span', { class: 'countdown' }), card.expiresAt, t),
     );
+    const effect = el(
+      'p',
+      { class: 'effect' },
+      el('span', { class: 'sr-only' }, `${t.whatHappens}: `),
+      card.effect ?? t.sendsWith(card.title),
+    );
+    let toggle: HTMLButtonElement | false = false;
+    if (!ctx.detail) {
+      toggle = el(
+        'button',
+        { type: 'button', class: 'review secondary', 'aria-expanded': String(expanded) },
+        expanded ? t.hide : t.review,
+      );
+      toggle.addEventListener('click', () => {
+        expanded = !expanded;
+        render(view.card);
+        element.querySelector<HTMLElement>('button.review')?.focus();
+      });
+    }
+    const head = el(
+      'header',
+      { class: 'card-head' },
+      checkbox,
+      heading,
+      el('span', { class: `badge status-${card.status}` }, statusWord),
+      meta,
+    );
+    if (!expanded) {
+      element.replaceChildren(
+        ...present(
+          head,
+          el(
+            'div',
+            { class: 'row' },
+            el(
+              'div',
+              { class: 'row-text' },
+              effect,
+              el('p', { class: 'summary' }, summarise(card.payload, card.labels)),
+            ),
+            toggle,
+          ),
+          whoText && el('p', { class: 'decided' }, whoText),
+          outcome,
+        ),
+      );
+      return;
+    }
+    const result =
+      card.status === 'delivered' &&
+      card.result !== undefined &&
+      el('div', { class: 'result' }, el('p', { class: 'why-label' }, t.result), renderFields(card.result));
+    const error =
+      card.error !== undefined &&
+      (card.status === 'failed' || card.status === 'unknown') &&
+      el('p', { class: 'error' }, t.whatWentWrong(card.error));
     element.replaceChildren(
       ...present(
+        head,
+        el('div', { class: 'row' }, effect, toggle),
+        why(card),
         el(
-          'header',
-          { class: 'card-head' },
-          checkbox,
-          heading,
-          el('code', { class: 'tool' }, card.tool),
-          el('span', { class: `badge status-${card.status}` }, statusWord),
+          'div',
+          { class: 'payload', role: 'group', 'aria-label': t.payload },
+          renderFields(shown.payload, {
+            labels: card.labels,
+            changed: shown.changed,
+            changedMark: t.editedMark,
+          }),
         ),
-        el('div', { class: 'payload', 'aria-label': t.payload }, renderFields(card.payload)),
-        meta,
+        result,
+        error,
         whoText && el('p', { class: 'decided' }, whoText),
-        card.error !== undefined && card.status !== 'delivered' && el('p', { class: 'error' }, card.error),
-        actions(card) ?? false,
+        actions(card, edit) ?? false,
+        technical(card, shown),
         outcome,
       ),
     );
@@ -230,7 +416,8 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
       return selected && view.card.status === 'pending';
     },
     setSelected(value) {
-      selected = value && view.card.status === 'pending';
+      selected =
+        value && view.card.status === 'pending' && (view.card.offer.confirm || view.card.offer.reject);
       const box = element.querySelector<HTMLInputElement>('input.select');
       if (box) box.checked = selected;
     },
@@ -257,7 +444,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     setBusy(value) {
       busy = value;
       element.setAttribute('aria-busy', String(value));
-      for (const button of buttons) button.disabled = value;
+      for (const button of buttons) button.disabled = value || button.dataset.waiting !== undefined;
     },
   };
   render(initial);

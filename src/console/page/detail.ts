@@ -1,7 +1,7 @@
-// One confirmation's page: its card (with the same buttons as in the inbox), the exact canonical JSON,
-// the digest, the full history and, for a pending one with editable fields, the edit form.
-import type { Api, Card } from './api.js';
-import { type CardView, createCardView } from './card.js';
+// One confirmation's page: its card, open (the same buttons as in the inbox, its technical details),
+// for a pending one with editable fields the edit form, and the history in words.
+import type { Api, Card, HistoryEntry } from './api.js';
+import { type CardView, createCardView, nameOn } from './card.js';
 import { syncClock } from './countdown.js';
 import { el, present } from './dom.js';
 import { createEditForm, type EditForm } from './edit-form.js';
@@ -16,27 +16,55 @@ export interface DetailOptions {
   readonly link?: (person: { id: string; name?: string }) => void;
 }
 
+/** One history entry in words: "Li approved", "Delivered", "Rejected by Li: reason". */
+export function historyWords(entry: HistoryEntry, index: number, card: Card, t: Strings): string {
+  const who = entry.by === undefined ? undefined : nameOn(card, entry.by);
+  const labelled = (fields: readonly string[]) =>
+    fields.map((f) => (Object.hasOwn(card.labels, f) ? (card.labels[f] ?? f) : f)).join(', ');
+  const withNote = (words: string) => (entry.note === undefined ? words : `${words}: ${entry.note}`);
+  switch (entry.status) {
+    case 'pending': {
+      const asker = card.actor === undefined ? undefined : nameOn(card, card.actor);
+      return asker === undefined ? t.h.askedNobody : t.h.asked(asker);
+    }
+    case 'delivering': {
+      if (who === undefined) return t.h.delivering;
+      const retried = card.history
+        .slice(0, index)
+        .some((e) => e.status === 'failed' || e.status === 'unknown');
+      if (retried) return t.h.retried(who);
+      return entry.edit === undefined
+        ? t.h.approved(who)
+        : t.h.approvedEdited(who, labelled(entry.edit.fields));
+    }
+    case 'delivered':
+      return who === undefined ? t.h.delivered : withNote(t.h.markedDelivered(who));
+    case 'failed':
+      return withNote(t.h.failed);
+    case 'unknown':
+      return t.h.unknown;
+    case 'rejected':
+      return withNote(who === undefined ? t.h.rejectedNobody : t.h.rejected(who));
+    case 'expired':
+      return t.h.expired;
+    default:
+      return withNote(t.statuses[entry.status] ?? entry.status);
+  }
+}
+
 function historyList(card: Card, t: Strings, locale: string): HTMLElement {
   const format = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
   return el(
     'ol',
     { class: 'history' },
-    ...card.history.map((entry) => {
+    ...card.history.map((entry, i) => {
       const date = new Date(entry.at);
       return el(
         'li',
-        {},
+        { 'data-status': entry.status },
         el('time', { datetime: entry.at }, Number.isNaN(date.getTime()) ? entry.at : format.format(date)),
         ' ',
-        el('span', { class: `badge status-${entry.status}` }, t.statuses[entry.status] ?? entry.status),
-        entry.by !== undefined && ` ${entry.by}`,
-        entry.note !== undefined && el('span', { class: 'note' }, ` — ${entry.note}`),
-        entry.edit !== undefined &&
-          el(
-            'span',
-            { class: 'edit-note' },
-            ` (${t.edited(entry.edit.fields.join(', '))}; ${entry.edit.fromDigest.slice(0, 12)}… → ${entry.edit.toDigest.slice(0, 12)}…)`,
-          ),
+        el('span', { class: 'words' }, historyWords(entry, i, card, t)),
       );
     }),
   );
@@ -53,6 +81,7 @@ export function mountDetail(
   let form: EditForm | undefined;
   const sections = el('div', { class: 'sections' });
   const message = el('p', { class: 'loading', role: 'status' }, t.loading);
+  const toConsole = el('p', { class: 'back' }, el('a', { href: `${options.base}/` }, t.openConsole));
   root.replaceChildren(
     ...present(
       options.link === undefined && el('p', { class: 'back' }, el('a', { href: `${options.base}/` }, t.back)),
@@ -61,23 +90,12 @@ export function mountDetail(
   );
 
   const renderSections = (card: Card) => {
-    const editing = card.status === 'pending' && card.editable.length > 0 && options.link === undefined;
+    const editing =
+      card.status === 'pending' && card.editable.length > 0 && card.offer.edit && options.link === undefined;
     if (!editing) form = undefined;
-    else form ??= createEditForm(card, api, t);
+    else form ??= createEditForm(card, api, t, () => view?.update(view.card));
     sections.replaceChildren(
       ...present(
-        el(
-          'section',
-          { 'aria-labelledby': 'json-title' },
-          el('h2', { id: 'json-title' }, t.canonicalJson),
-          el('pre', { class: 'canonical' }, card.canonicalJson),
-        ),
-        el(
-          'section',
-          { 'aria-labelledby': 'digest-title' },
-          el('h2', { id: 'digest-title' }, t.digest),
-          el('code', { class: 'digest' }, card.digest),
-        ),
         form?.element ?? false,
         el(
           'section',
@@ -85,6 +103,8 @@ export function mountDetail(
           el('h2', { id: 'history-title' }, t.history),
           historyList(card, t, options.locale),
         ),
+        // A link's page, once decided (or if it opens nothing), leads on to the console.
+        options.link !== undefined && card.status !== 'pending' && toConsole,
       ),
     );
   };
@@ -95,7 +115,7 @@ export function mountDetail(
         ...options,
         detail: true,
         oneUse: options.link !== undefined,
-        editedPayload: () => form?.editedPayload(),
+        edit: () => form?.state() ?? { kind: 'none' },
         onChange: () => view && renderSections(view.card),
       });
       message.replaceWith(view.element, sections);
@@ -115,6 +135,7 @@ export function mountDetail(
               : found.error;
         message.className = 'refused';
         message.dataset.code = found.code;
+        if (options.link !== undefined) message.after(toConsole);
       }
       return;
     }

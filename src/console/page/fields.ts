@@ -1,10 +1,19 @@
-// The readable field view of a payload: a description list, nested for objects, text only.
+// The readable field view of a payload: a description list, nested for objects, text only. Top-level
+// keys show their label from the payload schema when the server gives one; edited fields are marked.
 import { asText, el } from './dom.js';
 
 const MAX_DEPTH = 4;
 
+export interface FieldOptions {
+  /** Top-level field → label. */
+  readonly labels?: Readonly<Record<string, string>>;
+  /** Top-level fields a previewed edit changed, and the word that marks them. */
+  readonly changed?: readonly string[];
+  readonly changedMark?: string;
+}
+
 /** `payload` as a `<dl class="fields">` (or a `<pre>` for a value that is not an object). */
-export function renderFields(payload: unknown, depth = 0): HTMLElement {
+export function renderFields(payload: unknown, options: FieldOptions = {}, depth = 0): HTMLElement {
   if (typeof payload !== 'object' || payload === null || depth >= MAX_DEPTH) {
     return el('pre', { class: 'value' }, asText(payload));
   }
@@ -14,10 +23,36 @@ export function renderFields(payload: unknown, depth = 0): HTMLElement {
     : Object.entries(payload);
   for (const [key, value] of entries) {
     const nested = typeof value === 'object' && value !== null;
+    const top = depth === 0 && !Array.isArray(payload);
+    const label = (top && labelOf(options.labels, key)) || key;
+    const edited = top && options.changed?.includes(key) === true;
     list.append(
-      el('dt', {}, key),
-      el('dd', {}, nested ? renderFields(value, depth + 1) : el('span', { class: 'value' }, asText(value))),
+      el(
+        'dt',
+        { 'data-key': key },
+        label,
+        edited && ' ',
+        edited && el('span', { class: 'edited-mark' }, options.changedMark ?? ''),
+      ),
+      el(
+        'dd',
+        edited ? { class: 'edited' } : {},
+        nested ? renderFields(value, {}, depth + 1) : el('span', { class: 'value' }, asText(value)),
+      ),
     );
   }
   return list;
+}
+
+/** A one-line summary of a payload: its top-level values, labelled, for a compact row. */
+export function summarise(payload: unknown, labels: Readonly<Record<string, string>> = {}): string {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return asText(payload);
+  return Object.entries(payload)
+    .map(([key, value]) => `${labelOf(labels, key) || key}: ${asText(value).replace(/\s+/g, ' ')}`)
+    .join(' · ')
+    .slice(0, 400);
+}
+
+function labelOf(labels: Readonly<Record<string, string>> | undefined, key: string): string | undefined {
+  return labels !== undefined && Object.hasOwn(labels, key) ? labels[key] : undefined;
 }

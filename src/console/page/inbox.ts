@@ -1,9 +1,11 @@
-// The inbox: filters (status, tool), the cards newest first, "Load more" through the server's cursor,
-// select + "Confirm selected" / "Reject selected", and live updates applied in place.
+// The inbox: an h1 with the pending count (also in the tab's title), filters (status, tool), compact
+// rows newest first, "Load more" through the server's cursor, select + "Confirm selected" (which first
+// lists what will go out) / "Reject selected", and live updates applied in place.
 import type { Api, Card, Decision } from './api.js';
 import { type CardView, createCardView, describeDecision } from './card.js';
 import { syncClock } from './countdown.js';
 import { el } from './dom.js';
+import { summarise } from './fields.js';
 import type { Strings } from './i18n.js';
 
 const STATUSES = ['pending', 'delivering', 'delivered', 'failed', 'unknown', 'rejected', 'expired'];
@@ -13,6 +15,8 @@ export interface InboxOptions {
   readonly t: Strings;
   readonly base: string;
   readonly locale: string;
+  /** Told how many confirmations are pending ("100+" past one page), after each load and change. */
+  readonly onPendingCount?: (count: string) => void;
 }
 
 /** Renders the inbox into `root`; the returned function applies one live-update notice. */
@@ -60,12 +64,25 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
   const confirmSelected = el('button', { type: 'button', class: 'primary' }, t.confirmSelected);
   const rejectSelected = el('button', { type: 'button', class: 'danger' }, t.rejectSelected);
   const bulkStatus = el('p', { role: 'status', class: 'bulk-outcome', 'aria-live': 'polite' });
+  // The confirm step of "Confirm selected": what will go out, then "Send N now" or "Cancel".
+  const sendList = el('ul', { class: 'send-list' });
+  const sendTitle = el('h2', { id: 'send-list-title', class: 'send-list-title' });
+  const sendNow = el('button', { type: 'button', class: 'primary' });
+  const cancel = el('button', { type: 'button', class: 'secondary' }, t.cancel);
+  const step = el(
+    'section',
+    { class: 'bulk-step', 'aria-labelledby': 'send-list-title', hidden: true },
+    sendTitle,
+    sendList,
+    el('div', { class: 'buttons' }, sendNow, cancel),
+  );
   const bulk = el(
     'div',
-    { class: 'bulk' },
+    { class: 'bulk', role: 'group', 'aria-label': t.selectAll },
     el('label', { class: 'check' }, selectAll, t.selectAll),
-    el('div', { class: 'buttons' }, confirmSelected, rejectSelected),
-    bulkReason,
+    el('div', { class: 'buttons' }, confirmSelected),
+    el('div', { class: 'reject' }, bulkReason, rejectSelected),
+    step,
     bulkStatus,
   );
   const list = el('div', { class: 'list' });
@@ -76,13 +93,27 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
 
   let bulkBusy = false;
   const selection = () => [...views.values()].filter((view) => view.isSelected);
+  let pendingTotal = '';
   const refreshControls = () => {
-    const chosen = selection().length;
-    confirmSelected.disabled = bulkBusy || chosen === 0;
-    rejectSelected.disabled = bulkBusy || chosen === 0;
-    const pending = [...views.values()].filter((view) => view.card.status === 'pending').length;
-    selectAll.checked = chosen > 0 && chosen === pending;
-    selectAll.disabled = pending === 0;
+    const chosen = selection();
+    const confirmable = chosen.filter((view) => view.card.offer.confirm).length;
+    const rejectable = chosen.filter((view) => view.card.offer.reject).length;
+    confirmSelected.disabled = bulkBusy || confirmable === 0;
+    rejectSelected.disabled = bulkBusy || rejectable === 0;
+    const actionable = [...views.values()].filter(
+      (view) => view.card.status === 'pending' && (view.card.offer.confirm || view.card.offer.reject),
+    ).length;
+    selectAll.checked = chosen.length > 0 && chosen.length === actionable;
+    // The bulk bar only where it can act: some card shown here that this person may decide.
+    bulk.hidden = actionable === 0;
+    if (!step.hidden && (bulkBusy || confirmable === 0)) step.hidden = true;
+    if (filter.status === 'pending' && nextCursor === undefined) {
+      const count = String([...views.values()].filter((view) => view.card.status === 'pending').length);
+      if (count !== pendingTotal) {
+        pendingTotal = count;
+        options.onPendingCount?.(count);
+      }
+    }
     empty.hidden = views.size > 0;
     more.hidden = nextCursor === undefined;
   };
@@ -110,6 +141,18 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     else list.append(view.element);
   };
 
+  /** The pending count when the rows shown are not all of them: one page of up to 100 pending. */
+  const countPending = async () => {
+    if (filter.status === 'pending' && nextCursor === undefined) return;
+    const page = await api.list({ status: 'pending', limit: '100' });
+    if (!page.ok) return;
+    const count = page.nextCursor === undefined ? String(page.confirmations.length) : '100+';
+    if (count !== pendingTotal) {
+      pendingTotal = count;
+      options.onPendingCount?.(count);
+    }
+  };
+
   const load = async (cursor?: string) => {
     more.disabled = true;
     loading.textContent = t.loading;
@@ -128,6 +171,7 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     nextCursor = page.nextCursor;
     for (const card of page.confirmations) place(card, cursor !== undefined);
     refreshControls();
+    void countPending();
   };
 
   const reload = () => {
@@ -156,8 +200,39 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     refreshControls();
   });
 
+  /** "Confirm selected": first the list of what will go out; "Send N now" sends exactly those. */
+  let listed: CardView[] = [];
+  const showStep = () => {
+    listed = selection().filter((view) => view.card.offer.confirm);
+    if (bulkBusy || listed.length === 0) return;
+    sendTitle.textContent = t.bulkListTitle(listed.length);
+    sendList.replaceChildren(
+      ...listed.map((view) =>
+        el(
+          'li',
+          { 'data-id': view.card.id },
+          el('strong', {}, view.card.effect ?? t.sendsWith(view.card.title)),
+          el('span', { class: 'summary' }, ` — ${summarise(view.card.payload, view.card.labels)}`),
+        ),
+      ),
+    );
+    sendNow.textContent = t.bulkSendNow(listed.length);
+    step.hidden = false;
+    sendNow.focus();
+  };
+  cancel.addEventListener('click', () => {
+    step.hidden = true;
+    listed = [];
+    confirmSelected.focus();
+  });
+
   const decideMany = async (action: 'confirm' | 'reject') => {
-    const chosen = selection();
+    const chosen =
+      action === 'confirm'
+        ? listed.filter((view) => view.isSelected)
+        : selection().filter((view) => view.card.offer.reject);
+    step.hidden = true;
+    listed = [];
     if (bulkBusy || chosen.length === 0) return;
     bulkBusy = true;
     refreshControls();
@@ -187,7 +262,8 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     bulkStatus.textContent = t.bulkDone(done, answer.results.length - done);
     refreshControls();
   };
-  confirmSelected.addEventListener('click', () => void decideMany('confirm'));
+  confirmSelected.addEventListener('click', showStep);
+  sendNow.addEventListener('click', () => void decideMany('confirm'));
   rejectSelected.addEventListener('click', () => void decideMany('reject'));
 
   void load();
@@ -200,6 +276,7 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
         syncClock(page.serverTime);
         for (const card of page.confirmations) place(card, false);
         refreshControls();
+        void countPending();
       })();
       return;
     }
@@ -212,6 +289,7 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
       // only when it matches the filter.
       if (views.has(id) || matches(found.confirmation)) place(found.confirmation, false);
       refreshControls();
+      void countPending();
     })();
   };
 }

@@ -28,23 +28,24 @@ function start(): void {
     }
   });
   const main = el('main', { id: 'main' });
-  app.replaceChildren(
-    el(
-      'header',
-      { class: 'top' },
-      el('p', { class: 'brand' }, el('a', { href: `${base}/` }, t.appTitle)),
-      person,
-      liveState,
-    ),
-    main,
-  );
-
   const path = location.pathname.slice(base.length);
   const match = /^\/confirmations\/([^/]+)\/?$/.exec(path);
+  // The inbox's h1 is the console's name and its pending count; a detail page's is the card's title.
+  const count = el('span', { class: 'count', hidden: true });
+  const brand = match?.[1]
+    ? el('p', { class: 'brand' }, el('a', { href: `${base}/` }, t.appTitle))
+    : el('h1', { class: 'brand' }, t.appTitle, ' ', count);
+  app.replaceChildren(el('header', { class: 'top' }, brand, person, liveState), main);
+
   const options = { api, t, base, locale };
+  const onPendingCount = (n: string) => {
+    count.hidden = false;
+    count.textContent = t.pendingCount(n);
+    document.title = n === '0' ? t.appTitle : t.titleWithCount(n);
+  };
   const onNotice = match?.[1]
     ? mountDetail(main, decodeURIComponent(match[1]), options)
-    : mountInbox(main, options);
+    : mountInbox(main, { ...options, onPendingCount });
   listen(api.eventsUrl, onNotice, (connected) => {
     liveState.dataset.live = connected ? 'on' : 'off';
     liveState.textContent = connected ? t.live : t.offline;

@@ -57,6 +57,14 @@ export interface ConsoleApp {
   close(): Promise<void>;
 }
 
+/** The app's names for the people and agents of the tests (`displayName`). */
+export const NAMES: Readonly<Record<string, string>> = {
+  'lead-li': 'Li',
+  'lead-wu': 'Wu',
+  'agent-ana': 'Desk bot Ana',
+  'agent-bo': 'Desk bot Bo',
+};
+
 /** Starts a console over `store` on 127.0.0.1 and a free port. */
 export async function startConsoleApp(options: {
   readonly store: ConfirmationStore;
@@ -82,6 +90,7 @@ export async function startConsoleApp(options: {
       title: 'Reply to the customer',
       description: 'Email a reply to a support customer.',
       sideEffect: 'send',
+      effect: 'Emails the customer at {to}',
       inputSchema: {
         type: 'object',
         properties: {
@@ -96,9 +105,21 @@ export async function startConsoleApp(options: {
       payloadSchema: {
         type: 'object',
         properties: {
-          to: { type: 'string', minLength: 3 },
-          subject: { type: 'string', minLength: 1, maxLength: 200 },
-          text: { type: 'string', minLength: 1, maxLength: 5000 },
+          to: { type: 'string', minLength: 3, title: 'To', 'x-title': { 'zh-CN': '收件人' } },
+          subject: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 200,
+            title: 'Subject',
+            'x-title': { 'zh-CN': '主题' },
+          },
+          text: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 5000,
+            title: 'Text',
+            'x-title': { 'zh-CN': '正文' },
+          },
         },
         required: ['to', 'subject', 'text'],
         additionalProperties: false,
@@ -122,6 +143,7 @@ export async function startConsoleApp(options: {
       title: 'Issue a refund',
       description: 'Refund part or all of an order to the card it was paid with.',
       sideEffect: 'send',
+      effect: 'Refunds {amount} on order {orderId} to the card it was paid with',
       inputSchema: {
         type: 'object',
         properties: { orderId: { type: 'string' }, amountCents: { type: 'number', minimum: 1 } },
@@ -159,6 +181,7 @@ export async function startConsoleApp(options: {
     publicUrl: url,
     ...(options.basePath ? { basePath: options.basePath } : {}),
     ...(options.locale ? { locale: options.locale } : {}),
+    displayName: (id) => NAMES[id],
     authenticate: (request) => {
       const token = /(?:^|;\s*)session=([A-Za-z0-9_-]+)/.exec(request.headers.get('cookie') ?? '')?.[1];
       return token === undefined ? undefined : sessions.get(token);

@@ -32,7 +32,8 @@ export function describeLinkScenarios(name: string, openStore: () => Promise<Tes
       await page.locator('article.confirmation, p.refused').first().waitFor();
       return page;
     };
-    const confirmButton = (card: Locator) => card.getByRole('button', { name: 'Confirm', exact: true });
+    const confirmButton = (card: Locator) =>
+      card.getByRole('button', { name: 'Confirm and send', exact: true });
     const rejectButton = (card: Locator) => card.getByRole('button', { name: 'Reject', exact: true });
     /** The page refuses the link: the server's code, its words, and no card or button at all. */
     const refusalOf = async (page: Page): Promise<{ code: string | null; text: string }> => {
@@ -204,7 +205,7 @@ export function describeLinkScenarios(name: string, openStore: () => Promise<Tes
       const id = await h.app.ask(refund);
       const { url } = await linkTo(id);
       const card = cardOf(await openLink(url), id);
-      await card.getByLabel('Reason (optional)').fill('Already refunded by phone.');
+      await card.getByLabel('Reason for rejecting (optional)').fill('Already refunded by phone.');
       await rejectButton(card).click();
       expect(await outcomeOf(card)).toBe('Rejected: nothing was sent.');
       await expect.poll(() => card.getAttribute('data-status')).toBe('rejected');
@@ -242,7 +243,7 @@ export function describeLinkScenarios(name: string, openStore: () => Promise<Tes
       await confirmButton(card).waitFor();
       await page.route('**/confirm', (route) => route.abort());
       await confirmButton(card).click();
-      expect(await outcomeOf(card)).toMatch(/^Not done \(NETWORK\)/);
+      expect(await outcomeOf(card)).toMatch(/^The console could not be reached/);
       expect(h.app.deliveries).toEqual([]);
       await page.unroute('**/confirm');
       await confirmButton(card).click();

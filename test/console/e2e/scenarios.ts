@@ -3,7 +3,7 @@
 // (in words, inside the card) and in what `deliver` actually sent. Every wait is on DOM state.
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { Message } from './console-app.js';
+import { type Message, NAMES } from './console-app.js';
 import { consoleHarness, type TestStore } from './harness.js';
 
 export type { TestStore } from './harness.js';
@@ -32,6 +32,15 @@ export function cardOf(page: Page, id: string): Locator {
   return page.locator(`article.confirmation[data-id="${id}"]`);
 }
 
+/** Opens an inbox row (its "Review" button) so its buttons show; an open card stays open. */
+export async function openCard(card: Locator): Promise<Locator> {
+  await card.waitFor();
+  if ((await card.getAttribute('data-expanded')) !== 'true')
+    await card.getByRole('button', { name: /^(Review|查看)$/ }).click();
+  await expect.poll(() => card.getAttribute('data-expanded')).toBe('true');
+  return card;
+}
+
 /** The card's outcome line (role=status), once it says something other than "Working…". */
 export async function outcomeOf(card: Locator): Promise<string> {
   const status = card.getByRole('status');
@@ -54,7 +63,8 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       await page.locator('.live[data-live="on"]').waitFor();
       return page;
     };
-    const confirmButton = (card: Locator) => card.getByRole('button', { name: 'Confirm', exact: true });
+    const confirmButton = (card: Locator) =>
+      card.getByRole('button', { name: 'Confirm and send', exact: true });
 
     it('a person opens the inbox, sees the pending send as it will go out, confirms: deliver ran once', async () => {
       const id = await h.app.ask(refund);
@@ -63,10 +73,14 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       await expect.poll(() => card.textContent()).toContain(refund.text);
       const text = (await card.textContent()) ?? '';
       expect(text).toContain('Reply to the customer');
-      expect(text).toContain('ana@example.com');
-      expect(text).toContain('agent-ana');
+      expect(text).toContain('Emails the customer at ana@example.com');
+      expect(text).toContain('Asked by Desk bot Ana');
       expect(await card.getAttribute('data-status')).toBe('pending');
       await expect.poll(() => card.locator('.countdown').textContent()).toMatch(/^Expires in \d+:\d\d/);
+      // A compact row offers no button until opened: what is sent is seen first.
+      expect(await confirmButton(card).count()).toBe(0);
+      await openCard(card);
+      expect(await card.locator('.payload').textContent()).toContain(refund.text);
 
       await confirmButton(card).click();
 
@@ -77,7 +91,7 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       expect(stored.ok && stored.confirmation.history.find((h) => h.status === 'delivering')?.by).toBe(
         'lead-li',
       );
-      expect(await card.textContent()).toContain('Confirmed by lead-li');
+      expect(await card.textContent()).toContain('Approved by Li');
     });
 
     it('a double click on Confirm sends one request and delivers once', async () => {
@@ -87,7 +101,7 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       page.on('request', (request) => {
         if (request.method() === 'POST') posts.push(request.url());
       });
-      const card = cardOf(page, id);
+      const card = await openCard(cardOf(page, id));
       await confirmButton(card).dblclick();
       expect(await outcomeOf(card)).toMatch(/^Delivered\./);
       expect(h.app.deliveries).toHaveLength(1);
@@ -98,6 +112,7 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       const id = await h.app.ask(refund);
       const [li, wu] = [await openInbox(LI), await openInbox(WU)];
       const cards = [cardOf(li, id), cardOf(wu, id)];
+      for (const card of cards) await openCard(card);
       await Promise.all(cards.map((card) => confirmButton(card).waitFor()));
       // Both clicks land in the same instant when the machine allows; whichever page loses is told,
       // by the server's ALREADY_DECIDED answer or by the live update that arrived first.
@@ -115,7 +130,7 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       const winner = stored.ok ? stored.confirmation.history.find((h) => h.status === 'delivering')?.by : '';
       expect([LI.id, WU.id]).toContain(winner);
       for (const card of cards)
-        await expect.poll(() => card.textContent()).toContain(`Confirmed by ${winner}`);
+        await expect.poll(() => card.textContent()).toContain(`Approved by ${NAMES[winner ?? '']}`);
     });
 
     it('a page whose live updates are cut off confirms late: ALREADY_DECIDED, and it names who decided', async () => {
@@ -126,14 +141,14 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       const wu = await context.newPage();
       await wu.route('**/api/events', (route) => route.abort());
       await wu.goto(`${h.app.url}/`);
-      const stale = cardOf(wu, id);
+      const stale = await openCard(cardOf(wu, id));
       await confirmButton(stale).waitFor();
 
-      await confirmButton(cardOf(li, id)).click();
+      await confirmButton(await openCard(cardOf(li, id))).click();
       expect(await outcomeOf(cardOf(li, id))).toMatch(/^Delivered\./);
       await confirmButton(stale).click();
 
-      expect(await outcomeOf(stale)).toBe('Already decided by lead-li (Delivered). Nothing was sent again.');
+      expect(await outcomeOf(stale)).toBe('Already decided by Li (Delivered). Nothing was sent again.');
       expect(await stale.getAttribute('data-status')).toBe('delivered');
       expect(h.app.deliveries).toHaveLength(1);
     });
@@ -141,7 +156,7 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
     it('a send past its expiry: Confirm says it expired, nothing is delivered', async () => {
       const id = await h.app.ask(refund);
       const page = await openInbox();
-      const card = cardOf(page, id);
+      const card = await openCard(cardOf(page, id));
       await confirmButton(card).waitFor();
       h.app.advanceClock(25 * 60 * 60 * 1000);
       await confirmButton(card).click();
@@ -153,7 +168,7 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
     it('a payload changed after it was shown: Confirm says so, nothing is delivered', async () => {
       const id = await h.app.ask(refund);
       const page = await openInbox();
-      const card = cardOf(page, id);
+      const card = await openCard(cardOf(page, id));
       await confirmButton(card).waitFor();
       await h.store.tamperPayload(id, { ...refund, to: 'attacker@example.net' });
       await confirmButton(card).click();
@@ -166,14 +181,14 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
     it('reject with a reason: the reason is recorded, the card says rejected, nothing is delivered', async () => {
       const id = await h.app.ask(refund);
       const page = await openInbox();
-      const card = cardOf(page, id);
-      await card.getByLabel('Reason (optional)').fill('The refund was already sent by phone.');
+      const card = await openCard(cardOf(page, id));
+      await card.getByLabel('Reason for rejecting (optional)').fill('The refund was already sent by phone.');
       await card.getByRole('button', { name: 'Reject', exact: true }).click();
       expect(await outcomeOf(card)).toBe('Rejected: nothing was sent.');
       await expect.poll(() => card.getAttribute('data-status')).toBe('rejected');
       await expect
         .poll(() => card.textContent())
-        .toContain('Rejected by lead-li: The refund was already sent by phone.');
+        .toContain('Rejected by Li: The refund was already sent by phone.');
       const stored = await h.app.registry.confirmations.get(id);
       expect(stored.ok && stored.confirmation.history.at(-1)).toMatchObject({
         status: 'rejected',
@@ -188,15 +203,15 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       const page = await openInbox();
       await cardOf(page, id).getByRole('link', { name: 'Reply to the customer' }).click();
       await page.waitForURL(`${h.app.url}/confirmations/${id}`);
-      const canonical = page.locator('section pre.canonical');
+      const canonical = page.locator('.tech pre.canonical');
       await expect.poll(() => canonical.textContent()).toContain('"subject":"Your duplicate charge"');
       const edited = 'We refunded the duplicate charge of €49.00. Sorry for the trouble!';
-      await page.getByLabel('text', { exact: true }).fill(edited);
+      await page.getByLabel('Text', { exact: true }).fill(edited);
       await page.getByRole('button', { name: 'Preview edit' }).click();
       const preview = page.locator('.preview');
-      await expect.poll(() => preview.textContent()).toContain('Changed: text');
+      await expect.poll(() => preview.textContent()).toContain('Changed: Text');
       expect(await preview.locator('code.digest').textContent()).toMatch(/^[0-9a-f]{64}$/);
-      expect(await preview.locator('pre').textContent()).toContain(edited);
+      await expect.poll(() => canonical.textContent()).toContain(edited);
 
       const card = cardOf(page, id);
       await confirmButton(card).click();
@@ -207,7 +222,37 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
         ? stored.confirmation.history.find((h) => h.status === 'delivering')
         : undefined;
       expect(claim?.edit?.fields).toEqual(['text']);
-      await expect.poll(() => page.locator('ol.history').textContent()).toContain('edited: text');
+      await expect
+        .poll(() => page.locator('ol.history').textContent())
+        .toContain('Li approved, after editing Text');
+    });
+
+    it('an edit typed but not previewed is never sent: Confirm waits for Preview, then sends what the card shows', async () => {
+      const id = await h.app.ask(refund);
+      const page = await openInbox();
+      await page.goto(`${h.app.url}/confirmations/${id}`);
+      const card = cardOf(page, id);
+      const send = confirmButton(card);
+      await send.waitFor();
+      const edited = 'We refunded the duplicate charge. Sorry!';
+      await page.getByLabel('Text', { exact: true }).fill(edited);
+      // Not previewed: the card still shows the original, so Confirm is not offered, and says why.
+      await expect.poll(() => send.isDisabled()).toBe(true);
+      const why = card.locator('.why-not');
+      await expect.poll(() => why.textContent()).toMatch(/Preview/);
+      expect(await card.locator('.payload').textContent()).toContain(refund.text);
+      await send.click({ force: true });
+      expect(h.app.deliveries).toEqual([]);
+
+      await page.getByRole('button', { name: 'Preview edit' }).click();
+      // Previewed: the card shows the edited payload and its digest, and Confirm sends exactly that.
+      await expect.poll(() => card.locator('.payload').textContent()).toContain(edited);
+      const previewed = await page.locator('.preview code.digest').textContent();
+      await expect.poll(() => card.locator('code.digest').first().textContent()).toBe(previewed);
+      await expect.poll(() => send.isDisabled()).toBe(false);
+      await send.click();
+      expect(await outcomeOf(card)).toMatch(/^Delivered\./);
+      expect(h.app.deliveries).toEqual([{ ...refund, text: edited }]);
     });
 
     it('select several, Confirm selected: each is delivered and gets its own result; the rest stay pending', async () => {
@@ -219,6 +264,13 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       const page = await openInbox();
       for (const id of ids.slice(0, 2)) await cardOf(page, id).getByRole('checkbox').check();
       await page.getByRole('button', { name: 'Confirm selected' }).click();
+      // First the list of what will go out, then "Send 2 now".
+      const step = page.locator('.bulk-step');
+      await expect.poll(() => step.textContent()).toContain('These 2 sends will go out now:');
+      expect(await step.textContent()).toContain('Emails the customer at a@example.com');
+      expect(await step.textContent()).toContain('Emails the customer at b@example.com');
+      expect(h.app.deliveries).toEqual([]);
+      await page.getByRole('button', { name: 'Send 2 now' }).click();
       for (const id of ids.slice(0, 2)) expect(await outcomeOf(cardOf(page, id))).toMatch(/^Delivered\./);
       await expect
         .poll(() => page.locator('.bulk-outcome').textContent())
@@ -235,7 +287,7 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       await expect.poll(() => card.textContent()).toContain(`Hello ${xss}`);
       expect(await card.locator('img').count()).toBe(0);
       await page.goto(`${h.app.url}/confirmations/${id}`);
-      await expect.poll(() => page.locator('section pre.canonical').textContent()).toContain(xss);
+      await expect.poll(() => page.locator('.tech pre.canonical').textContent()).toContain(xss);
       expect(await page.locator('img').count()).toBe(0);
       expect(await page.evaluate(() => (globalThis as { __xss?: unknown }).__xss)).toBeUndefined();
     });
@@ -244,7 +296,7 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       h.app.failNextDelivery();
       const id = await h.app.ask(refund);
       const page = await openInbox();
-      const card = cardOf(page, id);
+      const card = await openCard(cardOf(page, id));
       await confirmButton(card).click();
       expect(await outcomeOf(card)).toContain('Delivery failed');
       await expect.poll(() => card.getAttribute('data-status')).toBe('failed');
