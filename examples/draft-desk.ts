@@ -72,7 +72,7 @@ export type DraftLoopResult =
   | {
       readonly ok: false;
       readonly stage: 'propose' | 'wait';
-      readonly code: ErrorCode | 'TIMEOUT' | 'ABORTED' | 'CONFIRMATION_NOT_FOUND';
+      readonly code: ErrorCode;
       readonly error: string;
     };
 
@@ -95,8 +95,8 @@ export type Heard =
 
 /**
  * Propose the draft as a pending send (never delivered here), let the person decide, wait for the
- * decision and put it in words. `waitFor` starts before the person acts, as it would when the
- * decision comes from another request or another instance.
+ * decision and put it in words. `waitFor` starts before the person acts, as it does when the
+ * decision comes from another request or another instance sharing the store.
  */
 export async function proposeAndHear(options: ProposeOptions): Promise<Heard> {
   const { registry, conversationId, locale = 'en' } = options;
@@ -109,13 +109,18 @@ export async function proposeAndHear(options: ProposeOptions): Promise<Heard> {
     ...(options.signal === undefined ? {} : { signal: options.signal }),
   });
   if (!asked.ok) return { ok: false, stage: 'propose', code: asked.code, error: asked.error };
-  const [decided] = await Promise.all([
-    registry.confirmations.waitFor(asked.confirmationId, {
-      timeoutMs: options.timeoutMs ?? 600_000,
-      ...(options.signal === undefined ? {} : { signal: options.signal }),
-    }),
-    options.person(asked),
-  ]);
+  // If the simulated person fails, stop waiting rather than hold the wait's timer to its end.
+  const personFailed = new AbortController();
+  const signals = [personFailed.signal, ...(options.signal === undefined ? [] : [options.signal])];
+  const waiting = registry.confirmations.waitFor(asked.confirmationId, {
+    timeoutMs: options.timeoutMs ?? 600_000,
+    signal: AbortSignal.any(signals),
+  });
+  await Promise.resolve(options.person(asked)).catch((error: unknown) => {
+    personFailed.abort();
+    throw error;
+  });
+  const decided = await waiting;
   if (!decided.ok) return { ok: false, stage: 'wait', code: decided.code, error: decided.error };
   return {
     ok: true,

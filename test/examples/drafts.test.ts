@@ -123,6 +123,30 @@ describe.each(DRAFT_DRIVERS)('from draft to decision: $framework', (driver) => {
   });
 });
 
+describe.each(DRAFT_DRIVERS)('an agent that stops waiting: $framework', (driver) => {
+  it('ends the loop without a next turn, and the request stays pending for the person', async () => {
+    const desk = createDesk();
+    const stop = new AbortController();
+    // Nobody decides yet; the app gives up waiting (a shutdown, a cancelled run).
+    const { person, asked } = watching(desk, async () => stop.abort());
+    const { result, seen } = await driver.run({ desk, person, draft: DRAFT, signal: stop.signal });
+
+    expect(result).toMatchObject({ ok: false, stage: 'wait', code: 'ABORTED' });
+    expect(seen.calls).toBe(2);
+    expect(desk.data.outbox).toEqual([]);
+    const id = asked[0]?.pending.confirmationId ?? '';
+    expect(await desk.registry.confirmations.get(id)).toMatchObject({
+      ok: true,
+      confirmation: { status: 'pending', ref: 'c-1001' },
+    });
+    // A person can still decide later; it is delivered then, as the agent was never holding it.
+    const pending = asked[0]?.pending;
+    if (pending === undefined) throw new Error('the person was never asked');
+    await approveAs(desk.registry, 'person:li')(pending);
+    expect(desk.data.outbox.map((sent) => sent.text)).toEqual([DRAFT.text]);
+  });
+});
+
 describe.each(DRAFT_DRIVERS.filter((driver) => driver.extraDraftTools.length === 0))(
   'a draft that does not fit the send tool: $framework',
   (driver) => {

@@ -54,10 +54,15 @@ export interface DraftDriver {
     readonly person: PersonStep;
     readonly draft: unknown;
     readonly locale?: Locale;
+    readonly signal?: AbortSignal;
   }): Promise<{ result: DraftLoopResult; seen: Seen }>;
 }
 
-const locale = (value: Locale | undefined) => (value === undefined ? {} : { locale: value });
+/** The optional options as exactOptionalPropertyTypes wants them: absent, not undefined. */
+const given = (options: { locale?: Locale | undefined; signal?: AbortSignal | undefined }) => ({
+  ...(options.locale === undefined ? {} : { locale: options.locale }),
+  ...(options.signal === undefined ? {} : { signal: options.signal }),
+});
 
 function agentsText(item: AgentInputItem): string | undefined {
   if (!('role' in item) || item.role !== 'user') return undefined;
@@ -72,7 +77,7 @@ function agentsShape(outputType: SerializedOutputType | undefined): unknown {
 const openAIAgents: DraftDriver = {
   framework: 'OpenAI Agents SDK (outputType)',
   extraDraftTools: [],
-  async run({ desk, person, draft, locale: lang }) {
+  async run({ desk, person, draft, ...rest }) {
     const model = new ScriptedModel([
       FIRST_CALLS.map(({ id, name, args }) => functionCall(name, args, { callId: id })),
       [assistantMessage(JSON.stringify(draft))],
@@ -83,7 +88,7 @@ const openAIAgents: DraftDriver = {
       registry: desk.registry,
       conversationId: 'c-1001',
       person,
-      ...locale(lang),
+      ...given(rest),
     });
     const input = (call: number): AgentInputItem[] => {
       const given = model.calls[call]?.request.input;
@@ -117,7 +122,7 @@ const openAIAgents: DraftDriver = {
 const aiSdk: DraftDriver = {
   framework: 'Vercel AI SDK (Output.object)',
   extraDraftTools: [],
-  async run({ desk, person, draft, locale: lang }) {
+  async run({ desk, person, draft, ...rest }) {
     const model = new MockLanguageModelV3({
       doGenerate: [
         toolCalls(FIRST_CALLS.map(({ id, name, args }) => [id, name, JSON.stringify(args)])),
@@ -130,7 +135,7 @@ const aiSdk: DraftDriver = {
       registry: desk.registry,
       conversationId: 'c-1001',
       person,
-      ...locale(lang),
+      ...given(rest),
     });
     const calls = model.doGenerateCalls;
     return {
@@ -184,7 +189,7 @@ function messageText(message: BaseMessage): string {
 const langChain: DraftDriver = {
   framework: 'LangChain (responseFormat)',
   extraDraftTools: [DRAFT_OUTPUT_NAME],
-  async run({ desk, person, draft, locale: lang }) {
+  async run({ desk, person, draft, ...rest }) {
     const model = new ListRecordingModel()
       .respondWithTools(FIRST_CALLS.map(({ id, name, args }) => ({ id, name, args })))
       .respondWithTools([{ id: 'draft', name: DRAFT_OUTPUT_NAME, args: draft as Record<string, unknown> }])
@@ -194,7 +199,7 @@ const langChain: DraftDriver = {
       registry: desk.registry,
       conversationId: 'c-1001',
       person,
-      ...locale(lang),
+      ...given(rest),
     });
     const messages = (call: number) => model.calls[call]?.messages ?? [];
     return {
