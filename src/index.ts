@@ -13,7 +13,9 @@ export type {
 } from './confirm/approval-links.js';
 export type { ListPosition } from './confirm/cursor.js';
 export { decodeCursor, encodeCursor } from './confirm/cursor.js';
+export { describeDecision } from './confirm/describe-decision.js';
 export { canonicalJson, payloadDigest } from './confirm/digest.js';
+export { describeEffect } from './confirm/effect-text.js';
 export type { MemoryStoreOptions } from './confirm/memory-store.js';
 export { createMemoryStore } from './confirm/memory-store.js';
 export type { ApprovalNotice, NoticeKind, Notifier, NotifyAttempt, NotifyOptions } from './confirm/notice.js';
@@ -36,6 +38,7 @@ export type {
   ConfirmationFailure,
   ConfirmationFilter,
   ConfirmationHistoryEntry,
+  ConfirmationLink,
   ConfirmationListResult,
   ConfirmationNotice,
   ConfirmationPruneResult,
@@ -54,6 +57,7 @@ export type {
   RejectOptions,
   SweepOptions,
   SweepResult,
+  WaitForOptions,
 } from './confirm/types.js';
 export { CONFIRMATION_STATUSES } from './confirm/types.js';
 export { getDefaultRegistry } from './default-registry.js';
@@ -91,12 +95,13 @@ export {
   toWireName,
   WIRE_NAME_PATTERN,
 } from './policy/wire-name.js';
-export type { InvokeContext, RegisterOptions, RegistryOptions } from './registry.js';
+export type { InvokeContext, ProposeOptions, RegisterOptions, RegistryOptions } from './registry.js';
 export { ToolRegistry } from './registry.js';
 export type {
   ConfirmRequired,
   ErrorCode,
   InvokeResult,
+  ProposeResult,
   ReadOnlyResult,
   ToolFailure,
   ToolSuccess,

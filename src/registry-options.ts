@@ -1,6 +1,7 @@
 import type { NotifyOptions } from './confirm/notice.js';
 import { type NotifySettings, readNotifyOptions } from './confirm/notify-options.js';
 import type { ConfirmationStore } from './confirm/store.js';
+import type { ConfirmationLink } from './confirm/types.js';
 import { ToolDefinitionError } from './errors/tool-definition-error.js';
 import type { EventListener } from './events.js';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from './invoke/arguments.js';
@@ -27,6 +28,27 @@ export interface InvokeContext<AppContext = unknown> extends GateContext {
   readonly locale?: Locale | undefined;
   /** The provider's id of this tool call, when an adapter knows it: traced as `gen_ai.tool.call.id`. */
   readonly callId?: string | undefined;
+}
+
+/**
+ * What `registry.propose` is told: who asks and the gates' context, as for any call, and what the
+ * approver is shown beside the payload. There is no `autonomous`: a proposal always is.
+ */
+export interface ProposeOptions<AppContext = unknown> extends GateContext {
+  /** Who asks (an agent id is fine); recorded, and the one who may not approve under four eyes. */
+  readonly actor?: string | undefined;
+  /** Why the asker wants this sent: plain text (at most 2,000 characters), shown to the approver. */
+  readonly note?: string | undefined;
+  /** Where the approver can read more: at most 10, each an http(s) URL with a label. */
+  readonly links?: readonly ConfirmationLink[] | undefined;
+  /** The app's own reference (at most 256 characters), kept on the record and in every notice. */
+  readonly ref?: string | undefined;
+  /** Cancels the call while `prepare` runs. */
+  readonly signal?: AbortSignal | undefined;
+  /** The app's own value, handed to `prepare` as `ctx.context`. */
+  readonly context?: AppContext | undefined;
+  /** The language of the result's message. */
+  readonly locale?: Locale | undefined;
 }
 
 /** How a registry behaves; every option has a safe default. */

@@ -1,6 +1,7 @@
 import type { ApprovalLinks } from './confirm/approval-links.js';
 import type { ConfirmationFlow, SendToolHandle } from './confirm/confirmation-flow.js';
 import { createConfirmationPath } from './confirm/confirmation-path.js';
+import { readProposal } from './confirm/proposal.js';
 import type {
   ConfirmationPruneResult,
   ConfirmationResult,
@@ -16,17 +17,18 @@ import type {
   SweepResult,
 } from './confirm/types.js';
 import { InvokePath } from './invoke/invoke-tool.js';
-import { type Locale, toLocale } from './messages/index.js';
+import { formatMessage, type Locale, toLocale } from './messages/index.js';
 import { type AccessReport, buildAccessReport } from './policy/access-report.js';
 import { EMPTY_GATES, type GateSnapshot, readGates } from './policy/call-context.js';
 import { type GateContext, isAvailableIn } from './policy/gates.js';
 import {
   type InvokeContext,
+  type ProposeOptions,
   type RegisterOptions,
   type RegistryOptions,
   readRegistryOptions,
 } from './registry-options.js';
-import type { InvokeResult, ReadOnlyResult } from './result.js';
+import { failure, type InvokeResult, type ProposeResult, type ReadOnlyResult } from './result.js';
 import type { ToolDefinition } from './tool.js';
 import type { ListFilter, ToolInfo } from './tool-info.js';
 import { checkDefinition } from './tools/check-definition.js';
@@ -34,7 +36,7 @@ import { checkPayload } from './tools/check-payload.js';
 import type { FunctionSchema } from './tools/function-schema.js';
 import { ToolTable } from './tools/tool-table.js';
 
-export type { InvokeContext, RegisterOptions, RegistryOptions } from './registry-options.js';
+export type { InvokeContext, ProposeOptions, RegisterOptions, RegistryOptions } from './registry-options.js';
 
 /** Lets the plan runner call as `plan` without offering that caller kind to everyone. */
 export const INVOKE_AS: unique symbol = Symbol('graded-tools.invokeAs');
@@ -176,6 +178,25 @@ export class ToolRegistry<AppContext = unknown> {
     ctx: InvokeContext<AppContext> = {},
   ): Promise<ReadOnlyResult> {
     return this.#invokePath.invoke('model', name, input, ctx) as Promise<ReadOnlyResult>;
+  }
+
+  /**
+   * An autonomous caller (an agent run, a plan, a job) asks a person to confirm a send: gates 1 and 2
+   * run, the input is validated, `prepare` builds the payload, and it is stored as a pending
+   * confirmation with `note`, `links` and `ref` — the same `ConfirmRequired` a person's `invoke`
+   * answers. Nothing is ever delivered here; no adapter, wire name or plan step reaches this method.
+   * Never throws; a read or write tool, or an unreadable option, is `INVALID_OPTION`.
+   */
+  propose(name: string, input?: unknown, options: ProposeOptions<AppContext> = {}): Promise<ProposeResult> {
+    const about = readProposal(options);
+    if ('problem' in about) {
+      const detail = about.problem;
+      return Promise.resolve(
+        failure('INVALID_OPTION', formatMessage('INVALID_OPTION', { detail }, this.#locale)),
+      );
+    }
+    // A proposal never runs a tool: it ends as a pending confirmation or a failure, never as data.
+    return this.#invokePath.invoke('propose', name, input, options, about) as Promise<ProposeResult>;
   }
 
   /** @internal The plan runner's way in: the caller kind is fixed by the runner, not by a flag. */

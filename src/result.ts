@@ -100,6 +100,9 @@ export interface ToolFailure {
 /** What `invoke` resolves to. It never rejects. */
 export type InvokeResult<T = unknown> = ToolSuccess<T> | ConfirmRequired | ToolFailure;
 
+/** What `registry.propose` resolves to: the pending confirmation, or why none was made. Never data. */
+export type ProposeResult<Payload = unknown> = ConfirmRequired<Payload> | ToolFailure;
+
 /** What the model's exit resolves to: a read tool's data or a failure, never a confirmation. */
 export type ReadOnlyResult<T = unknown> = ToolSuccess<T> | ToolFailure;
 

@@ -17,6 +17,8 @@ export interface ToolInfo {
   readonly openWorld: boolean;
   /** The input as JSON Schema (derived once for a Standard Schema). */
   readonly inputSchema: JsonSchema;
+  /** A send tool's `effect`: what confirming does, for approvers (`describeEffect` fills it in). */
+  readonly effect?: string;
 }
 
 /** Filters for `registry.list`. */

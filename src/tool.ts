@@ -120,6 +120,11 @@ export interface SendToolDefinition<
    * delivered exactly; the history keeps both digests.
    */
   readonly editable?: readonly string[];
+  /**
+   * One line for approvers saying what confirming does, with `{field}` for a top-level payload field:
+   * `'Emails the customer at {to}'`. Shown on the console card and filled by `describeEffect`.
+   */
+  readonly effect?: string;
   readonly run?: never;
 }
 

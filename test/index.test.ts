@@ -19,6 +19,8 @@ describe('the root entry', () => {
         "decodeCursor",
         "definePlan",
         "defineTool",
+        "describeDecision",
+        "describeEffect",
         "encodeCursor",
         "formatAccessReport",
         "formatMessage",

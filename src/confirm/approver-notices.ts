@@ -96,7 +96,11 @@ export class ApproverNotices {
         createdAt: c.createdAt,
         expiresAt: c.expiresAt,
         status,
+        ...(c.note === undefined ? {} : { note: c.note }),
+        ...(c.links === undefined ? {} : { links: c.links }),
+        ...(c.ref === undefined ? {} : { ref: c.ref }),
       }),
+      ...(kind === 'decided' ? { decision: decisionOf(c) } : {}),
       ...(consoleUrl === undefined
         ? {}
         : { link: `${consoleUrl}/confirmations/${encodeURIComponent(c.id)}` }),
@@ -233,6 +237,16 @@ function safeChannel(notifier: Notifier): string {
   } catch {
     return 'unknown';
   }
+}
+
+/** The last step of a decided confirmation: when it was decided, by whom, and why. */
+function decisionOf(c: Confirmation): NonNullable<ApprovalNotice['decision']> {
+  const last = c.history.at(-1);
+  return Object.freeze({
+    at: last?.at ?? c.updatedAt,
+    ...(last?.by === undefined ? {} : { by: last.by }),
+    ...(last?.note === undefined ? {} : { note: last.note }),
+  });
 }
 
 /**

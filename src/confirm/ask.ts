@@ -4,6 +4,7 @@ import { newConfirmationId } from './confirmation-id.js';
 import { confirmationDigest, snapshotJson } from './digest.js';
 import type { FlowContext } from './flow-context.js';
 import { nameProblem, recordableLabel } from './labels.js';
+import type { Proposal } from './proposal.js';
 import { historyEntry } from './transitions.js';
 import type { Confirmation } from './types.js';
 
@@ -14,6 +15,8 @@ export interface NewConfirmation {
   readonly payload: unknown;
   readonly actor: string | undefined;
   readonly scope: string | undefined;
+  /** What the asker attached for the approver (`propose`): already read by `readProposal`. */
+  readonly about?: Proposal | undefined;
 }
 
 /** Why a confirmation could not be created: the registry words and reports it like any failure. */
@@ -81,6 +84,7 @@ function newRecord(ctx: FlowContext, asked: NewConfirmation, payload: unknown): 
     digest: confirmationDigest(asked.tool, payload),
     ...(asked.actor === undefined ? {} : { actor: asked.actor }),
     ...(scope === undefined ? {} : { scope }),
+    ...asked.about,
     createdAt,
     expiresAt: new Date(now + ctx.ttlMs).toISOString(),
     updatedAt: createdAt,

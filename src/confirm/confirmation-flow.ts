@@ -19,6 +19,7 @@ import {
   readLocaleOnly,
   readLookBack,
   readSweep,
+  readWaiting,
 } from './read-options.js';
 import { getOne, listPage, previewEdit, toolView } from './read-view.js';
 import type { LinkApprover } from './store.js';
@@ -38,6 +39,7 @@ import type {
   EditCheckResult,
   SweepResult,
 } from './types.js';
+import { waitForDecision } from './wait-for.js';
 
 export type { Created, CreateRefusal, NewConfirmation } from './ask.js';
 export type { ConfirmationFlowSettings, SendToolHandle } from './flow-context.js';
@@ -67,6 +69,7 @@ export class ConfirmationFlow {
       watch: (listener: (notice: ConfirmationNotice) => void) => watchers.add(listener),
       tool: (name: string) => this.tool(name),
       checkEdit: (id: string, payload: unknown, options?: unknown) => this.checkEdit(id, payload, options),
+      waitFor: (id: string, options?: unknown) => this.waitFor(id, options),
     }) as ConfirmationsView;
   }
 
@@ -161,6 +164,12 @@ export class ConfirmationFlow {
   async list(filter?: unknown): Promise<ConfirmationListResult> {
     const read = readListFilter(filter, this.#locale);
     return read.ok ? listPage(this.#ctx, read.value, read.fail) : read.failure;
+  }
+
+  /** Resolves once the confirmation is decided (here or in any instance sharing the store). */
+  async waitFor(id: string, options?: unknown): Promise<ConfirmationResult> {
+    const read = readWaiting(options, this.#locale);
+    return read.ok ? waitForDecision(this.#ctx, id, read.value, read.fail) : read.failure;
   }
 
   tool(name: unknown): ConfirmationToolView | undefined {

@@ -1,5 +1,5 @@
 import type { Locale } from '../messages/index.js';
-import type { ConfirmationStatus } from './types.js';
+import type { ConfirmationLink, ConfirmationStatus } from './types.js';
 
 /** Why an approver is told: a send waits, it will expire soon, or it was decided (told to the asker). */
 export type NoticeKind = 'created' | 'reminder' | 'decided';
@@ -26,6 +26,18 @@ export interface ApprovalNotice {
     readonly createdAt: string;
     readonly expiresAt: string;
     readonly status: ConfirmationStatus;
+    /** Why the asker wants this sent (`propose`'s `note`). */
+    readonly note?: string;
+    /** Where to read more (`propose`'s `links`). */
+    readonly links?: readonly ConfirmationLink[];
+    /** The app's own reference (`propose`'s `ref`): a conversation, a ticket, a workflow to resume. */
+    readonly ref?: string;
+  };
+  /** For `decided`: the step that decided it — when, who, and why (a reject's reason, a failure). */
+  readonly decision?: {
+    readonly at: string;
+    readonly by?: string;
+    readonly note?: string;
   };
   /** The console page of this one confirmation (`consoleUrl` + `/confirmations/<id>`). */
   readonly link?: string;

@@ -11,6 +11,7 @@ import {
   type ConfirmationFailure,
   type ConfirmationStatus,
 } from './types.js';
+import type { Waiting } from './wait-for.js';
 
 /**
  * The public edge of the confirmation path: every option a caller passes is read here, once, into a
@@ -188,6 +189,27 @@ export function readSweep(options: unknown, locale: Locale): Read<number | undef
   return readWith(options, ['staleAfterMs'], locale, ({ staleAfterMs }) =>
     staleAfterMs === undefined || isLookBack(staleAfterMs) ? staleAfterMs : `\`staleAfterMs\` ${LOOK_BACK}`,
   );
+}
+
+/** The most `waitFor` waits in one call: a year, like the longest confirmation. */
+const MAX_WAIT_MS = 366 * 24 * 60 * 60 * 1000;
+
+/** The options of `waitFor`: an abort signal and a timeout (absent: until decided or expired). */
+export function readWaiting(options: unknown, locale: Locale): Read<Waiting> {
+  return readWith(options, ['signal', 'timeoutMs'], locale, ({ signal, timeoutMs }) => {
+    if (signal !== undefined && !(signal instanceof AbortSignal)) return '`signal` must be an AbortSignal';
+    if (
+      timeoutMs !== undefined &&
+      !(
+        typeof timeoutMs === 'number' &&
+        Number.isInteger(timeoutMs) &&
+        timeoutMs >= 0 &&
+        timeoutMs <= MAX_WAIT_MS
+      )
+    )
+      return '`timeoutMs` must be a whole number of milliseconds from 0 to a year';
+    return { signal: signal as AbortSignal | undefined, timeoutMs: timeoutMs as number | undefined };
+  });
 }
 
 /** A `list` filter, as the store is asked (without the time, which the list adds). */

@@ -60,6 +60,7 @@ export function toolView(ctx: FlowContext, name: unknown): ConfirmationToolView 
     title: info.title,
     description: info.description,
     editable: edit?.editable ?? [],
+    ...(info.effect === undefined ? {} : { effect: info.effect }),
     ...(payloadSchema === undefined ? {} : { payloadSchema }),
   });
 }

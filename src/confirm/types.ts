@@ -70,6 +70,12 @@ export interface Confirmation {
   readonly actor?: string;
   /** The scope the person asked in. */
   readonly scope?: string;
+  /** Why the asker wants this sent (`propose`'s `note`): plain text, shown to the approver. */
+  readonly note?: string;
+  /** Where the approver can read more (`propose`'s `links`): http(s) only. */
+  readonly links?: readonly ConfirmationLink[];
+  /** The app's own reference (`propose`'s `ref`): a conversation, a ticket, a workflow id. */
+  readonly ref?: string;
   readonly createdAt: string;
   /** After this, it can no longer be confirmed. */
   readonly expiresAt: string;
@@ -84,6 +90,12 @@ export interface Confirmation {
   readonly error?: string;
   /** Every step, oldest first. */
   readonly history: readonly ConfirmationHistoryEntry[];
+}
+
+/** A link the asker attached for the approver: a label and an http(s) URL. */
+export interface ConfirmationLink {
+  readonly label: string;
+  readonly url: string;
 }
 
 /** @internal A record's fields, writable while a new record or version of one is being built. */
@@ -279,6 +291,8 @@ export interface ConfirmationToolView {
   readonly description: string;
   /** The payload fields a person may edit (empty: none). */
   readonly editable: readonly string[];
+  /** What confirming does, for approvers, with `{field}` placeholders (`describeEffect` fills them). */
+  readonly effect?: string;
   /** The payload's JSON Schema, when the tool declares `payloadSchema`. */
   readonly payloadSchema?: JsonSchema;
 }
@@ -323,4 +337,21 @@ export interface ConfirmationsView {
    * claiming it: for a preview of the edited payload and its digest.
    */
   checkEdit(id: string, payload: unknown, options?: { readonly locale?: Locale }): Promise<EditCheckResult>;
+  /**
+   * Resolves once the confirmation is decided — `delivered`, `rejected`, `expired`, `failed` or
+   * `unknown` — by this process or any instance sharing the store: `{ ok: true, confirmation }`
+   * (hand it to `describeDecision` for the model). Otherwise `TIMEOUT` (after `timeoutMs`), `ABORTED`
+   * (the signal), `CONFIRMATION_NOT_FOUND`. At its expiry a still-pending one is marked `expired`.
+   * Holds no timer or listener once it has settled.
+   */
+  waitFor(id: string, options?: WaitForOptions): Promise<ConfirmationResult>;
+}
+
+/** What `registry.confirmations.waitFor` is told. */
+export interface WaitForOptions {
+  /** Stops waiting (`ABORTED`); the confirmation itself is unchanged. */
+  readonly signal?: AbortSignal | undefined;
+  /** Stops waiting after this long (`TIMEOUT`); default: until it is decided or expires. */
+  readonly timeoutMs?: number | undefined;
+  readonly locale?: Locale | undefined;
 }

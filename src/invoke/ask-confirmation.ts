@@ -7,6 +7,12 @@ export interface ConfirmationRequest {
   readonly payload: unknown;
   readonly actor: string | undefined;
   readonly scope: string | undefined;
+  /** What the asker attached for the approver (`propose`): read and checked before the call started. */
+  readonly about?: {
+    readonly note?: string;
+    readonly links?: readonly { readonly label: string; readonly url: string }[];
+    readonly ref?: string;
+  };
 }
 
 /** The confirmation side's answer: the pending confirmation to show, or why none was made. */

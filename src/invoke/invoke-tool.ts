@@ -23,7 +23,7 @@ import type { ToolEntry, ToolTable } from '../tools/tool-table.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { type StandardOutcome, validateStandard } from '../validation/standard-schema.js';
 import { type ArgumentLimits, ArgumentsProblem, readArguments } from './arguments.js';
-import type { AskConfirmation } from './ask-confirmation.js';
+import type { AskConfirmation, ConfirmationRequest } from './ask-confirmation.js';
 import { ToolRunContext } from './run-context.js';
 import { GuardedCall, type GuardedOutcome } from './run-guarded.js';
 
@@ -41,9 +41,20 @@ export interface InvokeSettings {
   readonly telemetry: Telemetry | undefined;
 }
 
+/**
+ * Who asked: `'invoke'` (a person, or autonomous when the context says so), a fixed caller kind, or
+ * `'propose'`: an autonomous caller asking for a send, which is stored for a person and never run.
+ */
+export type Asked = 'invoke' | CallerKind | 'propose';
+
+/** What `propose` attaches for the approver, already read and checked at the registry's edge. */
+export type ProposalAbout = ConfirmationRequest['about'];
+
 /** One call in flight: the caller's context as read once, the tool, and when it started. */
 interface Call {
   readonly ctx: CallContext;
+  /** Set for `propose`: the call may only ask for a send, with this attached. */
+  readonly proposal: { readonly about: ProposalAbout } | undefined;
   readonly entry: ToolEntry;
   readonly started: number;
   /** The call's span, when the registry traces. */
@@ -81,25 +92,28 @@ export class InvokePath {
     this.#settings = settings;
   }
 
-  /** Calls `name` as `asked` (`'invoke'`: a person, or autonomous when the context says so). */
+  /** Calls `name` as `asked`; `about` only with `'propose'`. */
   invoke(
-    asked: 'invoke' | CallerKind,
+    asked: Asked,
     name: unknown,
     input: unknown,
     rawCtx: unknown,
+    about?: ProposalAbout,
   ): Promise<InvokeResult> {
-    const outcome = this.#attempt(asked, name, input, rawCtx);
+    const outcome = this.#attempt(asked, name, input, rawCtx, about);
     return outcome instanceof Promise ? outcome : Promise.resolve(outcome);
   }
 
   #attempt(
-    asked: 'invoke' | CallerKind,
+    asked: Asked,
     name: unknown,
     rawInput: unknown,
     rawCtx: unknown,
+    about: ProposalAbout,
   ): InvokeResult | Promise<InvokeResult> {
     const started = this.#settings.onEvent === undefined ? 0 : performance.now();
-    const ctx = readCallContext(rawCtx, asked, this.#settings.locale);
+    const proposing = asked === 'propose';
+    const ctx = readCallContext(rawCtx, proposing ? 'autonomous' : asked, this.#settings.locale);
     if (!('caller' in ctx)) {
       return failure('INVALID_OPTION', formatMessage('INVALID_OPTION', { detail: ctx.detail }, ctx.locale));
     }
@@ -107,8 +121,11 @@ export class InvokePath {
     try {
       const entry = this.#settings.table.resolve(name);
       if (entry === undefined) return this.#unknownTool(ctx, name, started, rawInput);
-      call = { ctx, entry, started, span: this.#startSpan(ctx, entry, name, rawInput) };
-      const refusal = refusalFor(entry.tool.info, ctx, ctx.caller);
+      const proposal = proposing ? { about } : undefined;
+      call = { ctx, entry, proposal, started, span: this.#startSpan(ctx, entry, name, rawInput) };
+      if (proposing && entry.tool.info.sideEffect !== 'send') return this.#notASend(call);
+      // A proposal passes gates 1 and 2 as anyone would; gate 3 is why it only asks, never runs.
+      const refusal = refusalFor(entry.tool.info, ctx, proposing ? 'person' : ctx.caller);
       if (refusal !== undefined) return this.#refuse(call, refusal, name);
       if (ctx.signal?.aborted) return this.#fail(call, 'ABORTED', {});
 
@@ -196,8 +213,9 @@ export class InvokePath {
   /** A person's send was prepared: store it as a pending confirmation and hand back what to show. */
   #askForConfirmation(call: Call, input: unknown, payload: unknown): Promise<InvokeResult> {
     const { ctx, entry, span } = call;
-    const ask = () =>
-      this.#settings.ask({ tool: entry.tool.info.name, input, payload, actor: ctx.actor, scope: ctx.scope });
+    const about = call.proposal?.about;
+    const request = { tool: entry.tool.info.name, input, payload, actor: ctx.actor, scope: ctx.scope };
+    const ask = () => this.#settings.ask(about === undefined ? request : { ...request, about });
     // Within the call's span, so the confirmation's `created` step is recorded on it.
     return (span === undefined ? ask() : runWithin(span, ask)).then(
       (created): InvokeResult => {
@@ -224,6 +242,13 @@ export class InvokePath {
     }
     const extra = refusal === 'SEND_REQUIRES_CONFIRM' ? { requiresConfirm: true as const } : undefined;
     return this.#fail(call, refusal, { scope: ctx.scope }, extra);
+  }
+
+  /** `propose` asks only for sends: a read or write tool is invoked (or planned), not proposed. */
+  #notASend(call: Call): ToolFailure {
+    const { sideEffect, name } = call.entry.tool.info;
+    const detail = `propose asks a person to confirm a send; \`${name}\` is a ${sideEffect} tool: invoke it instead`;
+    return this.#fail(call, 'INVALID_OPTION', { detail });
   }
 
   #unknownTool(ctx: CallContext, name: unknown, started: number, input: unknown): ToolFailure {

@@ -25,7 +25,7 @@ export const en: MessageCatalog = {
   SCOPE_MISMATCH: (p) =>
     `Tool ${toolName(p)} is not available in scope ${p.scope === undefined ? '(none)' : `"${p.scope}"`}.`,
   SEND_REQUIRES_CONFIRM: (p) =>
-    `Tool ${toolName(p)} sends to people outside: only a person can start it, and it is delivered only after they confirm.`,
+    `Tool ${toolName(p)} sends to people outside: an autonomous caller cannot invoke it. Ask for it with registry.propose(), and it is delivered only after a person confirms.`,
   NOT_READ_ONLY: (p) => `Tool ${toolName(p)} changes or sends something, so the model may not call it.`,
   INVALID_ARGUMENTS: (p) =>
     `The arguments for ${toolName(p)} must be a JSON object: ${p.detail ?? 'they are not'}.`,
@@ -34,8 +34,14 @@ export const en: MessageCatalog = {
   SCHEMA_ERROR: (p) =>
     `Tool ${toolName(p)} cannot be used: its input schema is invalid (${p.detail ?? 'unknown reason'}).`,
   RUN_FAILED: (p) => `Tool ${toolName(p)} failed: ${p.detail ?? 'unknown error'}.`,
-  TIMEOUT: (p) => `Tool ${toolName(p)} did not finish within ${p.ms ?? '?'} ms.`,
-  ABORTED: (p) => `The call to ${toolName(p)} was cancelled.`,
+  TIMEOUT: (p) =>
+    p.detail === 'wait'
+      ? `No decision within ${p.ms ?? '?'} ms: the confirmation is still ${p.status ?? 'pending'}. Nothing was sent by waiting; wait again later.`
+      : `Tool ${toolName(p)} did not finish within ${p.ms ?? '?'} ms.`,
+  ABORTED: (p) =>
+    p.detail === 'wait'
+      ? 'Waiting for the decision was cancelled; the confirmation itself is unchanged.'
+      : `The call to ${toolName(p)} was cancelled.`,
   TOO_MANY_CALLS: (p) =>
     `Too many tool calls in one turn: only the first ${p.limit ?? '?'} were run and this one was not. Call it again in your next turn if you still need it.`,
   CONFIRMATION_NOT_FOUND: () => 'There is no confirmation with that id.',

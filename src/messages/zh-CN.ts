@@ -23,14 +23,19 @@ export const zhCN: MessageCatalog = {
   FLAG_NOT_GRANTED: (p) => `工具 ${toolName(p)} 在此处未启用：其功能开关未授予。`,
   SCOPE_MISMATCH: (p) =>
     `工具 ${toolName(p)} 在范围 ${p.scope === undefined ? '（无）' : `“${p.scope}”`} 中不可用。`,
-  SEND_REQUIRES_CONFIRM: (p) => `工具 ${toolName(p)} 会向外部发送：只能由人发起，并在其确认后才会投递。`,
+  SEND_REQUIRES_CONFIRM: (p) =>
+    `工具 ${toolName(p)} 会向外部发送：自主调用方不能直接调用它。请用 registry.propose() 提出，经人确认后才会投递。`,
   NOT_READ_ONLY: (p) => `工具 ${toolName(p)} 会修改或发送内容，模型不得调用。`,
   INVALID_ARGUMENTS: (p) => `${toolName(p)} 的参数必须是 JSON 对象：${p.detail ?? '当前不是'}。`,
   INVALID_INPUT: (p) => `${toolName(p)} 的输入不符合其模式。请修正以下问题后重试：\n${p.detail ?? ''}`,
   SCHEMA_ERROR: (p) => `工具 ${toolName(p)} 无法使用：其输入模式无效（${p.detail ?? '原因未知'}）。`,
   RUN_FAILED: (p) => `工具 ${toolName(p)} 执行失败：${p.detail ?? '未知错误'}。`,
-  TIMEOUT: (p) => `工具 ${toolName(p)} 未在 ${p.ms ?? '?'} 毫秒内完成。`,
-  ABORTED: (p) => `对 ${toolName(p)} 的调用已取消。`,
+  TIMEOUT: (p) =>
+    p.detail === 'wait'
+      ? `${p.ms ?? '?'} 毫秒内没有人作出决定：该确认请求仍为 ${p.status ?? 'pending'}。等待本身不会发送任何内容，可稍后再等。`
+      : `工具 ${toolName(p)} 未在 ${p.ms ?? '?'} 毫秒内完成。`,
+  ABORTED: (p) =>
+    p.detail === 'wait' ? '已取消等待决定；确认请求本身未改变。' : `对 ${toolName(p)} 的调用已取消。`,
   TOO_MANY_CALLS: (p) =>
     `同一轮中的工具调用过多：只执行了前 ${p.limit ?? '?'} 个，本次调用未执行。如仍需要，请在下一轮再次调用。`,
   CONFIRMATION_NOT_FOUND: () => '没有该 id 的确认请求。',

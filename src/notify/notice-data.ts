@@ -22,7 +22,19 @@ export function noticeData(notice: ApprovalNotice, includePayload: boolean): Not
       createdAt: c.createdAt,
       expiresAt: c.expiresAt,
       status: c.status,
+      ...(c.note === undefined ? {} : { note: c.note }),
+      ...(c.links === undefined ? {} : { links: c.links.map(({ label, url }) => ({ label, url })) }),
+      ...(c.ref === undefined ? {} : { ref: c.ref }),
     },
+    ...(notice.decision === undefined
+      ? {}
+      : {
+          decision: {
+            at: notice.decision.at,
+            ...(notice.decision.by === undefined ? {} : { by: notice.decision.by }),
+            ...(notice.decision.note === undefined ? {} : { note: notice.decision.note }),
+          },
+        }),
     ...(notice.link === undefined ? {} : { link: notice.link }),
     ...(includePayload && notice.payload !== undefined ? { payload: notice.payload } : {}),
     ...(notice.recipient === undefined ? {} : { recipient: notice.recipient }),

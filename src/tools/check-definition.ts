@@ -42,6 +42,7 @@ interface Fields {
   readonly deliver: unknown;
   readonly payloadSchema: unknown;
   readonly editable: unknown;
+  readonly effect: unknown;
 }
 
 function readFields(definition: ToolDefinition): Fields {
@@ -62,6 +63,7 @@ function readFields(definition: ToolDefinition): Fields {
     deliver: d.deliver,
     payloadSchema: d.payloadSchema,
     editable: d.editable,
+    effect: d.effect,
   };
 }
 
@@ -217,6 +219,30 @@ function checkInputSchema(
 }
 
 const MAX_EDITABLE = 100;
+const MAX_EFFECT_LENGTH = 300;
+
+/** A send tool's `effect`: one line for approvers, with `{field}` placeholders for payload fields. */
+function checkEffect(effect: unknown, grade: SideEffect, name: string): string | undefined {
+  if (effect === undefined) return undefined;
+  if (grade !== 'send')
+    return fail(
+      'INVALID_OPTION',
+      name,
+      '`effect` tells approvers what confirming a send does; only send tools have it.',
+    );
+  if (
+    typeof effect !== 'string' ||
+    effect.trim() === '' ||
+    effect.length > MAX_EFFECT_LENGTH ||
+    /[\p{Cc}\p{Cf}]/u.test(effect)
+  )
+    return fail(
+      'INVALID_OPTION',
+      name,
+      `\`effect\` must be one line of text (at most ${MAX_EFFECT_LENGTH} characters), like "Emails the customer at {to}".`,
+    );
+  return effect;
+}
 
 /**
  * A send tool's `payloadSchema` and `editable`, checked: only a send tool has them, `editable` needs a
@@ -290,6 +316,7 @@ export function checkDefinition(definition: ToolDefinition): RegisteredTool {
   const scopes = checkScopes(fields.scopes, name);
   const { json, text, standard } = checkInputSchema(fields.inputSchema, name);
   const payload = checkPayloadSpec(fields, grade, name);
+  const effect = checkEffect(fields.effect, grade, name);
   const info: ToolInfo = Object.freeze({
     name,
     wireName,
@@ -302,6 +329,7 @@ export function checkDefinition(definition: ToolDefinition): RegisteredTool {
     timeoutMs: fields.timeoutMs as number | undefined,
     openWorld: fields.openWorld === true,
     inputSchema: json,
+    ...(effect === undefined ? {} : { effect }),
   });
   // Called as methods on the app's object, as before: a tool written as a class keeps its `this`.
   return Object.freeze({

@@ -51,7 +51,14 @@ describe('registry.confirmations', () => {
       code: 'INVALID_OPTION',
     });
     // Reads only: checkEdit checks an edit without claiming; watch and tool change nothing either.
-    expect(Object.keys(registry.confirmations).sort()).toEqual(['checkEdit', 'get', 'list', 'tool', 'watch']);
+    expect(Object.keys(registry.confirmations).sort()).toEqual([
+      'checkEdit',
+      'get',
+      'list',
+      'tool',
+      'waitFor',
+      'watch',
+    ]);
     expect(Object.isFrozen(registry.confirmations)).toBe(true);
   });
 

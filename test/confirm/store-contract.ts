@@ -85,6 +85,28 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
       expect(payloadDigest('message.send', read?.payload)).toBe(original.digest);
     });
 
+    it("keeps the asker's note, links and ref through every change", async () => {
+      const about = {
+        note: 'The customer asked twice; quotes \' " \\, 中文, and a\nsecond line.',
+        links: [
+          { label: 'Conversation #4411', url: 'https://desk.example/c/4411' },
+          { label: 'Order', url: 'http://orders.example/o/9?x=1&y=2' },
+        ],
+        ref: 'conv-4411',
+      };
+      const original = await created(about);
+      expect(await store.get(original.id)).toEqual(original);
+      const claimed = await store.claim(original.id, { now: T0 + 1, by: 'lead-2' });
+      expect(claimed).toMatchObject({ ok: true, confirmation: about });
+      const listed = await store.list({ limit: 1000 });
+      expect(listed.confirmations.find((c) => c.id === original.id)).toMatchObject(about);
+      const { note: _n, links: _l, ref: _r, ...bare } = pendingConfirmation();
+      await store.create(bare);
+      const read = await store.get(bare.id);
+      expect(read).toEqual(bare);
+      expect(read && ('note' in read || 'links' in read || 'ref' in read)).toBe(false);
+    });
+
     it('keeps an own "__proto__" key in a payload as data', async () => {
       const payload = JSON.parse('{"__proto__":{"admin":true},"text":"hi"}') as unknown;
       const original = await created({ payload, digest: payloadDigest('message.send', payload) });

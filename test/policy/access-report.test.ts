@@ -29,7 +29,7 @@ describe('accessReport', () => {
       plan: { allowed: false, code: 'SEND_REQUIRES_CONFIRM' },
       model: { allowed: false, code: 'NOT_READ_ONLY' },
     });
-    expect(row('message.send')?.plan.reason).toContain('only a person can start it');
+    expect(row('message.send')?.plan.reason).toContain('Ask for it with registry.propose()');
   });
 
   it('agrees with the model list and the model exit for the same context', async () => {

@@ -23,6 +23,11 @@ export interface SqlDialect {
   readonly types: { readonly text: string; readonly integer: string; readonly time: string };
   /** Extra columns the dialect needs (PostgreSQL: an insertion sequence), each with a leading comma. */
   readonly extraColumns: string;
+  /**
+   * The statements that add `column` to a table an older version created without it (none when the
+   * table is new or has it): `migrate()` and an opening store run them after the `CREATE TABLE`.
+   */
+  addColumnIfMissing(column: string, type: string): readonly string[];
   /** What breaks ties between rows created in the same millisecond, newest first. */
   readonly insertionOrder: string;
   /** `insertionOrder` as trailing index columns (empty where every index holds it already). */

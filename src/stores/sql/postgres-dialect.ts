@@ -41,6 +41,9 @@ export function postgresDialect({
     tableName,
     types: { text: 'text', integer: 'integer', time: 'timestamptz' },
     extraColumns: ',\n      seq bigint GENERATED ALWAYS AS IDENTITY',
+    addColumnIfMissing: (column, type) => [
+      `ALTER TABLE IF EXISTS ${table} ADD COLUMN IF NOT EXISTS ${column} ${type}`,
+    ],
     insertionOrder: 'seq',
     indexedInsertionOrder: ', seq',
     order: (digits) => digits,

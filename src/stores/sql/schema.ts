@@ -14,6 +14,9 @@ export function schemaStatements(dialect: SqlDialect): string[] {
   const index = (suffix: string, columns: string) =>
     `CREATE INDEX IF NOT EXISTS ${indexName(tableName, suffix)} ON ${table} (${columns})`;
   return [
+    // Columns a later version added, for a table an earlier one made: before CREATE (which then does
+    // nothing), since SQLite's check reads whether the table exists.
+    ...dialect.addColumnIfMissing('about', types.text),
     `CREATE TABLE IF NOT EXISTS ${table} (
       id ${types.text} PRIMARY KEY NOT NULL,
       tool ${types.text} NOT NULL,
@@ -29,7 +32,8 @@ export function schemaStatements(dialect: SqlDialect): string[] {
       attempt ${types.integer} NOT NULL DEFAULT 0,
       result ${types.text},
       error ${types.text},
-      history ${types.text} NOT NULL${dialect.extraColumns}
+      history ${types.text} NOT NULL,
+      about ${types.text}${dialect.extraColumns}
     )`,
     // Every list the console makes is one range of one of these, newest first, a cursor's
     // `(created_at, order) < (…)` included: the tie-break is the last key (SQLite's rowid always is).

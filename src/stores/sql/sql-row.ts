@@ -2,6 +2,7 @@ import {
   CONFIRMATION_STATUSES,
   type Confirmation,
   type ConfirmationHistoryEntry,
+  type ConfirmationLink,
   type ConfirmationStatus,
 } from '../../confirm/types.js';
 
@@ -22,6 +23,8 @@ export interface ConfirmationRow {
   readonly result: string | null;
   readonly error: string | null;
   readonly history: string;
+  /** `note`, `links` and `ref` as JSON text (an object), or null when the asker attached none. */
+  readonly about: string | null;
   /** `list` only: the row's tie-break between equal creation times, as text. */
   readonly list_order?: string | number;
 }
@@ -43,6 +46,7 @@ export const COLUMNS = [
   'result',
   'error',
   'history',
+  'about',
 ] as const;
 
 /** A row read back into a record; `toIso` turns the driver's time value into an ISO string. */
@@ -63,7 +67,25 @@ export function rowToConfirmation(row: ConfirmationRow, toIso: (time: unknown) =
     ...(row.result === null ? {} : { result: JSON.parse(row.result) as unknown }),
     ...(row.error === null ? {} : { error: row.error }),
     history: JSON.parse(row.history) as ConfirmationHistoryEntry[],
+    ...(row.about == null ? {} : aboutOf(row.about)),
   };
+}
+
+/** The stored `about` object's three fields, each only when it has the shape it was stored with. */
+function aboutOf(text: string): Pick<Confirmation, 'note' | 'links' | 'ref'> {
+  const about = JSON.parse(text) as { note?: unknown; links?: unknown; ref?: unknown };
+  return {
+    ...(typeof about.note === 'string' ? { note: about.note } : {}),
+    ...(Array.isArray(about.links) ? { links: about.links as readonly ConfirmationLink[] } : {}),
+    ...(typeof about.ref === 'string' ? { ref: about.ref } : {}),
+  };
+}
+
+/** `note`, `links` and `ref` as the `about` column holds them. */
+function aboutText(confirmation: Confirmation): string | null {
+  const { note, links, ref } = confirmation;
+  if (note === undefined && links === undefined && ref === undefined) return null;
+  return JSON.stringify({ note, links, ref });
 }
 
 /** A record as the row the engine writes; `time` turns epoch ms into what the driver stores. */
@@ -84,6 +106,7 @@ export function confirmationRow(confirmation: Confirmation, time: (ms: number) =
     result: confirmation.result === undefined ? null : JSON.stringify(confirmation.result),
     error: confirmation.error ?? null,
     history: JSON.stringify(confirmation.history),
+    about: aboutText(confirmation),
   };
 }
 

@@ -32,6 +32,12 @@ export function sqliteDialect({
     tableName,
     types: { text: 'TEXT', integer: 'INTEGER', time: 'INTEGER' },
     extraColumns: '',
+    // SQLite has no ADD COLUMN IF NOT EXISTS: the table's columns are read first (none: not made yet).
+    addColumnIfMissing(column, type) {
+      const columns = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+      if (columns.length === 0 || columns.some((existing) => existing.name === column)) return [];
+      return [`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`];
+    },
     insertionOrder: 'rowid',
     indexedInsertionOrder: '',
     order: (digits) => BigInt(digits),
