@@ -132,7 +132,8 @@ class Waiter {
         ms: this.#waiting.timeoutMs ?? 0,
         status: this.#last?.status ?? 'pending',
       };
-      return this.#settle(this.#fail('TIMEOUT', params, this.#last));
+      this.#settle(this.#fail('TIMEOUT', params, this.#last));
+      return;
     }
     const last = this.#last;
     if (last?.status === 'pending' && Date.parse(last.expiresAt) <= now) {
