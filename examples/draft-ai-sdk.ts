@@ -10,6 +10,7 @@ import {
   type DraftLoopResult,
   draftPrompt,
   draftSchema,
+  FOLLOW_UP_INSTRUCTIONS,
   type PersonStep,
   proposeAndHear,
 } from './draft-desk.js';
@@ -30,7 +31,6 @@ export async function runDraftLoop(options: AiSdkDraftLoopOptions): Promise<Draf
   const { model, registry, conversationId } = options;
   const common = {
     model,
-    system: DRAFT_INSTRUCTIONS,
     tools: toAiSdkTools(registry, DESK_CONTEXT),
     // The AI SDK replays the model's calls itself: keep an illegal name or a repeated id legal.
     prepareStep: ({ messages }: { messages: ModelMessage[] }) => ({
@@ -43,6 +43,7 @@ export async function runDraftLoop(options: AiSdkDraftLoopOptions): Promise<Draf
   // No validator here on purpose: `propose` checks the draft against the send tool's own schema.
   const drafted = await generateText({
     ...common,
+    system: DRAFT_INSTRUCTIONS,
     messages: asked,
     output: Output.object({ schema: jsonSchema(draftSchema(registry) as Parameters<typeof jsonSchema>[0]) }),
   });
@@ -53,6 +54,7 @@ export async function runDraftLoop(options: AiSdkDraftLoopOptions): Promise<Draf
   // The next turn: the conversation so far and the decision as a user message, answered in plain text.
   const followed = await generateText({
     ...common,
+    system: FOLLOW_UP_INSTRUCTIONS,
     messages: [...asked, ...drafted.response.messages, { role: 'user', content: heard.decisionText }],
   });
   return { ...heard, draft: drafted.output, followUp: followed.text };

@@ -26,6 +26,11 @@ export const DRAFT_INSTRUCTIONS =
   'your tools, never invent facts, then answer with the draft reply only. A person reviews it before ' +
   'anything is sent.';
 
+/** What the agent is told once the person decided: the last user message says how. */
+export const FOLLOW_UP_INSTRUCTIONS =
+  'You drafted a reply for a support desk and a person decided on it; the last message says how. ' +
+  'Acknowledge it in one sentence. If it was not sent, say what you would change.';
+
 /** The first turn's prompt for one conversation. */
 export function draftPrompt(conversationId: string): string {
   return `Draft the reply to conversation ${conversationId}.`;

@@ -12,6 +12,7 @@ import {
   type DraftLoopResult,
   draftPrompt,
   draftSchema,
+  FOLLOW_UP_INSTRUCTIONS,
   type PersonStep,
   proposeAndHear,
 } from './draft-desk.js';
@@ -55,7 +56,7 @@ export async function runDraftLoop(options: LangChainDraftLoopOptions): Promise<
   if (!heard.ok) return heard;
 
   // The next turn: the same model and tools in plain text, the history and the decision as a user message.
-  const follower = createAgent({ model, tools, systemPrompt: DRAFT_INSTRUCTIONS });
+  const follower = createAgent({ model, tools, systemPrompt: FOLLOW_UP_INSTRUCTIONS });
   const messages: BaseMessage[] = [...drafted.messages, new HumanMessage(heard.decisionText)];
   const followed = await follower.invoke({ messages }, config);
   const last = followed.messages.at(-1);

@@ -1,6 +1,13 @@
 import { type ConfirmRequired, describeDecision } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
-import { approveAs, DESK_AGENT, type PersonStep, rejectAs } from '../../examples/draft-desk.js';
+import {
+  approveAs,
+  DESK_AGENT,
+  DRAFT_INSTRUCTIONS,
+  FOLLOW_UP_INSTRUCTIONS,
+  type PersonStep,
+  rejectAs,
+} from '../../examples/draft-desk.js';
 import { createDesk, type Desk, ranTools } from '../adapters/support/hostile-calls.js';
 import { DRAFT_DRIVERS, FOLLOW_UP } from './support/draft-drivers.js';
 
@@ -59,6 +66,8 @@ describe.each(DRAFT_DRIVERS)('from draft to decision: $framework', (driver) => {
     expect(seen.calls).toBe(3);
     expect(seen.userTexts(2).at(-1)).toBe(result.decisionText);
     expect(seen.userTexts(1)).not.toContain(result.decisionText);
+    expect(seen.everything(1)).toContain(DRAFT_INSTRUCTIONS);
+    expect(seen.everything(2)).toContain(FOLLOW_UP_INSTRUCTIONS);
   });
 
   it('never lists the send tool, and answers a call to it exactly as a name nobody registered', async () => {
