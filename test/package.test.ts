@@ -69,6 +69,7 @@ describe('the built package', () => {
       './console',
       './notify',
       './opentelemetry',
+      './dbos',
       './package.json',
     ]);
     for (const target of Object.values(pkg.exports)) {
@@ -82,6 +83,7 @@ describe('the built package', () => {
       '@mastra/core',
       '@modelcontextprotocol/server',
       '@opentelemetry/api',
+      '@dbos-inc/dbos-sdk',
     ]) {
       expect(pkg.peerDependencies[sdk]).toBeDefined();
       expect(pkg.peerDependenciesMeta[sdk]?.optional).toBe(true);
