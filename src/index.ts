@@ -34,6 +34,7 @@ export type {
   TransitionRefusal,
 } from './confirm/store.js';
 export type {
+  CanDecideOptions,
   Confirmation,
   ConfirmationFailure,
   ConfirmationFilter,

@@ -44,6 +44,8 @@ export interface DecisionToCheck {
   readonly signal?: AbortSignal | undefined;
   readonly now: number;
   readonly fail: Fail;
+  /** Only asking whether it would pass (`confirmations.canDecide`): an overdue one is not marked. */
+  readonly dry?: boolean | undefined;
 }
 
 /** What a decision that passed every check may do: the tool to deliver with, the payload, the edit. */
@@ -131,7 +133,9 @@ const isOpen: Check = (ctx, d) => {
   if (record.status !== 'pending') return alreadyDecided(fail, record);
   // No is never dangerous: a reject is taken even past the expiry. Only a decision marks it expired.
   if (d.kind !== 'reject' && Date.parse(record.expiresAt) <= now)
-    return PERSON_DECIDES.has(d.kind) ? expireOne(ctx, record, now, fail) : fail('EXPIRED', {}, record);
+    return PERSON_DECIDES.has(d.kind) && d.dry !== true
+      ? expireOne(ctx, record, now, fail)
+      : fail('EXPIRED', {}, record);
   return undefined;
 };
 

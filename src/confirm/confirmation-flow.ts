@@ -15,6 +15,7 @@ import {
   type Read,
   readApproving,
   readDeciding,
+  readDecisionAsked,
   readListFilter,
   readLocaleOnly,
   readLookBack,
@@ -70,6 +71,7 @@ export class ConfirmationFlow {
       tool: (name: string) => this.tool(name),
       checkEdit: (id: string, payload: unknown, options?: unknown) => this.checkEdit(id, payload, options),
       waitFor: (id: string, options?: unknown) => this.waitFor(id, options),
+      canDecide: (confirmation: Confirmation, options: unknown) => this.canDecide(confirmation, options),
     }) as ConfirmationsView;
   }
 
@@ -170,6 +172,35 @@ export class ConfirmationFlow {
   async waitFor(id: string, options?: unknown): Promise<ConfirmationResult> {
     const read = readWaiting(options, this.#locale);
     return read.ok ? waitForDecision(this.#ctx, id, read.value, read.fail) : read.failure;
+  }
+
+  /**
+   * Would this person's decision pass the check list now? The same list a decision runs, asked dry:
+   * nothing is claimed, spent or written, and an overdue one is answered `EXPIRED` without marking it.
+   */
+  async canDecide(
+    confirmation: Confirmation,
+    options: unknown,
+  ): Promise<{ readonly ok: true } | ConfirmationFailure> {
+    const read = readDecisionAsked(options, this.#locale);
+    if (!read.ok) return read.failure;
+    if (typeof confirmation !== 'object' || confirmation === null)
+      return read.fail('INVALID_OPTION', { detail: 'canDecide needs the confirmation as read' });
+    const { kind, person, authorize } = read.value;
+    try {
+      const cleared = await checkDecision(this.#ctx, {
+        kind,
+        record: confirmation,
+        person,
+        authorize,
+        now: this.#ctx.now(),
+        fail: read.fail,
+        dry: true,
+      });
+      return cleared.ok ? { ok: true } : cleared;
+    } catch (error) {
+      return read.fail('RUN_FAILED', { detail: storeFailure(error) });
+    }
   }
 
   tool(name: unknown): ConfirmationToolView | undefined {

@@ -191,6 +191,42 @@ export function readSweep(options: unknown, locale: Locale): Read<number | undef
   );
 }
 
+/** What `canDecide` asks about: a person's decision, as the check list will see it. */
+export interface DecisionAsked {
+  readonly kind: 'confirm' | 'retry' | 'reject' | 'markDelivered';
+  readonly person: {
+    readonly id: string;
+    readonly flags?: Readonly<Record<string, true>>;
+    readonly scope?: string;
+  };
+  readonly authorize: AuthorizeDecision | undefined;
+}
+
+const DECISION_KINDS = ['confirm', 'retry', 'reject', 'markDelivered'];
+
+/** The options of `canDecide`: which decision, by whom (id, flags, scope), and the app's `authorize`. */
+export function readDecisionAsked(options: unknown, locale: Locale): Read<DecisionAsked> {
+  return readWith(options, ['kind', 'person', 'authorize'], locale, ({ kind, person, authorize }) => {
+    if (typeof kind !== 'string' || !DECISION_KINDS.includes(kind))
+      return `\`kind\` must be one of ${DECISION_KINDS.join(', ')}`;
+    if (typeof person !== 'object' || person === null) return '`person` must be { id, flags?, scope? }';
+    const { id, flags, scope } = person as { id?: unknown; flags?: unknown; scope?: unknown };
+    const problem = nameProblem(id, 'person.id');
+    if (problem !== undefined) return problem;
+    if (scope !== undefined && typeof scope !== 'string') return '`person.scope` must be a string';
+    if (authorize !== undefined && typeof authorize !== 'function') return '`authorize` must be a function';
+    return {
+      kind: kind as DecisionAsked['kind'],
+      person: {
+        id: id as string,
+        flags: readFlags(flags).flags,
+        ...(scope === undefined ? {} : { scope: scope as string }),
+      },
+      authorize: authorize as AuthorizeDecision | undefined,
+    };
+  });
+}
+
 /** The most `waitFor` waits in one call: a year, like the longest confirmation. */
 const MAX_WAIT_MS = 366 * 24 * 60 * 60 * 1000;
 

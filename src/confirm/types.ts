@@ -345,6 +345,29 @@ export interface ConfirmationsView {
    * Holds no timer or listener once it has settled.
    */
   waitFor(id: string, options?: WaitForOptions): Promise<ConfirmationResult>;
+  /**
+   * Would this person's decision pass the check list now — status and expiry, `authorize`, four eyes,
+   * the stored payload, the tool and its gates with their flags and scope? The very list the decision
+   * runs, asked without deciding: for a screen that offers only the buttons that can act. Writes nothing.
+   */
+  canDecide(
+    confirmation: Confirmation,
+    options: CanDecideOptions,
+  ): Promise<{ readonly ok: true } | ConfirmationFailure>;
+}
+
+/** What `registry.confirmations.canDecide` is told. */
+export interface CanDecideOptions {
+  readonly kind: 'confirm' | 'retry' | 'reject' | 'markDelivered';
+  /** Who would decide: their id, and for a confirm or retry their flags and scope. */
+  readonly person: {
+    readonly id: string;
+    readonly flags?: Readonly<Record<string, boolean | undefined>> | undefined;
+    readonly scope?: string | undefined;
+  };
+  /** The app's own say, asked as the decision would ask it. */
+  readonly authorize?: AuthorizeDecision | undefined;
+  readonly locale?: Locale | undefined;
 }
 
 /** What `registry.confirmations.waitFor` is told. */

@@ -52,6 +52,7 @@ describe('registry.confirmations', () => {
     });
     // Reads only: checkEdit checks an edit without claiming; watch and tool change nothing either.
     expect(Object.keys(registry.confirmations).sort()).toEqual([
+      'canDecide',
       'checkEdit',
       'get',
       'list',
