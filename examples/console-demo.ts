@@ -134,8 +134,20 @@ const askOnce = async () => {
   const pending = await registry.confirmations.list({ status: 'pending', limit: 20 });
   if (pending.ok && pending.confirmations.length >= 12) return; // enough waiting: let people catch up
   const reply = REPLIES[asked++ % REPLIES.length];
-  const result = await registry.invoke('message.send', reply, { scope: 'desk', actor: 'agent-ana' });
-  if (result.ok && result.requiresConfirm) {
+  // The agent proposes: it never holds the send; a person in the console decides.
+  const result = await registry.propose('message.send', reply, {
+    scope: 'desk',
+    actor: 'agent-ana',
+    note: `The customer in ${reply?.conversationId} asked about this; the reply answers from the help center.`,
+    links: [
+      {
+        label: `Conversation ${reply?.conversationId}`,
+        url: `https://desk.example/c/${reply?.conversationId}`,
+      },
+    ],
+    ref: reply?.conversationId,
+  });
+  if (result.ok) {
     console.log(`  asked     ${result.confirmationId.slice(0, 8)}…  "${reply?.text}"`);
     // What an approval email would carry: Wu's personal link, working once, for ten minutes.
     const link = await approvals?.createApprovalLink(result.confirmationId, {
