@@ -1,5 +1,14 @@
-import { type ConfirmRequired, describeDecision } from 'graded-tools';
-import { describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import {
+  type ConfirmationStore,
+  type ConfirmRequired,
+  describeDecision,
+  type InvokeEvent,
+} from 'graded-tools';
+import { createPostgresStore } from 'graded-tools/postgres';
+import { createSqliteStore } from 'graded-tools/sqlite';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   approveAs,
   DESK_AGENT,
@@ -8,7 +17,10 @@ import {
   type PersonStep,
   rejectAs,
 } from '../../examples/draft-desk.js';
+import { createSupportDeskData, createSupportDeskRegistry } from '../../examples/support-desk-registry.js';
 import { createDesk, type Desk, ranTools } from '../adapters/support/hostile-calls.js';
+import { describePostgres, uniqueTable } from '../helpers/postgres.js';
+import { tempDir } from '../helpers/temp-dir.js';
 import { DRAFT_DRIVERS, FOLLOW_UP } from './support/draft-drivers.js';
 
 const DRAFT = {
@@ -174,3 +186,86 @@ describe.each(DRAFT_DRIVERS.filter((driver) => driver.extraDraftTools.length ===
     });
   },
 );
+
+/** The agent's instance and the person's, two registries over one shared store (two processes in an app). */
+function twoInstances(agentStore: ConfirmationStore, personStore: ConfirmationStore) {
+  const agentData = createSupportDeskData();
+  const events: InvokeEvent[] = [];
+  const agent: Desk = {
+    data: agentData,
+    events,
+    registry: createSupportDeskRegistry(agentData, {
+      confirmations: agentStore,
+      onEvent: (event) => void (event.type === 'invoke' && events.push(event)),
+    }),
+  };
+  const personData = createSupportDeskData();
+  const person = createSupportDeskRegistry(personData, { confirmations: personStore });
+  return { agent, person, personData };
+}
+
+/** Runs one confirmed and one rejected draft per framework with the person on the other instance. */
+async function decideElsewhere(agentStore: ConfirmationStore, personStore: ConfirmationStore) {
+  for (const driver of DRAFT_DRIVERS) {
+    const { agent, person, personData } = twoInstances(agentStore, personStore);
+    const sent = await driver.run({ desk: agent, person: approveAs(person, 'person:li'), draft: DRAFT });
+    expect(sent.result, driver.framework).toMatchObject({ ok: true, confirmation: { status: 'delivered' } });
+    // Delivered by the instance that confirmed; the agent's instance heard it and delivered nothing.
+    expect(personData.outbox.map((entry) => entry.text)).toEqual([DRAFT.text]);
+    expect(agent.data.outbox).toEqual([]);
+    if (sent.result.ok) expect(sent.seen.userTexts(2).at(-1)).toBe(sent.result.decisionText);
+
+    const reason = 'Not this customer.';
+    const rejected = await driver.run({
+      desk: agent,
+      person: rejectAs(person, 'person:li', reason),
+      draft: DRAFT,
+    });
+    expect(rejected.result, driver.framework).toMatchObject({
+      ok: true,
+      confirmation: { status: 'rejected' },
+    });
+    expect(rejected.seen.userTexts(2).at(-1)).toContain(reason);
+    expect(personData.outbox).toHaveLength(1);
+  }
+}
+
+describe('from draft to decision with the person on another instance', () => {
+  const dir = tempDir();
+  afterAll(() => dir.remove());
+
+  it('hears the decision through a shared SQLite file, in every framework', async () => {
+    const path = join(dir.path, 'drafts.db');
+    const agentStore = createSqliteStore({ path, watchIntervalMs: 20 });
+    const personStore = createSqliteStore({ path });
+    try {
+      await decideElsewhere(agentStore, personStore);
+    } finally {
+      agentStore.close();
+      personStore.close();
+    }
+  });
+});
+
+const table = uniqueTable('gt_drafts');
+let admin: pg.Pool | undefined;
+afterAll(async () => {
+  if (admin === undefined) return;
+  await admin.query(`DROP TABLE IF EXISTS ${table}`);
+  await admin.end();
+});
+
+await describePostgres('from draft to decision on PostgreSQL', (url) => {
+  admin = new pg.Pool({ connectionString: url, max: 1 });
+  it('hears the decision another instance made through LISTEN/NOTIFY, in every framework', async () => {
+    const agentStore = createPostgresStore({ connectionString: url, table });
+    await agentStore.migrate();
+    const personStore = createPostgresStore({ connectionString: url, table });
+    try {
+      await decideElsewhere(agentStore, personStore);
+    } finally {
+      await agentStore.close();
+      await personStore.close();
+    }
+  });
+});
