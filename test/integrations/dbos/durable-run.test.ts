@@ -177,7 +177,7 @@ await describePostgres('durable runs on DBOS', (url) => {
     );
     if (!asked.ok || !('confirmationId' in asked)) throw new Error(JSON.stringify(asked));
     await app.registry.reject(asked.confirmationId, { rejectedBy: 'li', reason: 'not now' });
-    await expect.poll(() => notice).toBeDefined();
+    await expect.poll(() => notice, { timeout: 10_000 }).toBeDefined();
     const decidedNotice = notice as ApprovalNotice;
 
     const here = dbosNotifier();
@@ -210,7 +210,9 @@ await describePostgres('durable runs on DBOS', (url) => {
       ok: true,
     });
     await expect
-      .poll(() => person.events.find((e) => e.type === 'notify' && e.channel === 'dbos' && e.attempt === 0))
+      .poll(() => person.events.find((e) => e.type === 'notify' && e.channel === 'dbos' && e.attempt === 0), {
+        timeout: 10_000,
+      })
       .toMatchObject({ ok: false, error: expect.stringContaining('no DBOS workflow') });
     expect((await decided(person.registry, asked.confirmationId)).status).toBe('rejected');
   }, 60_000);
