@@ -4,6 +4,21 @@ import type { ConfirmationStatus } from '../../confirm/types.js';
 /**
  * The topic every decision is sent on: a workflow waits with `DBOS.recv(DECISION_TOPIC, …)`, so
  * messages of its own on other topics never mix with them.
+ *
+ * @example
+ * ```ts
+ * import { DBOS } from '@dbos-inc/dbos-sdk';
+ * import { DECISION_TOPIC, type DecisionMessage } from 'graded-tools/dbos';
+ *
+ * // Inside a workflow that proposed with `ref: DBOS.workflowID`:
+ * const hearDecision = DBOS.registerWorkflow(
+ *   async () => {
+ *     const decided = await DBOS.recv<DecisionMessage>(DECISION_TOPIC, { timeoutSeconds: 24 * 3600 });
+ *     return decided === null ? 'nobody decided within a day' : `${decided.status} by ${decided.by ?? 'the system'}`;
+ *   },
+ *   { name: 'hearDecision' },
+ * );
+ * ```
  */
 export const DECISION_TOPIC = 'graded-tools.decision';
 
