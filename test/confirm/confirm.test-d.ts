@@ -7,6 +7,7 @@ import type {
   RegistryEvent,
   ToolRegistry,
 } from 'graded-tools';
+import { describeDecision } from 'graded-tools';
 import { createSqliteStore } from 'graded-tools/sqlite';
 import { describe, expectTypeOf, it } from 'vitest';
 
@@ -17,6 +18,25 @@ describe('confirmation types', () => {
     expectTypeOf<ConfirmRequired['confirmationId']>().toEqualTypeOf<string>();
     expectTypeOf<ConfirmRequired['digest']>().toEqualTypeOf<string>();
     expectTypeOf<ConfirmRequired['expiresAt']>().toEqualTypeOf<string>();
+  });
+
+  it('types propose as a pending confirmation or a failure, never data', async () => {
+    const asked = await registry.propose('message.send', { text: 'x' }, { actor: 'agent', ref: 'conv-1' });
+    if (asked.ok) {
+      expectTypeOf(asked.requiresConfirm).toEqualTypeOf<true>();
+      expectTypeOf(asked.confirmationId).toEqualTypeOf<string>();
+      const decided = await registry.confirmations.waitFor(asked.confirmationId, { timeoutMs: 1_000 });
+      if (decided.ok) {
+        expectTypeOf(decided.confirmation.ref).toEqualTypeOf<string | undefined>();
+        expectTypeOf(describeDecision(decided.confirmation, 'zh-CN')).toEqualTypeOf<string>();
+      }
+    } else {
+      expectTypeOf(asked.code).toEqualTypeOf<ErrorCode>();
+    }
+    // @ts-expect-error: a proposal is never made on the model's behalf as a person
+    await registry.propose('message.send', {}, { autonomous: false });
+    // @ts-expect-error: links are { label, url }
+    await registry.propose('message.send', {}, { links: ['https://desk.example'] });
   });
 
   it('types confirm with the delivered data, and every failure with a code', async () => {

@@ -128,7 +128,7 @@ describe('registry.propose: an autonomous caller asks for a send without ever ho
   ])('refuses %s as INVALID_OPTION, storing and preparing nothing', async (_, bad) => {
     const store = createMemoryStore();
     const { registry, send } = registryWith({ confirmations: store });
-    const result = await registry.propose('message.send', { text: 'x' }, { ...asking, ...bad });
+    const result = await registry.propose('message.send', { text: 'x' }, { ...asking, ...bad } as never);
     expect(result).toMatchObject({ ok: false, code: 'INVALID_OPTION' });
     expect(send.prepared).toHaveLength(0);
     expect((await registry.confirmations.list()).ok && (await store.list({})).confirmations).toEqual([]);

@@ -36,15 +36,11 @@ async function timersLeft(delay: number, work: (armed: () => number) => Promise<
   const live = new Set<unknown>();
   const set = vi.spyOn(globalThis, 'setTimeout');
   const clear = vi.spyOn(globalThis, 'clearTimeout');
-  set.mockImplementation(((fn: () => void, ms?: number, ...rest: unknown[]) => {
-    const handle = realSetTimeout(
-      () => {
-        live.delete(handle);
-        fn();
-      },
-      ms,
-      ...rest,
-    );
+  set.mockImplementation(((fn: () => void, ms?: number) => {
+    const handle = realSetTimeout(() => {
+      live.delete(handle);
+      fn();
+    }, ms);
     if (ms !== undefined && Math.abs(ms - delay) <= 1_000) live.add(handle);
     return handle;
   }) as typeof setTimeout);
