@@ -330,7 +330,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
       card.status === 'pending' && countdown(el('span', { class: 'countdown' }), card.expiresAt, t),
     );
     const effect = el(
-      'p',
+      expanded ? 'p' : 'span',
       { class: 'effect' },
       el('span', { class: 'sr-only' }, `${t.whatHappens}: `),
       card.effect ?? t.sendsWith(card.title),
@@ -355,21 +355,18 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
       heading,
       el('span', { class: `badge status-${card.status}` }, statusWord),
       meta,
+      toggle,
     );
     if (!expanded) {
+      // A compact row: what confirming does and a one-line summary of what is sent; "Review" opens it.
       element.replaceChildren(
         ...present(
           head,
           el(
-            'div',
-            { class: 'row' },
-            el(
-              'div',
-              { class: 'row-text' },
-              effect,
-              el('p', { class: 'summary' }, summarise(card.payload, card.labels)),
-            ),
-            toggle,
+            'p',
+            { class: 'line' },
+            effect,
+            el('span', { class: 'summary' }, ` — ${summarise(card.payload, card.labels, card.effect)}`),
           ),
           whoText && el('p', { class: 'decided' }, whoText),
           outcome,
@@ -388,7 +385,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     element.replaceChildren(
       ...present(
         head,
-        el('div', { class: 'row' }, effect, toggle),
+        effect,
         why(card),
         el(
           'div',

@@ -44,10 +44,21 @@ export function renderFields(payload: unknown, options: FieldOptions = {}, depth
   return list;
 }
 
-/** A one-line summary of a payload: its top-level values, labelled, for a compact row. */
-export function summarise(payload: unknown, labels: Readonly<Record<string, string>> = {}): string {
+/**
+ * A one-line summary of a payload for a compact row: its top-level values, labelled, leaving out a
+ * short value the effect line already says (`besides`: "Emails the customer at ana@example.com").
+ */
+export function summarise(
+  payload: unknown,
+  labels: Readonly<Record<string, string>> = {},
+  besides = '',
+): string {
   if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return asText(payload);
   return Object.entries(payload)
+    .filter(([, value]) => {
+      const text = asText(value);
+      return !(besides !== '' && text.length > 0 && text.length <= 80 && besides.includes(text));
+    })
     .map(([key, value]) => `${labelOf(labels, key) || key}: ${asText(value).replace(/\s+/g, ' ')}`)
     .join(' · ')
     .slice(0, 400);

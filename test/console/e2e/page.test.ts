@@ -4,13 +4,14 @@ import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { createSqliteStore, type SqliteConfirmationStore } from 'graded-tools/sqlite';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { cspViolations, launchBrowser, PATIENT_POLLS, recordCspViolations } from './browser.js';
 import { type ConsoleApp, startConsoleApp } from './console-app.js';
-import { type BrowserGlobals, cardOf, outcomeOf, refund } from './scenarios.js';
+import { type BrowserGlobals, cardOf, openCard, outcomeOf, refund } from './scenarios.js';
 
 const LI = { id: 'lead-li', name: 'Li' };
 const dir = tempDir('graded-tools-console-page-');
@@ -140,14 +141,17 @@ describe('the page', () => {
     const second = await app.ask({ ...refund, to: 'li@example.com' });
     const page = await openInbox({ locale: 'zh-CN' });
     expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN');
-    const card = cardOf(page, first);
+    await page.getByRole('button', { name: '确认发送所选' }).waitFor();
+    const card = await openCard(cardOf(page, first));
+    expect(await card.textContent()).toContain('收件人');
     await card.getByRole('button', { name: '确认发送', exact: true }).click();
     expect(await outcomeOf(card)).toMatch(/^已送达。/);
-    const other = cardOf(page, second);
-    await other.getByLabel('理由（可选）').fill('客户已经电话确认');
+    const other = await openCard(cardOf(page, second));
+    await other.getByLabel('拒绝理由（可选）').fill('客户已经电话确认');
     await other.getByRole('button', { name: '拒绝', exact: true }).click();
     expect(await outcomeOf(other)).toBe('已拒绝：没有发送任何内容。');
-    expect(await page.getByRole('button', { name: '确认发送所选' }).count()).toBe(1);
+    // Nothing left to decide here: the bulk bar is gone.
+    await expect.poll(() => page.getByRole('button', { name: '确认发送所选' }).isHidden()).toBe(true);
     expect(app.deliveries).toEqual([refund]);
   });
 
@@ -155,7 +159,7 @@ describe('the page', () => {
     app.failNextDelivery();
     const id = await app.ask(refund);
     const page = await openInbox({ locale: 'zh-CN' });
-    const card = cardOf(page, id);
+    const card = await openCard(cardOf(page, id));
     await card.getByRole('button', { name: '确认发送', exact: true }).click();
     expect(await outcomeOf(card)).toMatch(/^发送失败/);
     await card.getByRole('button', { name: '重试', exact: true }).waitFor();
@@ -164,7 +168,7 @@ describe('the page', () => {
     expect(app.deliveries).toEqual([]);
   });
 
-  it('works with the keyboard only: Tab to a button, Enter confirms, Space rejects, focus is visible', async () => {
+  it('works with the keyboard only: Enter opens a row, Enter confirms, Space rejects, the focus ring is visible (≥ 3:1)', async () => {
     const older = await app.ask({ ...refund, to: 'older@example.com' });
     const newer = await app.ask({ ...refund, to: 'newer@example.com' });
     const page = await openInbox();
@@ -180,14 +184,34 @@ describe('the page', () => {
       }
       throw new Error(`Tab never reached ${selector}`);
     };
+    await tabTo(`article[data-id="${newer}"] button.review`);
+    await page.keyboard.press('Enter');
     await tabTo(`article[data-id="${newer}"] button.primary`);
-    const outline = await page.evaluate(() => {
+    const ring = await page.evaluate(() => {
       const { document, getComputedStyle } = globalThis as unknown as BrowserGlobals;
-      return getComputedStyle(document.activeElement).outlineStyle;
+      const style = getComputedStyle(document.activeElement) as unknown as {
+        outlineStyle: string;
+        outlineColor: string;
+        outlineWidth: string;
+      };
+      const page = getComputedStyle((document as unknown as { body: unknown }).body) as unknown as {
+        backgroundColor: string;
+      };
+      return {
+        style: style.outlineStyle,
+        width: style.outlineWidth,
+        color: style.outlineColor,
+        bg: page.backgroundColor,
+      };
     });
-    expect(outline).not.toBe('none');
+    expect(ring.style).not.toBe('none');
+    expect(Number.parseFloat(ring.width)).toBeGreaterThanOrEqual(2);
+    expect(contrast(ring.color, ring.bg)).toBeGreaterThanOrEqual(3);
+    expect(contrast(ring.color, 'rgb(255, 255, 255)')).toBeGreaterThanOrEqual(3);
     await page.keyboard.press('Enter');
     expect(await outcomeOf(cardOf(page, newer))).toMatch(/^Delivered\./);
+    await tabTo(`article[data-id="${older}"] button.review`);
+    await page.keyboard.press('Enter');
     await tabTo(`article[data-id="${older}"] button.danger`);
     await page.keyboard.press('Space');
     expect(await outcomeOf(cardOf(page, older))).toBe('Rejected: nothing was sent.');
@@ -222,9 +246,9 @@ describe('the page', () => {
 
     await page.getByLabel('Tool').selectOption({ label: 'Issue a refund' });
     await expect.poll(() => cards.count()).toBe(1);
-    const refundCard = cardOf(page, asked[1] ?? '');
-    expect(await refundCard.textContent()).toContain('€49.00');
-    await refundCard.getByRole('button', { name: 'Confirm', exact: true }).click();
+    const refundCard = await openCard(cardOf(page, asked[1] ?? ''));
+    expect(await refundCard.textContent()).toContain('Refunds €49.00 on order o-77');
+    await refundCard.getByRole('button', { name: 'Confirm and send', exact: true }).click();
     expect(await outcomeOf(refundCard)).toMatch(/^Delivered\./);
 
     await page.getByLabel('Tool').selectOption({ label: 'All tools' });
@@ -239,8 +263,8 @@ describe('the page', () => {
     app = await startConsoleApp({ store, requireDifferentApprover: true });
     const id = await app.ask(refund, 'lead-li');
     const page = await openInbox();
-    const card = cardOf(page, id);
-    await card.getByRole('button', { name: 'Confirm', exact: true }).click();
+    const card = await openCard(cardOf(page, id));
+    await card.getByRole('button', { name: 'Confirm and send', exact: true }).click();
     expect(await outcomeOf(card)).toBe(
       'You asked for this send yourself: another person must confirm it. Nothing was sent.',
     );
@@ -251,31 +275,38 @@ describe('the page', () => {
     await app.signIn(context, { id: 'lead-wu', name: 'Wu' });
     const wu = await context.newPage();
     await wu.goto(`${app.url}/`);
-    await cardOf(wu, id).getByRole('button', { name: 'Confirm', exact: true }).click();
+    await (await openCard(cardOf(wu, id)))
+      .getByRole('button', { name: 'Confirm and send', exact: true })
+      .click();
     expect(await outcomeOf(cardOf(wu, id))).toMatch(/^Delivered\./);
     expect(app.deliveries).toEqual([refund]);
   });
 
-  it('an edit offers only the editable fields, and an invalid one is refused with its issues', async () => {
+  it('an edit offers only the editable fields; an invalid one is refused with its issues in words, and Confirm waits', async () => {
     const id = await app.ask(refund);
     const context = await newContext();
     await app.signIn(context, LI);
     const page = await context.newPage();
     await page.goto(`${app.url}/confirmations/${id}`);
     const form = page.locator('form.edit');
-    await form.getByLabel('text', { exact: true }).waitFor();
+    await form.getByLabel('Text', { exact: true }).waitFor();
     expect(
       await form
         .locator('textarea')
         .evaluateAll((all) => all.map((t) => (t as unknown as { name: string }).name)),
     ).toEqual(['subject', 'text']);
-    await form.getByLabel('subject', { exact: true }).fill('');
+    await form.getByLabel('Subject', { exact: true }).fill('');
     await page.getByRole('button', { name: 'Preview edit' }).click();
-    await expect.poll(() => form.locator('.preview').textContent()).toContain('INVALID_INPUT');
-    expect(await form.locator('.preview li').first().textContent()).toContain('/subject');
+    await expect
+      .poll(() => form.locator('.preview').textContent())
+      .toContain('This edit cannot be sent: Not sent: some fields are not valid.');
+    expect(await form.locator('.preview li').first().textContent()).toMatch(/^Subject: /);
+    // Words for a person only: no code, no words meant for a model.
+    expect(await page.locator('body').textContent()).not.toMatch(/INVALID_INPUT|call again|\/subject/);
     const card = cardOf(page, id);
-    await card.getByRole('button', { name: 'Confirm', exact: true }).click();
-    expect(await outcomeOf(card)).toMatch(/^Not done \(INVALID_INPUT\): [\s\S]*\/subject/);
+    const send = card.getByRole('button', { name: 'Confirm and send', exact: true });
+    await expect.poll(() => send.isDisabled()).toBe(true);
+    expect(await card.locator('.why-not').textContent()).toMatch(/not valid/);
     expect(await card.getAttribute('data-status')).toBe('pending');
     expect(app.deliveries).toEqual([]);
   });
@@ -289,9 +320,9 @@ describe('the page', () => {
     const shell = await page.goto(`${app.url}/`);
     expect(shell?.headers()['content-security-policy']).toContain("script-src 'self'");
     await cardOf(page, id).getByRole('link', { name: 'Reply to the customer' }).click();
-    await page.getByLabel('text', { exact: true }).fill('Edited under the CSP.');
+    await page.getByLabel('Text', { exact: true }).fill('Edited under the CSP.');
     await page.getByRole('button', { name: 'Preview edit' }).click();
-    await expect.poll(() => page.locator('.preview').textContent()).toContain('Changed: text');
+    await expect.poll(() => page.locator('.preview').textContent()).toContain('Changed: Text');
     expect(await cspViolations(page)).toEqual([]);
   });
 
@@ -301,13 +332,12 @@ describe('the page', () => {
       text: `A very long line without spaces: ${'x'.repeat(300)}`,
     });
     const page = await openInbox({ width: 375, height: 740 });
-    const card = cardOf(page, id);
-    await card.waitFor();
+    const card = await openCard(cardOf(page, id));
     const width = await page.evaluate(
       () => (globalThis as unknown as BrowserGlobals).document.documentElement.scrollWidth,
     );
     expect(width).toBeLessThanOrEqual(375);
-    const box = await card.getByRole('button', { name: 'Confirm', exact: true }).boundingBox();
+    const box = await card.getByRole('button', { name: 'Confirm and send', exact: true }).boundingBox();
     expect(box?.height).toBeGreaterThanOrEqual(40);
   });
 
@@ -369,3 +399,91 @@ describe('the page', () => {
     }
   });
 });
+
+describe('orientation, density and accessibility', () => {
+  /** axe-core's violations on `page` (WCAG 2.x A and AA rules), as "rule: target" lines. */
+  const violations = async (page: Page): Promise<string[]> => {
+    const result = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+      .analyze();
+    return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
+  };
+  const askMany = async (n: number) => {
+    const ids: string[] = [];
+    for (let i = 0; i < n; i++)
+      ids.push(await app.ask({ ...refund, to: `customer-${i}@example.com`, subject: `Question ${i}` }));
+    return ids;
+  };
+
+  it('an h1, the pending count in the header and the tab title, and a favicon', async () => {
+    await askMany(3);
+    const page = await openInbox();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Approvals 3 pending');
+    await expect.poll(() => page.title()).toBe('(3) Approvals');
+    expect(await page.locator('h1').count()).toBe(1);
+    const icon = await page.locator('link[rel="icon"]').getAttribute('href');
+    expect(icon).toMatch(/^data:image\/svg\+xml,/);
+    // The count follows the decisions.
+    const first = await openCard(page.locator('article.confirmation').first());
+    await first.getByRole('button', { name: 'Confirm and send', exact: true }).click();
+    await expect.poll(() => page.title()).toBe('(2) Approvals');
+  });
+
+  it('is compact: at least 8 pending sends are in view at 1280×800 without scrolling', async () => {
+    const ids = await askMany(10);
+    const page = await openInbox();
+    for (const id of ids) await cardOf(page, id).waitFor();
+    const inView = await page.locator('article.confirmation').evaluateAll(
+      (cards) =>
+        cards.filter((card) => {
+          const box = (
+            card as unknown as { getBoundingClientRect(): { top: number; bottom: number } }
+          ).getBoundingClientRect();
+          return box.top >= 0 && box.bottom <= 800;
+        }).length,
+    );
+    expect(inView).toBeGreaterThanOrEqual(8);
+  });
+
+  it.each([
+    [1280, 800],
+    [390, 844],
+  ] as const)(
+    'axe-core finds no violation on the inbox, an open card, the detail page and the link page at %i×%i',
+    async (width, height) => {
+      const id = await app.ask(refund);
+      await askMany(2);
+      const made = await app.createApprovalLink(id, { approver: { id: 'lead-wu', name: 'Wu' } });
+      expect(made.ok).toBe(true);
+      for (const locale of ['en-US', 'zh-CN']) {
+        const page = await openInbox({ width, height, locale });
+        await cardOf(page, id).waitFor();
+        expect(await violations(page), `inbox ${locale}`).toEqual([]);
+        await openCard(cardOf(page, id));
+        expect(await violations(page), `open card ${locale}`).toEqual([]);
+        await page.goto(`${app.url}/confirmations/${id}`);
+        await page.locator('form.edit').waitFor();
+        await page.locator('.tech summary').click();
+        expect(await violations(page), `detail ${locale}`).toEqual([]);
+      }
+      const link = await (await newContext({ width, height })).newPage();
+      await link.goto(made.ok ? made.url : '');
+      await cardOf(link, id).waitFor();
+      expect(await violations(link), 'link page').toEqual([]);
+    },
+    120_000,
+  );
+});
+
+/** The WCAG contrast ratio of two CSS `rgb(…)` colours. */
+function contrast(a: string, b: string): number {
+  const luminance = (css: string) => {
+    const [r, g, bl] = (css.match(/[\d.]+/g) ?? []).slice(0, 3).map((v) => {
+      const c = Number(v) / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * (r ?? 0) + 0.7152 * (g ?? 0) + 0.0722 * (bl ?? 0);
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return ((hi ?? 0) + 0.05) / ((lo ?? 0) + 0.05);
+}
