@@ -20,7 +20,7 @@ import { InvokePath } from './invoke/invoke-tool.js';
 import { formatMessage, type Locale, toLocale } from './messages/index.js';
 import { type AccessReport, buildAccessReport } from './policy/access-report.js';
 import { EMPTY_GATES, type GateSnapshot, readGates } from './policy/call-context.js';
-import { type GateContext, isAvailableIn } from './policy/gates.js';
+import type { GateContext } from './policy/gates.js';
 import {
   type InvokeContext,
   type ProposeOptions,
@@ -138,22 +138,14 @@ export class ToolRegistry<AppContext = unknown> {
    * unreadable filter lists nothing.
    */
   list(filter: ListFilter = {}): ToolInfo[] {
-    let domain: unknown;
-    let sideEffect: unknown;
-    let scope: unknown;
+    let read: { domain: unknown; sideEffect: unknown; scope: unknown };
     try {
-      ({ domain, sideEffect, scope } = filter ?? {});
+      const { domain, sideEffect, scope } = filter ?? {};
+      read = { domain, sideEffect, scope };
     } catch {
       return [];
     }
-    const tools: ToolInfo[] = [];
-    for (const { info } of this.#tools.tools()) {
-      if (domain !== undefined && info.domain !== domain) continue;
-      if (sideEffect !== undefined && info.sideEffect !== sideEffect) continue;
-      if (scope !== undefined && !isAvailableIn(info, scope)) continue;
-      tools.push(info);
-    }
-    return tools;
+    return this.#tools.infos(read);
   }
 
   /**
@@ -411,7 +403,6 @@ export class ToolRegistry<AppContext = unknown> {
     return buildAccessReport(this.list(), gatesOrNone(ctx), this.#localeOf(ctx));
   }
 
-  /** The send tool as registered now, for the confirmation path (one unregistered since is refused). */
   /** The longest time a `deliver` may run here: no sweep calls a delivery stale before it. */
   #longestSendTimeoutMs(defaultTimeoutMs: number): number {
     let longest = 0;
@@ -420,6 +411,7 @@ export class ToolRegistry<AppContext = unknown> {
     return longest;
   }
 
+  /** The send tool as registered now, for the confirmation path (one unregistered since is refused). */
   #sendTool(name: string): SendToolHandle | undefined {
     const entry = this.#tools.resolve(name);
     const tool = entry?.tool;

@@ -1,7 +1,8 @@
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import type { GateSnapshot } from '../policy/call-context.js';
-import { isModelCallable } from '../policy/gates.js';
+import { isAvailableIn, isModelCallable } from '../policy/gates.js';
 import type { JsonSchema } from '../tool.js';
+import type { ToolInfo } from '../tool-info.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { createAjvValidator } from '../validation/ajv-validator.js';
 import type { CompiledValidator, JsonSchemaValidator } from '../validation/validator.js';
@@ -129,6 +130,19 @@ export class ToolTable {
   }
 
   /** The tools the model may see under `gates`, in OpenAI's function shape, cached per context. */
+  /** The tools' infos matching a filter already read: a domain, a grade, availability in a scope. */
+  infos(filter: { domain: unknown; sideEffect: unknown; scope: unknown }): ToolInfo[] {
+    const { domain, sideEffect, scope } = filter;
+    const infos: ToolInfo[] = [];
+    for (const { info } of this.tools()) {
+      if (domain !== undefined && info.domain !== domain) continue;
+      if (sideEffect !== undefined && info.sideEffect !== sideEffect) continue;
+      if (scope !== undefined && !isAvailableIn(info, scope)) continue;
+      infos.push(info);
+    }
+    return infos;
+  }
+
   modelList(gates: GateSnapshot): readonly FunctionSchema[] {
     return this.#modelLists.get(gates, () => {
       const list: FunctionSchema[] = [];
