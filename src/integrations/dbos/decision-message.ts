@@ -35,31 +35,21 @@ export interface DecisionMessage {
   readonly note?: string;
 }
 
-/** The parts of a `decided` notice this bridge reads; `ref` and `decision` are optional on every notice. */
-type DecidedNotice = ApprovalNotice & {
-  readonly confirmation: ApprovalNotice['confirmation'] & { readonly ref?: unknown };
-  readonly decision?: { readonly at?: unknown; readonly by?: unknown; readonly note?: unknown };
-};
-
 /** The workflow a notice goes to: the confirmation's `ref`, for a `decided` notice that has one. */
 export function workflowOf(notice: ApprovalNotice): string | undefined {
   if (notice.kind !== 'decided') return undefined;
-  const ref = (notice as DecidedNotice).confirmation.ref;
+  const { ref } = notice.confirmation;
   return typeof ref === 'string' && ref !== '' ? ref : undefined;
 }
 
 /** The message for one `decided` notice: its fields copied one by one, nothing else of the notice. */
 export function decisionMessage(notice: ApprovalNotice): DecisionMessage {
-  const { decision } = notice as DecidedNotice;
+  const { decision } = notice;
   return {
     confirmationId: notice.confirmation.id,
     status: notice.confirmation.status,
-    ...text('at', decision?.at),
-    ...text('by', decision?.by),
-    ...text('note', decision?.note),
+    ...(typeof decision?.at === 'string' ? { at: decision.at } : {}),
+    ...(typeof decision?.by === 'string' ? { by: decision.by } : {}),
+    ...(typeof decision?.note === 'string' ? { note: decision.note } : {}),
   };
-}
-
-function text<K extends string>(key: K, value: unknown): { [P in K]?: string } {
-  return (typeof value === 'string' ? { [key]: value } : {}) as { [P in K]?: string };
 }

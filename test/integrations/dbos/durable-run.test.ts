@@ -2,18 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
-import type { ApprovalNotice, Notifier, RegistryEvent } from 'graded-tools';
+import { type ApprovalNotice, describeDecision, type Notifier, type RegistryEvent } from 'graded-tools';
 import { DECISION_TOPIC, type DecisionMessage, dbosNotifier } from 'graded-tools/dbos';
 import { createPostgresStore } from 'graded-tools/postgres';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
-import {
-  type Draft,
-  decisionWords,
-  deskRegistry,
-  PROPOSED_EVENT,
-  registerAskWorkflow,
-} from '../../fixtures/dbos-desk.js';
+import { type Draft, deskRegistry, PROPOSED_EVENT, registerAskWorkflow } from '../../fixtures/dbos-desk.js';
 import { describePostgres, uniqueTable } from '../../helpers/postgres.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { startWorkflowProcess, type WorkflowProcess } from './support/workflow-process.js';
@@ -152,7 +146,7 @@ await describePostgres('durable runs on DBOS', (url) => {
     });
     expect(rejected.ok).toBe(true);
     const words = await handle.getResult();
-    expect(words).toBe(decisionWords(await decided(local.registry, confirmationId)));
+    expect(words).toBe(describeDecision(await decided(local.registry, confirmationId), 'en'));
     expect(words).toContain('wrong customer');
   }, 90_000);
 
@@ -242,7 +236,8 @@ await describePostgres('durable runs on DBOS', (url) => {
     expect((await second.exited).code).toBe(0);
     const record = await decided(person.registry, confirmationId);
     expect(record.status).toBe('delivered');
-    expect(result).toBe(decisionWords(record));
+    expect(result).toBe(describeDecision(record, 'en'));
+    expect(result).toMatch(/^Sent at /);
     expect(person.deliveries).toEqual([{ to: 'ana@example.com', text: 'Your export link.' }]);
     expect(readFileSync(completions, 'utf8')).toBe(`${workflowId} ${result}\n`);
     expect(await client.retrieveWorkflow(workflowId).getStatus()).toMatchObject({ status: 'SUCCESS' });
@@ -271,7 +266,7 @@ await describePostgres('durable runs on DBOS', (url) => {
     const { result } = await second.line<{ result: string }>('result');
     expect((await second.exited).code).toBe(0);
     const record = await decided(person.registry, confirmationId);
-    expect(result).toBe(decisionWords(record));
+    expect(result).toBe(describeDecision(record, 'en'));
     expect(result).toContain('wrong customer');
     expect(person.deliveries).toEqual([]);
     expect(readFileSync(completions, 'utf8')).toBe(`${workflowId} ${result}\n`);
