@@ -86,7 +86,7 @@ export function personCards(
     locale,
     displayName: settings.displayName,
     person,
-    offer: (confirmation) => offeredActions(settings, person, confirmation, throughLink),
+    offer: (confirmation) => offeredActions(settings, person, confirmation, { locale, throughLink }),
   });
 }
 

@@ -1,12 +1,14 @@
 import type { Confirmation } from '../confirm/types.js';
+import type { Locale } from '../messages/index.js';
 import { isAllowed } from './access.js';
 import type { ConsoleSettings } from './console-request.js';
 import type { ConsolePerson } from './types.js';
 
 /**
  * The buttons a person is offered on one card: only what the registry would let them do now, so the
- * page has no dead buttons. `whyNot` says (as a code) why the approving one (Confirm, or Retry) is not
- * offered although the status would allow it: `FORBIDDEN` (`authorize`), `SAME_PERSON` (four eyes) …
+ * page has no dead buttons. `whyNot` says (as the check list's code) why the approving one (Confirm,
+ * or Retry) is not offered although the status would allow it: `FORBIDDEN` (`authorize`),
+ * `SAME_PERSON` (four eyes), `FLAG_NOT_GRANTED`, `SCOPE_MISMATCH`, `EXPIRED` …
  */
 export interface Offer {
   readonly confirm: boolean;
@@ -26,35 +28,48 @@ const NOTHING: Offer = Object.freeze({
 });
 
 /**
- * What `person` may do with `confirmation` now: its status allows it and the app's `authorize` says
- * yes — the same question, in the same order, the registry's check list asks at the decision. Through
- * an approval link (`throughLink`) only confirm and reject, never an edit.
+ * What `person` may do with `confirmation` now, asked of the registry's one check list without
+ * deciding (`confirmations.canDecide`: status and expiry, the app's `authorize` for that action, four
+ * eyes, the stored payload, the tool's gates with the person's flags and scope). An edit also needs
+ * `authorize` to allow `edit`, as the decision asks it. Through an approval link (`throughLink`) only
+ * confirm and reject, never an edit.
  */
 export async function offeredActions(
-  settings: Pick<ConsoleSettings, 'authorize'>,
+  settings: Pick<ConsoleSettings, 'authorize' | 'registry'>,
   person: ConsolePerson,
   confirmation: Confirmation,
-  throughLink = false,
+  asked: { readonly locale: Locale; readonly throughLink: boolean },
 ): Promise<Offer> {
-  const may = (action: 'confirm' | 'reject' | 'edit' | 'retry' | 'markDelivered') =>
-    isAllowed(settings.authorize, person, action, confirmation);
+  const { registry, authorize } = settings;
+  const can = (kind: 'confirm' | 'reject' | 'retry' | 'markDelivered') =>
+    registry.confirmations.canDecide(confirmation, {
+      kind,
+      person: { id: person.id, flags: person.flags, scope: person.scope },
+      authorize: (record) => isAllowed(authorize, person, kind, record),
+      locale: asked.locale,
+    });
   if (confirmation.status === 'pending') {
     const [confirm, reject, edit] = await Promise.all([
-      may('confirm'),
-      may('reject'),
-      throughLink ? false : may('edit'),
+      can('confirm'),
+      can('reject'),
+      asked.throughLink ? false : isAllowed(authorize, person, 'edit', confirmation),
     ]);
     return {
       ...NOTHING,
-      confirm,
-      reject,
-      edit: confirm && edit,
-      ...(confirm ? {} : { whyNot: 'FORBIDDEN' }),
+      confirm: confirm.ok,
+      reject: reject.ok,
+      edit: confirm.ok && edit,
+      ...(confirm.ok ? {} : { whyNot: confirm.code }),
     };
   }
-  if (!throughLink && (confirmation.status === 'failed' || confirmation.status === 'unknown')) {
-    const [retry, markDelivered] = await Promise.all([may('retry'), may('markDelivered')]);
-    return { ...NOTHING, retry, markDelivered, ...(retry ? {} : { whyNot: 'FORBIDDEN' }) };
+  if (!asked.throughLink && (confirmation.status === 'failed' || confirmation.status === 'unknown')) {
+    const [retry, markDelivered] = await Promise.all([can('retry'), can('markDelivered')]);
+    return {
+      ...NOTHING,
+      retry: retry.ok,
+      markDelivered: markDelivered.ok,
+      ...(retry.ok ? {} : { whyNot: retry.code }),
+    };
   }
   return NOTHING;
 }

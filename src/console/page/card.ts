@@ -179,9 +179,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
 
   const whyNot = (card: Card) => {
     const code = card.offer.whyNot;
-    return code === undefined
-      ? false
-      : el('p', { class: 'why-not' }, t.whyNot[code] ?? t.whyNot.FORBIDDEN ?? '');
+    return code === undefined ? false : el('p', { class: 'why-not' }, t.whyNot[code] ?? t.whyNot.OTHER ?? '');
   };
 
   const actions = (card: Card, edit: EditState): HTMLElement | undefined => {

@@ -9,6 +9,7 @@ import { type ConfirmationStore, defineTool, ToolRegistry } from 'graded-tools';
 import {
   type ApprovalLinkOptions,
   type ApprovalLinkResult,
+  type ApprovalsConsoleOptions,
   type ConsolePerson,
   createApprovalsConsole,
   toNodeListener,
@@ -72,6 +73,7 @@ export async function startConsoleApp(options: {
   readonly requireDifferentApprover?: boolean;
   /** Where the console is mounted, e.g. `/approvals` (default: the root). */
   readonly basePath?: string;
+  readonly authorize?: ApprovalsConsoleOptions['authorize'];
 }): Promise<ConsoleApp> {
   let clockOffset = 0;
   let failNext = false;
@@ -182,6 +184,7 @@ export async function startConsoleApp(options: {
     ...(options.basePath ? { basePath: options.basePath } : {}),
     ...(options.locale ? { locale: options.locale } : {}),
     displayName: (id) => NAMES[id],
+    ...(options.authorize ? { authorize: options.authorize } : {}),
     authenticate: (request) => {
       const token = /(?:^|;\s*)session=([A-Za-z0-9_-]+)/.exec(request.headers.get('cookie') ?? '')?.[1];
       return token === undefined ? undefined : sessions.get(token);

@@ -258,17 +258,32 @@ describe('the page', () => {
     expect(page.url()).toBe(`${app.url}/?status=delivered&limit=3`);
   });
 
-  it('four eyes: the person who asked cannot confirm their own send; another person can', async () => {
+  it('four eyes: the person who asked is offered no Confirm, and is told why; another person confirms', async () => {
     await app.close();
     app = await startConsoleApp({ store, requireDifferentApprover: true });
     const id = await app.ask(refund, 'lead-li');
     const page = await openInbox();
     const card = await openCard(cardOf(page, id));
-    await card.getByRole('button', { name: 'Confirm and send', exact: true }).click();
-    expect(await outcomeOf(card)).toBe(
-      'You asked for this send yourself: another person must confirm it. Nothing was sent.',
+    await expect
+      .poll(() => card.locator('.why-not').textContent())
+      .toBe('You asked for this send yourself: another person must confirm it.');
+    expect(await card.getByRole('button', { name: 'Confirm and send' }).count()).toBe(0);
+    // Rejecting needs no second person: that button stays.
+    expect(await card.getByRole('button', { name: 'Reject', exact: true }).count()).toBe(1);
+    // The server refuses it all the same.
+    const digest = await card.locator('code.digest').textContent();
+    const refused = await page.evaluate(
+      async ({ url, digest }) => {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ digest }),
+        });
+        return (await response.json()) as { code: string };
+      },
+      { url: `${app.url}/api/confirmations/${id}/confirm`, digest },
     );
-    expect(await card.getAttribute('data-status')).toBe('pending');
+    expect(refused.code).toBe('SAME_PERSON');
     expect(app.deliveries).toEqual([]);
 
     const context = await newContext();
@@ -280,6 +295,26 @@ describe('the page', () => {
       .click();
     expect(await outcomeOf(cardOf(wu, id))).toMatch(/^Delivered\./);
     expect(app.deliveries).toEqual([refund]);
+  });
+
+  it('a person authorize lets view but not confirm sees no Confirm and no bulk bar', async () => {
+    await app.close();
+    app = await startConsoleApp({
+      store,
+      authorize: (person, action) => action === 'view' || person.id !== 'lead-li',
+    });
+    const id = await app.ask(refund);
+    const page = await openInbox();
+    const card = await openCard(cardOf(page, id));
+    await expect
+      .poll(() => card.locator('.why-not').textContent())
+      .toBe('You may not confirm this one: another person must.');
+    expect(await card.getByRole('button').evaluateAll((all) => all.map((b) => b.textContent))).toEqual([
+      'Hide',
+    ]);
+    expect(await card.getByRole('textbox').count()).toBe(0);
+    expect(await card.getByRole('checkbox').count()).toBe(0);
+    expect(await page.locator('.bulk').isHidden()).toBe(true);
   });
 
   it('an edit offers only the editable fields; an invalid one is refused with its issues in words, and Confirm waits', async () => {
