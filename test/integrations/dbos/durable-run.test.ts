@@ -12,13 +12,20 @@ import { describePostgres, uniqueTable } from '../../helpers/postgres.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { startWorkflowProcess, type WorkflowProcess } from './support/workflow-process.js';
 
+/** `url` with its database replaced by `database` (user, host and query kept). */
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
 // The real @dbos-inc/dbos-sdk on the local PostgreSQL: a system database of its own per run, and the
 // confirmations in a table of the `test` database. The test process is the person's side (and, for
 // the first tests, the DBOS runtime too); the kill tests run the workflow in a child process.
 
 await describePostgres('durable runs on DBOS', (url) => {
   const systemDb = `gt_dbos_${process.pid}_${randomUUID().slice(0, 8)}`;
-  const systemDatabaseUrl = url.replace(/\/[^/]*$/, `/${systemDb}`);
+  const systemDatabaseUrl = withDatabase(url, systemDb);
   const table = uniqueTable('gt_dbos');
   const store = { url, table };
   const closers: (() => Promise<void>)[] = [];
