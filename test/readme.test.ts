@@ -18,7 +18,7 @@ const blocksOf = (file: string) =>
 
 describe('README', () => {
   // One TypeScript program over every block and the SDKs they import: slow on a busy machine.
-  it('compiles every TypeScript block in both languages', { timeout: 180_000 }, () => {
+  it('compiles every TypeScript block in both languages', { timeout: 360_000 }, () => {
     const snippets = readmes.flatMap((readme) =>
       blocksOf(readme).map((code, index) => ({ name: `${readme}_${index}`, code })),
     );
