@@ -12,6 +12,8 @@ import { createPostgresStore } from 'graded-tools/postgres';
 import { createSqliteStore } from 'graded-tools/sqlite';
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import type { AppTask } from '../fixtures/confirm-app.js';
+import { startApp } from '../helpers/app-process.js';
 import { describePostgres, uniqueTable } from '../helpers/postgres.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { sendTool } from '../helpers/tools.js';
@@ -74,6 +76,38 @@ function countingStore(inner: ConfirmationStore) {
     },
   };
   return { store, watching: () => watching };
+}
+
+/** The tool the app processes of test/fixtures/confirm-app.ts confirm: the same name and payload here. */
+function raceDesk(store: ConfirmationStore) {
+  return new ToolRegistry({ confirmations: store }).register({
+    name: 'race.send',
+    description: 'Send a numbered message.',
+    sideEffect: 'send',
+    inputSchema: { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] },
+    prepare: (input: { n: number }) => ({ n: input.n, text: `message ${input.n}` }),
+    deliver: () => ({ here: true }),
+  });
+}
+
+/** Proposes here, confirms in another OS process, and waits here for what that process decided. */
+async function decidedElsewhere(store: ConfirmationStore, spec: AppTask['store'], deliveries: string) {
+  const registry = raceDesk(store);
+  const asked = (await registry.propose(
+    'race.send',
+    { n: 1 },
+    { actor: 'agent:desk-bot' },
+  )) as ConfirmRequired;
+  const waiting = registry.confirmations.waitFor(asked.confirmationId, { timeoutMs: 120_000 });
+  const app = startApp({
+    mode: 'confirm',
+    store: spec,
+    deliveries: { kind: 'file', path: deliveries },
+    id: asked.confirmationId,
+    digest: asked.digest,
+  });
+  expect(await app.waitFor('ok')).toMatchObject({ ok: true, status: 'delivered' });
+  return waiting;
 }
 
 describe('registry.confirmations.waitFor', () => {
@@ -227,6 +261,17 @@ describe('registry.confirmations.waitFor', () => {
     agentStore.close();
     personStore.close();
   });
+
+  it('hears a decision another OS process made on the same SQLite file', async () => {
+    const path = join(dir.path, 'wait-process.db');
+    const store = createSqliteStore({ path, watchIntervalMs: 50 });
+    const decided = await decidedElsewhere(store, { kind: 'sqlite', path }, join(dir.path, 'sent.txt'));
+    expect(decided).toMatchObject({
+      ok: true,
+      confirmation: { status: 'delivered', result: { pid: expect.any(Number) } },
+    });
+    store.close();
+  }, 180_000);
 });
 
 const table = uniqueTable('gt_wait');
@@ -258,4 +303,19 @@ await describePostgres('registry.confirmations.waitFor on PostgreSQL', (url) => 
     await agentStore.close();
     await personStore.close();
   });
+
+  it('hears a decision another OS process made, through LISTEN/NOTIFY', async () => {
+    const store = createPostgresStore({ connectionString: url, table });
+    await store.migrate();
+    const decided = await decidedElsewhere(
+      store,
+      { kind: 'postgres', url, table },
+      join(dir.path, 'sent-pg.txt'),
+    );
+    expect(decided).toMatchObject({
+      ok: true,
+      confirmation: { status: 'delivered', result: { pid: expect.any(Number) } },
+    });
+    await store.close();
+  }, 180_000);
 });
