@@ -2,7 +2,7 @@ import type { SendMailOptions, Transporter } from 'nodemailer';
 import { describeThrown } from '../util/describe-thrown.js';
 import { escapeHtml } from '../util/escape-html.js';
 import { noticeData, payloadText, webLink } from './notice-data.js';
-import { formatUtc, noticeWords } from './notice-text.js';
+import { aboutRows, formatUtc, noticeWords } from './notice-text.js';
 import type { ApprovalNotice, Notifier } from './notifier.js';
 import { type AttemptOutcome, invalidOption, sendWithRetries } from './retry-policy.js';
 
@@ -113,6 +113,12 @@ export function emailNotifier(options: EmailNotifierOptions): Notifier {
   };
 }
 
+/** One of the asker's links, checked to be http(s). */
+interface AskerLink {
+  readonly label: string;
+  readonly href: string;
+}
+
 /** The subject, text and HTML of the mail for one notice; every value in the HTML is escaped. */
 export function emailContent(
   notice: ApprovalNotice,
@@ -133,7 +139,13 @@ export function emailContent(
     [words.labels.expires, formatUtc(c.expiresAt)],
     [words.labels.status, words.status[c.status] ?? String(c.status)],
     [words.labels.confirmation, c.id],
+    ...aboutRows(data, words),
   ];
+  // Only http(s) links become links; the label is text.
+  const links = (c.links ?? []).flatMap(({ label, url }) => {
+    const href = webLink(url);
+    return href === undefined ? [] : [{ label, href }];
+  });
   const personal = webLink(options.link);
   const link = personal ?? webLink(data.link);
   const labels = personal === undefined ? words.labels : { ...words.labels, open: words.labels.openOnce };
@@ -141,8 +153,8 @@ export function emailContent(
   const prefix = options.subjectPrefix ?? '';
   return {
     subject: oneLine(prefix === '' ? headline : `${prefix} ${headline}`),
-    text: textBody(headline, words.intro(data.kind), rows, link, labels, payload),
-    html: htmlBody(notice.locale, headline, words.intro(data.kind), rows, link, labels, payload),
+    text: textBody(headline, words.intro(data.kind), rows, link, labels, payload, links),
+    html: htmlBody(notice.locale, headline, words.intro(data.kind), rows, link, labels, payload, links),
   };
 }
 
@@ -151,10 +163,13 @@ function textBody(
   intro: string,
   rows: readonly [string, string][],
   link: string | undefined,
-  labels: { readonly open: string; readonly payload: string },
+  labels: { readonly open: string; readonly payload: string; readonly links: string },
   payload: string | undefined,
+  links: readonly AskerLink[],
 ): string {
   const parts = [headline, intro, rows.map(([label, value]) => `${label}: ${value}`).join('\n')];
+  if (links.length > 0)
+    parts.push(`${labels.links}:\n${links.map(({ label, href }) => `- ${label}: ${href}`).join('\n')}`);
   if (link !== undefined) parts.push(`${labels.open}: ${link}`);
   if (payload !== undefined) parts.push(`${labels.payload}:\n${payload}`);
   return `${parts.join('\n\n')}\n`;
@@ -166,8 +181,9 @@ function htmlBody(
   intro: string,
   rows: readonly [string, string][],
   link: string | undefined,
-  labels: { readonly open: string; readonly payload: string },
+  labels: { readonly open: string; readonly payload: string; readonly links: string },
   payload: string | undefined,
+  links: readonly AskerLink[],
 ): string {
   const lang = locale === 'zh-CN' ? 'zh-CN' : 'en';
   const table = rows
@@ -182,6 +198,9 @@ function htmlBody(
     `<h2>${escapeHtml(headline)}</h2>`,
     `<p>${escapeHtml(intro)}</p>`,
     `<table>${table}</table>`,
+    links.length === 0
+      ? ''
+      : `<p>${escapeHtml(labels.links)}:</p><ul>${links.map(({ label, href }) => `<li><a href="${escapeHtml(href)}" rel="noopener noreferrer">${escapeHtml(label)}</a></li>`).join('')}</ul>`,
     link === undefined ? '' : `<p><a href="${escapeHtml(link)}">${escapeHtml(labels.open)}</a></p>`,
     payload === undefined
       ? ''

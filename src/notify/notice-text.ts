@@ -20,6 +20,16 @@ export interface NoticeWords {
     /** The button of a personal one-time approval link. */
     readonly openOnce: string;
     readonly unknownActor: string;
+    /** The asker's note: why it wants this sent. */
+    readonly why: string;
+    /** The asker's links, for reading more. */
+    readonly links: string;
+    /** The app's own reference. */
+    readonly ref: string;
+    /** Who decided (a decided notice). */
+    readonly decidedBy: string;
+    /** What they said (a reject's reason, a failure). */
+    readonly decisionNote: string;
   };
 }
 
@@ -55,6 +65,11 @@ const en: NoticeWords = {
     open: 'Open in the console',
     openOnce: 'Review and decide (a personal link that works once)',
     unknownActor: 'unknown',
+    why: 'Why',
+    links: 'Links',
+    ref: 'Reference',
+    decidedBy: 'Decided by',
+    decisionNote: 'Note',
   },
 };
 
@@ -90,6 +105,11 @@ const zhCN: NoticeWords = {
     open: '在控制台中打开',
     openOnce: '查看并决定（仅限本人、只能使用一次的链接）',
     unknownActor: '未知',
+    why: '原因',
+    links: '相关链接',
+    ref: '引用编号',
+    decidedBy: '决定人',
+    decisionNote: '说明',
   },
 };
 
@@ -98,6 +118,26 @@ const words: Readonly<Record<Locale, NoticeWords>> = { en, 'zh-CN': zhCN };
 /** The words for `locale`, English for anything else. */
 export function noticeWords(locale: unknown): NoticeWords {
   return locale === 'zh-CN' ? words['zh-CN'] : words.en;
+}
+
+/**
+ * The rows every channel adds after its own: the asker's note and reference, and for a decided notice
+ * who decided and what they said. Links are apart: each channel makes them links its own way.
+ */
+export function aboutRows(
+  data: {
+    readonly confirmation: { readonly note?: string; readonly ref?: string };
+    readonly decision?: { readonly by?: string; readonly note?: string };
+  },
+  words: NoticeWords,
+): [string, string][] {
+  const { note, ref } = data.confirmation;
+  const rows: [string, string][] = [];
+  if (note !== undefined) rows.push([words.labels.why, note]);
+  if (ref !== undefined) rows.push([words.labels.ref, ref]);
+  if (data.decision?.by !== undefined) rows.push([words.labels.decidedBy, data.decision.by]);
+  if (data.decision?.note !== undefined) rows.push([words.labels.decisionNote, data.decision.note]);
+  return rows;
 }
 
 /** `2026-12-01 14:30 UTC`: the same in every language and mail client; an unreadable time is shown as given. */

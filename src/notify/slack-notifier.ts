@@ -2,7 +2,7 @@ import { truncateText } from '../util/truncate.js';
 import type { HttpChannelOptions } from './http-attempt.js';
 import { httpNotifier } from './http-notifier.js';
 import { type NoticeData, noticeData, payloadText, webLink } from './notice-data.js';
-import { formatUtc, noticeWords } from './notice-text.js';
+import { aboutRows, formatUtc, noticeWords } from './notice-text.js';
 import type { ApprovalNotice, Notifier } from './notifier.js';
 
 /** Where to post Slack messages. */
@@ -65,24 +65,45 @@ export function slackMessage(notice: ApprovalNotice, includePayload: boolean): S
       ],
     },
   ];
+  const about = aboutRows(data, words);
+  if (about.length > 0)
+    blocks.push({
+      type: 'section',
+      text: {
+        type: 'mrkdwn',
+        text: truncateText(
+          about.map(([label, value]) => `*${escapeMrkdwn(label)}*\n${escapeMrkdwn(value)}`).join('\n'),
+          3000,
+        ),
+      },
+    });
   if (payload !== undefined)
     blocks.push({
       type: 'section',
       text: { type: 'mrkdwn', text: `*${words.labels.payload}*\n\`\`\`${codeBlock(payload)}\`\`\`` },
     });
+  // The asker's links as buttons: a button's label is plain text, so no label can become markup.
+  const buttons: Record<string, unknown>[] = (c.links ?? []).flatMap(({ label, url }, i) => {
+    const href = webLink(url);
+    if (href === undefined || href.length > 3000) return [];
+    return [
+      {
+        type: 'button',
+        text: { type: 'plain_text', text: truncateText(label, 75) },
+        url: href,
+        action_id: `asker_link_${i}`,
+      },
+    ];
+  });
   if (link !== undefined)
-    blocks.push({
-      type: 'actions',
-      elements: [
-        {
-          type: 'button',
-          text: { type: 'plain_text', text: words.labels.open },
-          url: link,
-          action_id: 'open_confirmation',
-          style: 'primary',
-        },
-      ],
+    buttons.unshift({
+      type: 'button',
+      text: { type: 'plain_text', text: words.labels.open },
+      url: link,
+      action_id: 'open_confirmation',
+      style: 'primary',
     });
+  if (buttons.length > 0) blocks.push({ type: 'actions', elements: buttons });
   blocks.push({
     type: 'context',
     elements: [{ type: 'mrkdwn', text: escapeMrkdwn(`${words.labels.confirmation}: ${c.id}`) }],
