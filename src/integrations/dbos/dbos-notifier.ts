@@ -1,4 +1,4 @@
-import type { ApprovalNotice, Notifier } from '../../confirm/notice.js';
+import type { Notifier } from '../../confirm/notice.js';
 import {
   type AttemptOutcome,
   invalidOption,
@@ -7,7 +7,7 @@ import {
 } from '../../notify/retry-policy.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import { type DbosSender, runtimeSender } from './dbos-sender.js';
-import { DECISION_TOPIC, decisionMessage, workflowOf } from './decision-message.js';
+import { DECISION_TOPIC, type Delivery, deliveryOf } from './decision-message.js';
 
 /** How the DBOS channel sends. */
 export interface DbosNotifierOptions {
@@ -57,33 +57,42 @@ export function dbosNotifier(options: DbosNotifierOptions = {}): Notifier {
   return {
     channel: 'dbos',
     async send(notice, sendOptions) {
-      const workflowId = workflowOf(notice);
-      if (workflowId === undefined) return { ok: true };
-      const message = decisionMessage(notice);
+      let delivery: Delivery | undefined;
+      try {
+        delivery = deliveryOf(notice);
+      } catch (error) {
+        return { ok: false, error: `the notice could not be read: ${describeThrown(error)}` };
+      }
+      if (delivery === undefined) return { ok: true };
+      const to = delivery;
       return sendWithRetries({
         channel: 'dbos',
-        noticeId: notice.id,
+        noticeId: to.noticeId,
         policy,
         options: sendOptions,
-        attempt: () => sendOnce(client, workflowId, message, notice),
+        attempt: () => sendOnce(client, to),
       });
     },
   };
 }
 
-async function sendOnce(
-  client: DbosSender | undefined,
-  workflowId: string,
-  message: unknown,
-  notice: ApprovalNotice,
-): Promise<AttemptOutcome> {
+async function sendOnce(client: DbosSender | undefined, to: Delivery): Promise<AttemptOutcome> {
+  let sender: DbosSender;
   try {
-    const sender = client ?? (await runtimeSender());
-    await sender.send(workflowId, message, DECISION_TOPIC, notice.id);
+    sender = client ?? (await runtimeSender());
+  } catch (error) {
+    return { ok: false, error: describeThrown(error), retry: false };
+  }
+  try {
+    await sender.send(to.workflowId, to.message, DECISION_TOPIC, to.noticeId);
     return { ok: true };
   } catch (error) {
     if (isNoSuchWorkflow(error))
-      return { ok: false, error: `no DBOS workflow "${workflowId}" (the confirmation's ref)`, retry: false };
+      return {
+        ok: false,
+        error: `no DBOS workflow "${to.workflowId}" (the confirmation's ref)`,
+        retry: false,
+      };
     return { ok: false, error: describeThrown(error), retry: true };
   }
 }

@@ -35,21 +35,30 @@ export interface DecisionMessage {
   readonly note?: string;
 }
 
-/** The workflow a notice goes to: the confirmation's `ref`, for a `decided` notice that has one. */
-export function workflowOf(notice: ApprovalNotice): string | undefined {
-  if (notice.kind !== 'decided') return undefined;
-  const { ref } = notice.confirmation;
-  return typeof ref === 'string' && ref !== '' ? ref : undefined;
+/** One decision to hand over: to which workflow, what, and under which idempotency key. */
+export interface Delivery {
+  readonly workflowId: string;
+  readonly message: DecisionMessage;
+  /** The notice's id, the same on every retry of it. */
+  readonly noticeId: string;
 }
 
-/** The message for one `decided` notice: its fields copied one by one, nothing else of the notice. */
-export function decisionMessage(notice: ApprovalNotice): DecisionMessage {
+/**
+ * What a notice asks of this channel: for a `decided` notice whose confirmation has a `ref`, the
+ * decision for the workflow it names, its fields copied one by one (nothing else of the notice);
+ * `undefined` for every other notice.
+ */
+export function deliveryOf(notice: ApprovalNotice): Delivery | undefined {
+  if (notice.kind !== 'decided') return undefined;
+  const { id, status, ref } = notice.confirmation;
+  if (typeof ref !== 'string' || ref === '') return undefined;
   const { decision } = notice;
-  return {
-    confirmationId: notice.confirmation.id,
-    status: notice.confirmation.status,
+  const message: DecisionMessage = {
+    confirmationId: id,
+    status,
     ...(typeof decision?.at === 'string' ? { at: decision.at } : {}),
     ...(typeof decision?.by === 'string' ? { by: decision.by } : {}),
     ...(typeof decision?.note === 'string' ? { note: decision.note } : {}),
   };
+  return { workflowId: ref, message, noticeId: notice.id };
 }

@@ -151,3 +151,19 @@ describe('dbosNotifier', () => {
     expect(dbosNotifier().channel).toBe('dbos');
   });
 });
+
+describe('dbosNotifier with a notice it cannot read', () => {
+  it('answers a failure instead of rejecting', async () => {
+    const { sender, calls } = recordingSender();
+    const hostile = {
+      get kind(): never {
+        throw new Error('revoked');
+      },
+    } as unknown as ApprovalNotice;
+    expect(await dbosNotifier({ client: sender }).send(hostile, {})).toEqual({
+      ok: false,
+      error: 'the notice could not be read: revoked',
+    });
+    expect(calls).toEqual([]);
+  });
+});
