@@ -18,6 +18,7 @@ const ENTRIES = [
   'mastra',
   'console',
   'opentelemetry',
+  'dbos',
   'cli',
 ];
 const LOCK = `${ROOT}.tmp/build.lock`;
