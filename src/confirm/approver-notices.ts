@@ -239,12 +239,17 @@ function safeChannel(notifier: Notifier): string {
   }
 }
 
-/** The last step of a decided confirmation: when it was decided, by whom, and why. */
+/**
+ * The last step of a decided confirmation: when, by whom and why. After a delivery the person is the
+ * one who approved it (the claim's step); the outcome's own step is the system's.
+ */
 function decisionOf(c: Confirmation): NonNullable<ApprovalNotice['decision']> {
   const last = c.history.at(-1);
+  const claim = c.history.findLast((entry) => entry.status === 'delivering');
+  const by = last?.by ?? (claim !== undefined && last?.status !== 'expired' ? claim.by : undefined);
   return Object.freeze({
     at: last?.at ?? c.updatedAt,
-    ...(last?.by === undefined ? {} : { by: last.by }),
+    ...(by === undefined ? {} : { by }),
     ...(last?.note === undefined ? {} : { note: last.note }),
   });
 }

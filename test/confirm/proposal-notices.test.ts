@@ -48,6 +48,23 @@ describe("a proposal's note, links and ref in notices", () => {
     expect(Date.parse(decided?.decision?.at ?? '')).not.toBeNaN();
   });
 
+  it('a delivered one names the person who approved it, not the system step that recorded the outcome', async () => {
+    const heard = listening();
+    const registry = new ToolRegistry({ notify: { to: [heard.channel] } }).register(sendTool().tool);
+    const asked = (await registry.propose(
+      'message.send',
+      { text: 'x' },
+      { actor: 'agent:desk-bot', ...about },
+    )) as ConfirmRequired;
+    await registry.confirm(asked.confirmationId, { approvedBy: 'lead-li' });
+    const [, decided] = await heard.next(2);
+    expect(decided).toMatchObject({
+      kind: 'decided',
+      confirmation: { status: 'delivered' },
+      decision: { by: 'lead-li' },
+    });
+  });
+
   it('reach a channel field by field, and nothing else of the record does', async () => {
     const heard = listening();
     const registry = new ToolRegistry({ notify: { to: [heard.channel] } }).register(sendTool().tool);
