@@ -37,6 +37,12 @@ import type { ApprovalLinkOptions, ApprovalsConsole, ApprovalsConsoleOptions } f
  * the console's own origin; every response carries a strict Content-Security-Policy and `no-store`.
  * The handler never rejects: a failure inside answers a JSON 500 `CONSOLE_FAILED`.
  *
+ * Each card says what confirming does (the tool's `effect`, filled from the payload), why and who
+ * (`propose`'s `note` and `links`, the people by `displayName`), and the payload's fields under their
+ * labels: a property's `title` in the tool's `payloadSchema`, or per language
+ * `"x-title": { "zh-CN": "收件人" }` (else the key). Only the buttons `confirmations.canDecide` allows
+ * are offered, and an edit is confirmed only as previewed.
+ *
  * @example
  * ```ts
  * import { ToolRegistry } from 'graded-tools';

@@ -415,6 +415,60 @@ describe('toNodeListener mounting', () => {
     expect((await post(toNodeListener(f.approvals, { trustProxy: true }))).status).toBe(200);
   });
 
+  it('with trustProxy the request URL is the proxy’s first X-Forwarded-Proto/Host; without it they are ignored', async () => {
+    f = consoleFixture(store);
+    const seen: string[] = [];
+    const echo: Pick<ApprovalsConsole, 'fetch'> = {
+      fetch: async (request) => {
+        seen.push(request.url);
+        return new Response('{}', { headers: { 'content-type': 'application/json' } });
+      },
+    };
+    const headers = {
+      'x-forwarded-proto': 'https, http',
+      'x-forwarded-host': 'desk.example.com, evil.example',
+    };
+    const trusted = await listen(toNodeListener(echo, { trustProxy: true }));
+    const plain = await listen(toNodeListener(echo));
+    closers.push(trusted.close, plain.close);
+    await fetch(`${trusted.origin}/approvals/link/abc?x=1`, { headers });
+    await fetch(`${plain.origin}/approvals/link/abc?x=1`, { headers });
+    expect(seen).toEqual([
+      'https://desk.example.com/approvals/link/abc?x=1',
+      `${plain.origin}/approvals/link/abc?x=1`,
+    ]);
+  });
+
+  it('behind a TLS proxy with trustProxy and publicUrl, a POST from the public origin decides', async () => {
+    f = consoleFixture(store, { publicUrl: 'https://desk.example.com/approvals' });
+    const asked = await f.ask();
+    const server = await listen(toNodeListener(f.approvals, { trustProxy: true }));
+    closers.push(server.close);
+    const answer = await fetch(
+      `${server.origin}/approvals/api/confirmations/${asked.confirmationId}/reject`,
+      {
+        method: 'POST',
+        headers: {
+          [PERSON_HEADER]: 'lead-li',
+          origin: 'https://desk.example.com',
+          'x-forwarded-proto': 'https',
+          'x-forwarded-host': 'desk.example.com',
+          'content-type': 'application/json',
+        },
+        body: '{}',
+      },
+    );
+    expect(await answer.json()).toMatchObject({ ok: true, status: 'rejected' });
+    // The same request straight to the listener, without trustProxy, names another host: refused.
+    const direct = await listen(toNodeListener(f.approvals));
+    closers.push(direct.close);
+    const refused = await fetch(`${direct.origin}/approvals/api/session`, {
+      headers: { [PERSON_HEADER]: 'lead-li', 'x-forwarded-host': 'desk.example.com' },
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: 'FORBIDDEN_HOST' });
+  });
+
   it('answers a JSON 500 with the security headers when the console itself throws', async () => {
     f = consoleFixture(store);
     const throwing: Pick<ApprovalsConsole, 'fetch'> = {

@@ -282,6 +282,12 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
       ),
     );
 
+  /** What went wrong with a delivery, said once: on the card (the outcome line only points to it). */
+  const failure = (card: Card) =>
+    card.error !== undefined &&
+    (card.status === 'failed' || card.status === 'unknown') &&
+    el('p', { class: 'error' }, t.whatWentWrong(card.error));
+
   const render = (card: Card) => {
     element.dataset.id = card.id;
     element.dataset.status = card.status;
@@ -367,6 +373,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
             el('span', { class: 'summary' }, ` — ${summarise(card.payload, card.labels, card.effect)}`),
           ),
           whoText && el('p', { class: 'decided' }, whoText),
+          failure(card),
           outcome,
         ),
       );
@@ -376,10 +383,6 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
       card.status === 'delivered' &&
       card.result !== undefined &&
       el('div', { class: 'result' }, el('p', { class: 'why-label' }, t.result), renderFields(card.result));
-    const error =
-      card.error !== undefined &&
-      (card.status === 'failed' || card.status === 'unknown') &&
-      el('p', { class: 'error' }, t.whatWentWrong(card.error));
     element.replaceChildren(
       ...present(
         head,
@@ -395,7 +398,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
           }),
         ),
         result,
-        error,
+        failure(card),
         whoText && el('p', { class: 'decided' }, whoText),
         actions(card, edit) ?? false,
         technical(card, shown),

@@ -23,6 +23,13 @@ export interface Message {
   readonly text: string;
 }
 
+/** Why the agent asks: `propose`'s note, links and ref. */
+export interface Why {
+  readonly note?: string;
+  readonly links?: readonly { readonly label: string; readonly url: string }[];
+  readonly ref?: string;
+}
+
 /** One request the console answered. */
 export interface Answered {
   readonly method: string;
@@ -47,8 +54,8 @@ export interface ConsoleApp {
   advanceClock(ms: number): void;
   /** Makes the next `deliver` throw (the confirmation becomes `failed`). */
   failNextDelivery(): void;
-  /** The agent asks to send `message`; returns the confirmation's id. */
-  ask(message: Message, actor?: string): Promise<string>;
+  /** The agent proposes to send `message` (`registry.propose`, with why); returns the confirmation's id. */
+  ask(message: Message, actor?: string, why?: Why): Promise<string>;
   /** The agent asks to refund an order; returns the confirmation's id. */
   askRefund(orderId: string, amountCents: number): Promise<string>;
   /** `approvals.createApprovalLink`: a one-time link under `url`. */
@@ -203,13 +210,13 @@ export async function startConsoleApp(options: {
     failNextDelivery: () => {
       failNext = true;
     },
-    async ask(message, actor = 'agent-ana') {
-      const asked = await registry.invoke('message.send', message, { actor });
+    async ask(message, actor = 'agent-ana', why = {}) {
+      const asked = await registry.propose('message.send', message, { actor, ...why });
       if (!asked.ok || !asked.requiresConfirm) throw new Error(`ask failed: ${JSON.stringify(asked)}`);
       return asked.confirmationId;
     },
     async askRefund(orderId, amountCents) {
-      const asked = await registry.invoke('refund.issue', { orderId, amountCents }, { actor: 'agent-ana' });
+      const asked = await registry.propose('refund.issue', { orderId, amountCents }, { actor: 'agent-ana' });
       if (!asked.ok || !asked.requiresConfirm) throw new Error(`ask failed: ${JSON.stringify(asked)}`);
       return asked.confirmationId;
     },

@@ -83,14 +83,23 @@ export function describeLinkScenarios(name: string, openStore: () => Promise<Tes
     it('a used link opens nothing the second time: LINK_REFUSED, no buttons, still one delivery', async () => {
       const id = await h.app.ask(refund);
       const { url } = await linkTo(id);
-      const first = cardOf(await openLink(url), id);
+      const firstPage = await openLink(url);
+      const first = cardOf(firstPage, id);
       await confirmButton(first).click();
       expect(await outcomeOf(first)).toMatch(/^Delivered\./);
+      // Decided: the page leads on to the console.
+      const onward = firstPage.getByRole('link', { name: 'Open the approvals console' });
+      await onward.waitFor();
+      expect(await onward.getAttribute('href')).toBe(`${new URL(h.app.url).pathname.replace(/\/$/, '')}/`);
 
-      const refusal = await refusalOf(await openLink(url));
+      const usedPage = await openLink(url);
+      const refusal = await refusalOf(usedPage);
 
       expect(refusal.code).toBe('LINK_REFUSED');
       expect(refusal.text).toContain('already used');
+      expect(
+        await usedPage.getByRole('link', { name: 'Open the approvals console' }).getAttribute('href'),
+      ).toBe(`${new URL(h.app.url).pathname.replace(/\/$/, '')}/`);
       expect(h.app.deliveries).toEqual([refund]);
     });
 

@@ -376,27 +376,88 @@ describe('the page', () => {
     expect(box?.height).toBeGreaterThanOrEqual(40);
   });
 
-  it('takes the screenshot of the inbox for the README (docs/console.png)', async () => {
-    const asks = [
+  it('takes the screenshots for the README: the inbox at 1280×800 (docs/console.png) and a phone (docs/console-phone.png)', async () => {
+    const asks: { message: typeof refund; note: string; conversation: number }[] = [
       {
-        to: 'ana@example.com',
-        subject: 'Your duplicate charge',
-        text: 'We refunded the duplicate charge of €49.00 on your March invoice; it will show on your card within 5 days.',
+        message: {
+          to: 'ana@example.com',
+          subject: 'Your duplicate charge',
+          text: 'We refunded the duplicate charge of €49.00 on your March invoice; it will show on your card within 5 days.',
+        },
+        note: 'Ana wrote twice about being charged twice in March; the refund went out this morning, so this tells her when to expect it.',
+        conversation: 4411,
       },
       {
-        to: 'li.wei@example.com',
-        subject: 'Exporting your data',
-        text: 'Go to Settings → Data → Export: you get a ZIP file with every conversation and invoice.',
+        message: {
+          to: 'li.wei@example.com',
+          subject: 'Exporting your data',
+          text: 'Go to Settings → Data → Export: you get a ZIP file with every conversation and invoice.',
+        },
+        note: 'Answers the export question with the current menu path.',
+        conversation: 4415,
       },
       {
-        to: 'marco@example.org',
-        subject: 'New invoice address',
-        text: 'Done: your invoices now go to Via Roma 12, Milano. The next one will show the new address.',
+        message: {
+          to: 'marco@example.org',
+          subject: 'New invoice address',
+          text: 'Done: your invoices now go to Via Roma 12, Milano. The next one will show the new address.',
+        },
+        note: 'Confirms the address change made in billing.',
+        conversation: 4420,
       },
       {
-        to: 'sam@example.net',
-        subject: 'Your plan downgrade',
-        text: 'Your plan moves to Starter on 1 January; you keep every feature of Team until then.',
+        message: {
+          to: 'sam@example.net',
+          subject: 'Your plan downgrade',
+          text: 'Your plan moves to Starter on 1 January; you keep every feature of Team until then.',
+        },
+        note: 'Sam asked what happens to Team features after the downgrade.',
+        conversation: 4423,
+      },
+      {
+        message: {
+          to: 'noor@example.com',
+          subject: 'Two-factor sign-in',
+          text: 'You can turn on two-factor sign-in under Settings → Security; it takes a minute with any authenticator app.',
+        },
+        note: 'Noor asked how to secure the account.',
+        conversation: 4427,
+      },
+      {
+        message: {
+          to: 'jonas@example.de',
+          subject: 'Your invoice in euros',
+          text: 'From the next invoice on, amounts are shown in euros; past invoices stay in dollars.',
+        },
+        note: 'Jonas asked for euro invoices.',
+        conversation: 4430,
+      },
+      {
+        message: {
+          to: 'priya@example.in',
+          subject: 'Seats on your plan',
+          text: 'Your plan has 12 seats; 10 are in use. You can add more under Billing → Seats.',
+        },
+        note: 'Priya asked how many seats are left.',
+        conversation: 4434,
+      },
+      {
+        message: {
+          to: 'tom@example.co.uk',
+          subject: 'Your data export is ready',
+          text: 'The export you asked for is ready: it stays available for 7 days under Settings → Data.',
+        },
+        note: 'Tells Tom his export finished.',
+        conversation: 4440,
+      },
+      {
+        message: {
+          to: 'mei@example.cn',
+          subject: 'Cancelling your trial',
+          text: 'Your trial is cancelled and nothing will be charged. Your workspace stays readable for 30 days.',
+        },
+        note: 'Mei asked to cancel before the trial ends.',
+        conversation: 4446,
       },
     ];
     // One frozen instant for the server and the page, so the picture (times, countdowns) is the same
@@ -405,30 +466,46 @@ describe('the page', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: instant });
     try {
       const ids: string[] = [];
-      for (const [i, message] of asks.entries()) {
-        vi.setSystemTime(instant.getTime() - (asks.length - i) * 7 * 60_000);
-        ids.push(await app.ask(message, ['agent-ana', 'agent-bo'][i % 2]));
+      for (const [i, { message, note, conversation }] of asks.entries()) {
+        vi.setSystemTime(instant.getTime() - (asks.length - i) * 4 * 60_000);
+        ids.push(
+          await app.ask(message, ['agent-ana', 'agent-bo'][i % 2], {
+            note,
+            links: [
+              { label: `Conversation #${conversation}`, url: `https://desk.example/c/${conversation}` },
+            ],
+            ref: `conv-${conversation}`,
+          }),
+        );
       }
       vi.setSystemTime(instant);
-      const context = await browser.newContext({
-        locale: 'en-US',
-        timezoneId: 'UTC',
-        viewport: { width: 1280, height: 800 },
-      });
-      contexts.push(context);
-      await context.clock.setFixedTime(instant);
-      await app.signIn(context, LI);
-      const page = await context.newPage();
-      await page.goto(`${app.url}/`);
-      await page.locator('.live[data-live="on"]').waitFor();
-      for (const id of ids) await cardOf(page, id).waitFor();
-      await expect.poll(() => page.locator('.person').textContent()).toBe('Signed in as Li (lead-li)');
-      const countdown = cardOf(page, ids[0] ?? '').locator('.countdown');
-      await expect.poll(() => countdown.textContent()).toBe('Expires in 32:00');
       const docs = join(import.meta.dirname, '..', '..', '..', 'docs');
       mkdirSync(docs, { recursive: true });
-      const png = await page.screenshot({ path: join(docs, 'console.png') });
-      expect(png.subarray(1, 4).toString()).toBe('PNG');
+      for (const [file, width, height] of [
+        ['console.png', 1280, 800],
+        ['console-phone.png', 390, 844],
+      ] as const) {
+        const context = await browser.newContext({
+          locale: 'en-US',
+          timezoneId: 'UTC',
+          viewport: { width, height },
+        });
+        contexts.push(context);
+        await context.clock.setFixedTime(instant);
+        await app.signIn(context, LI);
+        const page = await context.newPage();
+        await page.goto(`${app.url}/`);
+        await page.locator('.live[data-live="on"]').waitFor();
+        for (const id of ids) await cardOf(page, id).waitFor();
+        await expect.poll(() => page.locator('.person').textContent()).toBe('Signed in as Li (lead-li)');
+        await expect.poll(() => page.title()).toBe('(9) Approvals');
+        // The newest one open, as an approver reviews it; the rest as compact rows.
+        const newest = await openCard(cardOf(page, ids.at(-1) ?? ''));
+        await expect.poll(() => newest.locator('.countdown').textContent()).toBe('Expires in 56:00');
+        await page.mouse.move(0, 0);
+        const png = await page.screenshot({ path: join(docs, file) });
+        expect(png.subarray(1, 4).toString()).toBe('PNG');
+      }
     } finally {
       vi.useRealTimers();
     }

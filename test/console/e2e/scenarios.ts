@@ -94,6 +94,45 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       expect(await card.textContent()).toContain('Approved by Li');
     });
 
+    it('why and who: the asker’s note and links, the app’s names, the labels, and the history in words', async () => {
+      const id = await h.app.ask(refund, 'agent-ana', {
+        note: 'The customer asked twice about the duplicate charge; this confirms the refund.',
+        links: [
+          { label: 'Conversation #4411', url: 'https://desk.example/c/4411' },
+          { label: 'Order o-77', url: 'https://shop.example/orders/o-77' },
+        ],
+        ref: 'conv-4411',
+      });
+      const page = await openInbox();
+      const card = await openCard(cardOf(page, id));
+      const why = card.locator('.why');
+      expect(await why.textContent()).toContain(
+        'The customer asked twice about the duplicate charge; this confirms the refund.',
+      );
+      const link = why.getByRole('link', { name: 'Conversation #4411' });
+      expect(await link.getAttribute('href')).toBe('https://desk.example/c/4411');
+      expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+      expect(await why.getByRole('link').count()).toBe(2);
+      expect(await card.locator('.meta').textContent()).toContain('Asked by Desk bot Ana');
+      expect(await card.locator('.payload dt').evaluateAll((all) => all.map((dt) => dt.textContent))).toEqual(
+        ['To', 'Subject', 'Text'],
+      );
+      expect(await card.locator('.tech .ref').textContent()).toBe('conv-4411');
+      // Plain words first: the digest and canonical JSON wait behind "Technical details".
+      expect(await card.locator('.tech').getAttribute('open')).toBeNull();
+      expect(await card.locator('.tech summary').textContent()).toBe('Technical details');
+
+      await confirmButton(card).click();
+      expect(await outcomeOf(card)).toMatch(/^Delivered\./);
+      await page.goto(`${h.app.url}/confirmations/${id}`);
+      const history = page.locator('ol.history .words');
+      await expect
+        .poll(() => history.evaluateAll((all) => all.map((w) => w.textContent)))
+        .toEqual(['Desk bot Ana asked for it', 'Li approved', 'Delivered']);
+      // The result as fields, not JSON.
+      expect(await page.locator('.result dt').first().textContent()).toBe('messageId');
+    });
+
     it('a double click on Confirm sends one request and delivers once', async () => {
       const id = await h.app.ask(refund);
       const page = await openInbox();
