@@ -204,9 +204,15 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       expect(h.app.deliveries).toEqual([]);
     });
 
-    it('a payload changed after it was shown: Confirm says so, nothing is delivered', async () => {
+    it('a payload changed after it was shown: Confirm says so, nothing is delivered, and it is not offered again', async () => {
       const id = await h.app.ask(refund);
-      const page = await openInbox();
+      // No live updates on this page: the change must not reach it before the click (a live update
+      // would take the button away first, which the reload below checks).
+      const context = await h.newContext({ locale: 'en-US' });
+      await h.app.signIn(context, LI);
+      const page = await context.newPage();
+      await page.route('**/api/events', (route) => route.abort());
+      await page.goto(`${h.app.url}/`);
       const card = await openCard(cardOf(page, id));
       await confirmButton(card).waitFor();
       await h.store.tamperPayload(id, { ...refund, to: 'attacker@example.net' });
@@ -215,6 +221,12 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
         'The payload changed since it was shown: nothing was sent. Review it again.',
       );
       expect(h.app.deliveries).toEqual([]);
+      await page.reload();
+      const again = await openCard(cardOf(page, id));
+      await expect
+        .poll(() => again.locator('.why-not').textContent())
+        .toBe('What is stored changed since it was asked for: it cannot be confirmed as it is.');
+      expect(await confirmButton(again).count()).toBe(0);
     });
 
     it('reject with a reason: the reason is recorded, the card says rejected, nothing is delivered', async () => {
