@@ -244,7 +244,8 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     return el(
       'div',
       { class: 'why' },
-      el('p', { class: 'why-label' }, t.why),
+      // The note is the asker's own text (often an agent's): said so, so it reads as a claim, not as ours.
+      el('p', { class: 'why-label' }, card.actor ? t.whyFrom(nameOn(card, card.actor)) : t.why),
       card.note !== undefined && el('p', { class: 'note' }, card.note),
       links.length > 0 &&
         el(
@@ -255,6 +256,8 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
               'li',
               {},
               el('a', { href: link.url, rel: 'noopener noreferrer', target: '_blank' }, link.label),
+              // Where it really goes: a label can say anything, the host cannot.
+              el('span', { class: 'link-host' }, ` (${new URL(link.url).host})`),
             ),
           ),
         ),

@@ -113,6 +113,12 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       expect(await link.getAttribute('href')).toBe('https://desk.example/c/4411');
       expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
       expect(await why.getByRole('link').count()).toBe(2);
+      // The note is labelled as the asker's words, and each link says where it really goes.
+      expect(await why.locator('.why-label').textContent()).toBe("Why, in Desk bot Ana's words");
+      expect(await why.locator('.link-host').allTextContents()).toEqual([
+        ' (desk.example)',
+        ' (shop.example)',
+      ]);
       expect(await card.locator('.meta').textContent()).toContain('Asked by Desk bot Ana');
       expect(await card.locator('.payload dt').evaluateAll((all) => all.map((dt) => dt.textContent))).toEqual(
         ['To', 'Subject', 'Text'],
