@@ -1,12 +1,10 @@
 import { canonicalJson } from '../confirm/digest.js';
 import type { Confirmation, ConfirmationsView, ConfirmationToolView } from '../confirm/types.js';
 import type { Locale } from '../messages/index.js';
-import type { ConsoleSettings } from './console-request.js';
 import { displayNames } from './display-names.js';
 import { effectOf } from './effect-line.js';
-import { type Offer, offeredActions } from './offered-actions.js';
+import type { Offer } from './offer.js';
 import { payloadLabels } from './payload-labels.js';
-import type { ConsolePerson } from './types.js';
 
 /**
  * A confirmation as the page shows it: the record, its tool's title (or name), what confirming does
@@ -69,25 +67,6 @@ export class CardMaker {
     if (!this.#tools.has(name)) this.#tools.set(name, this.#s.view.tool(name));
     return this.#tools.get(name);
   }
-}
-
-/**
- * The cards one person sees: in their language, with the app's names, and the buttons they are
- * offered (through an approval link, `throughLink`: its approver's, confirm or reject only).
- */
-export function personCards(
-  settings: ConsoleSettings,
-  person: ConsolePerson,
-  locale: Locale,
-  throughLink = false,
-): CardMaker {
-  return new CardMaker({
-    view: settings.registry.confirmations,
-    locale,
-    displayName: settings.displayName,
-    person,
-    offer: (confirmation) => offeredActions(settings, person, confirmation, { locale, throughLink }),
-  });
 }
 
 /** A stored payload is JSON; one that is not (a store edited by hand) is shown as JSON text still. */

@@ -1,6 +1,7 @@
 import type { Locale } from '../messages/index.js';
 import type { ToolRegistry } from '../registry.js';
-import type { CardMaker } from './cards.js';
+import { CardMaker } from './cards.js';
+import { offeredActions } from './offered-actions.js';
 import type { HostRule } from './request-guard.js';
 import type { ApprovalsConsoleOptions, ConsolePerson } from './types.js';
 
@@ -31,4 +32,23 @@ export interface PersonRequest {
   readonly person: ConsolePerson;
   readonly locale: Locale;
   readonly cards: CardMaker;
+}
+
+/**
+ * The cards one person sees: in their language, with the app's names, and the buttons they are
+ * offered (through an approval link, `throughLink`: its approver's, confirm or reject only).
+ */
+export function personCards(
+  settings: ConsoleSettings,
+  person: ConsolePerson,
+  locale: Locale,
+  throughLink = false,
+): CardMaker {
+  return new CardMaker({
+    view: settings.registry.confirmations,
+    locale,
+    displayName: settings.displayName,
+    person,
+    offer: (confirmation) => offeredActions(settings, person, confirmation, { locale, throughLink }),
+  });
 }

@@ -1,23 +1,9 @@
 import type { Confirmation } from '../confirm/types.js';
 import type { Locale } from '../messages/index.js';
+import type { ToolRegistry } from '../registry.js';
 import { isAllowed } from './access.js';
-import type { ConsoleSettings } from './console-request.js';
-import type { ConsolePerson } from './types.js';
-
-/**
- * The buttons a person is offered on one card: only what the registry would let them do now, so the
- * page has no dead buttons. `whyNot` says (as the check list's code) why the approving one (Confirm,
- * or Retry) is not offered although the status would allow it: `FORBIDDEN` (`authorize`),
- * `SAME_PERSON` (four eyes), `FLAG_NOT_GRANTED`, `SCOPE_MISMATCH`, `EXPIRED` …
- */
-export interface Offer {
-  readonly confirm: boolean;
-  readonly reject: boolean;
-  readonly edit: boolean;
-  readonly retry: boolean;
-  readonly markDelivered: boolean;
-  readonly whyNot?: string;
-}
+import type { Offer } from './offer.js';
+import type { ApprovalsConsoleOptions, ConsolePerson } from './types.js';
 
 const NOTHING: Offer = Object.freeze({
   confirm: false,
@@ -27,6 +13,8 @@ const NOTHING: Offer = Object.freeze({
   markDelivered: false,
 });
 
+export type { Offer } from './offer.js';
+
 /**
  * What `person` may do with `confirmation` now, asked of the registry's one check list without
  * deciding (`confirmations.canDecide`: status and expiry, the app's `authorize` for that action, four
@@ -35,7 +23,10 @@ const NOTHING: Offer = Object.freeze({
  * confirm and reject, never an edit.
  */
 export async function offeredActions(
-  settings: Pick<ConsoleSettings, 'authorize' | 'registry'>,
+  settings: {
+    readonly registry: ToolRegistry<unknown>;
+    readonly authorize: ApprovalsConsoleOptions['authorize'];
+  },
   person: ConsolePerson,
   confirmation: Confirmation,
   asked: { readonly locale: Locale; readonly throughLink: boolean },

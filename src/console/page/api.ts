@@ -1,6 +1,8 @@
 // The console's JSON API, as the page calls it: same-origin, JSON bodies, never a thrown error — a
 // network failure comes back as a failure result like any other.
 
+import type { Offer } from '../offer.js';
+
 export interface HistoryEntry {
   readonly at: string;
   readonly status: string;
@@ -45,16 +47,7 @@ export interface Card {
   readonly offer: Offer;
 }
 
-/** The buttons the server offers this person on a card (the page shows no others). */
-export interface Offer {
-  readonly confirm: boolean;
-  readonly reject: boolean;
-  readonly edit: boolean;
-  readonly retry: boolean;
-  readonly markDelivered: boolean;
-  /** Why the approving button (Confirm, or Retry) is not offered, as a code. */
-  readonly whyNot?: string;
-}
+export type { Offer } from '../offer.js';
 
 export interface Failure {
   readonly ok: false;

@@ -9,6 +9,7 @@ import { el, present } from './dom.js';
 import type { EditState } from './edit-form.js';
 import { renderFields, summarise } from './fields.js';
 import type { Strings } from './i18n.js';
+import { issueText } from './issue-text.js';
 import { safeLinks } from './safe-links.js';
 
 /** What every card needs from the page around it. */
@@ -109,16 +110,6 @@ export function describeDecision(decision: Decision, action: Action, t: Strings,
       return [words, ...issues].join('\n');
     }
   }
-}
-
-/** A validation issue as a person reads it: the field's label, then what is wrong with it. */
-export function issueText(
-  issue: { readonly path: string; readonly message: string },
-  labels: Readonly<Record<string, string>> | undefined,
-): string {
-  const key = issue.path.replace(/^\//, '').split('/')[0] ?? '';
-  const label = key !== '' && labels !== undefined && Object.hasOwn(labels, key) ? labels[key] : key;
-  return label ? `${label}: ${issue.message}` : issue.message;
 }
 
 function formatTime(iso: string, locale: string): string {

@@ -2,9 +2,9 @@
 // check the edit. Only a previewed edit can be confirmed: the form says which state it is in, and the
 // card shows the previewed payload and its digest — so Confirm sends exactly what the card shows.
 import type { Api, Card } from './api.js';
-import { issueText } from './card.js';
 import { asText, el } from './dom.js';
 import type { Strings } from './i18n.js';
+import { issueText } from './issue-text.js';
 
 /**
  * Where the edit stands: nothing changed (the card shows the stored payload), changed but not

@@ -1,0 +1,17 @@
+// A wire type of the console: the server builds it, the page reads it (src/console/page/ imports this
+// file, which therefore imports nothing).
+
+/**
+ * The buttons the server offers a person on one card; the page shows no others. `whyNot` says (as
+ * the check list's code) why the approving one (Confirm, or Retry) is not offered although the status
+ * would allow it: `FORBIDDEN` (`authorize`), `SAME_PERSON` (four eyes), `FLAG_NOT_GRANTED`,
+ * `SCOPE_MISMATCH`, `EXPIRED` …
+ */
+export interface Offer {
+  readonly confirm: boolean;
+  readonly reject: boolean;
+  readonly edit: boolean;
+  readonly retry: boolean;
+  readonly markDelivered: boolean;
+  readonly whyNot?: string;
+}
