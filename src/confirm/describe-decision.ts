@@ -7,6 +7,15 @@ function lastStep(c: Confirmation): ConfirmationHistoryEntry | undefined {
   return last?.status === c.status ? last : undefined;
 }
 
+/** A reject's reason as one clause: trimmed, without the full stop the sentence around it adds. */
+function reasonOf(note: string | undefined): string | undefined {
+  const reason = note
+    ?.trim()
+    .replace(/[.。]+$/u, '')
+    .trim();
+  return reason === undefined || reason === '' ? undefined : reason;
+}
+
 /** The fields a person changed before it went out, from the claim's recorded edit. */
 function editedFields(c: Confirmation): readonly string[] {
   for (const entry of c.history) if (entry.edit !== undefined) return entry.edit.fields;
@@ -93,9 +102,7 @@ export function describeDecision(confirmation: Confirmation, locale: Locale = 'e
     case 'delivered':
       return words.delivered(at, editedFields(confirmation));
     case 'rejected':
-      return words.rejected(
-        step?.note === undefined || step.note.trim() === '' ? undefined : step.note.trim(),
-      );
+      return words.rejected(reasonOf(step?.note));
     case 'expired':
       return words.expired(confirmation.expiresAt);
     case 'failed':

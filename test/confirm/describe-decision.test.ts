@@ -31,6 +31,14 @@ describe('describeDecision: the words handed back to the model', () => {
     expect(describeDecision(c, 'zh-CN')).toBe('有人拒绝了此请求：wrong customer。未发送。');
   });
 
+  it('does not double the full stop after a reason that has its own', () => {
+    const c = decided('rejected', { history: [{ at: AT, status: 'rejected', note: 'Wrong customer.' }] });
+    expect(describeDecision(c)).toBe('A person rejected this: Wrong customer. It was not sent.');
+    expect(describeDecision(c, 'zh-CN')).toBe('有人拒绝了此请求：Wrong customer。未发送。');
+    const dots = decided('rejected', { history: [{ at: AT, status: 'rejected', note: ' . ' }] });
+    expect(describeDecision(dots)).toBe('A person rejected this; it was not sent. They gave no reason.');
+  });
+
   it('says an edited send went out as edited, and which fields changed', () => {
     const base = decided('delivered');
     const c: Confirmation = {
