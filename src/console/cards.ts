@@ -1,29 +1,13 @@
 import { canonicalJson } from '../confirm/digest.js';
 import type { Confirmation, ConfirmationsView, ConfirmationToolView } from '../confirm/types.js';
 import type { Locale } from '../messages/index.js';
+import type { Card } from './card-view.js';
 import { displayNames } from './display-names.js';
 import { effectOf } from './effect-line.js';
 import type { Offer } from './offer.js';
 import { payloadLabels } from './payload-labels.js';
 
-/**
- * A confirmation as the page shows it: the record, its tool's title (or name), what confirming does
- * (`effect`), the payload's field labels, the people's names, the buttons this person is offered, the
- * fields they may edit, and the exact canonical JSON whose digest they confirm.
- */
-export type Card = Confirmation & {
-  readonly title: string;
-  readonly editable: string[];
-  readonly canonicalJson: string;
-  /** The tool's `effect`, filled from the payload: "Emails the customer at ana@example.com". */
-  readonly effect?: string;
-  /** Top-level payload field → its label (the schema's `title`, per locale), for the fields that have one. */
-  readonly labels: Readonly<Record<string, string>>;
-  /** Person id → the app's name for them, for the asker and everyone in the history. */
-  readonly names: Readonly<Record<string, string>>;
-  /** What the person may do with it now; the page offers nothing else. */
-  readonly offer: Offer;
-};
+export type { Card } from './card-view.js';
 
 /** What a card needs besides the record: the person's language, names, and what they may do. */
 export interface CardSettings {

@@ -1,51 +1,13 @@
 // The console's JSON API, as the page calls it: same-origin, JSON bodies, never a thrown error — a
 // network failure comes back as a failure result like any other.
 
-import type { Offer } from '../offer.js';
+import type { Card } from '../card-view.js';
 
-export interface HistoryEntry {
-  readonly at: string;
-  readonly status: string;
-  readonly by?: string;
-  readonly note?: string;
-  readonly edit?: {
-    readonly fromDigest: string;
-    readonly toDigest: string;
-    readonly fields: readonly string[];
-  };
-}
+/** A confirmation as the server renders it for the console: the server's own wire type. */
+export type { Card } from '../card-view.js';
 
-/** A confirmation as the server renders it for the console. */
-export interface Card {
-  readonly id: string;
-  readonly tool: string;
-  readonly title: string;
-  readonly payload: unknown;
-  readonly canonicalJson: string;
-  readonly digest: string;
-  readonly editable: readonly string[];
-  readonly actor?: string;
-  readonly createdAt: string;
-  readonly expiresAt: string;
-  readonly updatedAt: string;
-  readonly status: string;
-  readonly attempt: number;
-  readonly result?: unknown;
-  readonly error?: string;
-  readonly history: readonly HistoryEntry[];
-  /** What confirming does, in the tool's words, filled from the payload. */
-  readonly effect?: string;
-  /** Why the asker wants it sent, and where to read more. */
-  readonly note?: string;
-  readonly links?: readonly { readonly label: string; readonly url: string }[];
-  /** The app's own reference (a conversation, a ticket). */
-  readonly ref?: string;
-  /** Payload field → its label; person id → the app's name. */
-  readonly labels: Readonly<Record<string, string>>;
-  readonly names: Readonly<Record<string, string>>;
-  /** What the person may do with it now. */
-  readonly offer: Offer;
-}
+/** One step of a card's history. */
+export type HistoryEntry = Card['history'][number];
 
 export type { Offer } from '../offer.js';
 
