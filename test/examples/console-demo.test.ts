@@ -1,33 +1,25 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { startExample } from '../helpers/example-process.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
-const root = join(import.meta.dirname, '..', '..');
 const dir = tempDir('graded-tools-console-demo-');
 afterAll(() => dir.remove());
 
 describe('npm run console (examples/console-demo.ts)', () => {
   it('serves the console behind the demo sign-in, the agent keeps asking, a confirm delivers, Ctrl-C exits 0', async () => {
-    const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['examples/console-demo.ts'], {
-      cwd: root,
-      env: { ...process.env, PORT: '0', DEMO_DB: join(dir.path, 'demo.db'), DEMO_INTERVAL_MS: '250' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { child, exited, stdout, stderr } = startExample('console-demo.ts', {
+      PORT: '0',
+      DEMO_DB: join(dir.path, 'demo.db'),
+      DEMO_INTERVAL_MS: '250',
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       await expect
-        .poll(() => /Approvals console: (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout)?.[1], { timeout: 20_000 })
+        .poll(() => /Approvals console: (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout())?.[1], {
+          timeout: 20_000,
+        })
         .toBeDefined();
-      const url = /Approvals console: (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout)?.[1] ?? '';
+      const url = /Approvals console: (http:\/\/127\.0\.0\.1:\d+)\//.exec(stdout())?.[1] ?? '';
 
       const anonymous = await fetch(`${url}/`, { redirect: 'manual' });
       expect(anonymous.status).toBe(303);
@@ -66,13 +58,13 @@ describe('npm run console (examples/console-demo.ts)', () => {
       });
       expect(await decided.json()).toMatchObject({ ok: true, status: 'delivered' });
       const short = first?.id.slice(0, 8) ?? '';
-      await expect.poll(() => stdout, { timeout: 20_000 }).toContain(`delivered ${short}…`);
-      expect(stdout).toContain(`confirmed ${short}… by lead-li`);
+      await expect.poll(() => stdout(), { timeout: 20_000 }).toContain(`delivered ${short}…`);
+      expect(stdout()).toContain(`confirmed ${short}… by lead-li`);
     } finally {
       child.kill('SIGINT');
     }
     expect(await exited).toBe(0);
-    expect(stdout).toContain('Stopped. Messages sent: 1.');
-    expect(stderr).toBe('');
+    expect(stdout()).toContain('Stopped. Messages sent: 1.');
+    expect(stderr()).toBe('');
   });
 });

@@ -1,13 +1,11 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDeskApp } from '../../examples/console-session-auth.js';
 import { createSupportDeskData, createSupportDeskRegistry } from '../../examples/support-desk-registry.js';
+import { startExample } from '../helpers/example-process.js';
 
-const root = join(import.meta.dirname, '..', '..');
 const data = createSupportDeskData();
 const registry = createSupportDeskRegistry(data);
 const { app, approvals } = createDeskApp({ registry, sessionSecret: randomBytes(32).toString('hex') });
@@ -153,25 +151,15 @@ describe('examples/console-session-auth.ts behind a TLS proxy (trustProxy, publi
 
 describe('npx tsx examples/console-session-auth.ts', () => {
   it('serves the login page with one proposal waiting, and exits 0 on Ctrl-C', async () => {
-    const child = spawn(join(root, 'node_modules', '.bin', 'tsx'), ['examples/console-session-auth.ts'], {
-      cwd: root,
-      env: { ...process.env, PORT: '0', NODE_ENV: 'development' },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { child, exited, stdout, stderr } = startExample('console-session-auth.ts', {
+      PORT: '0',
+      NODE_ENV: 'development',
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr += chunk;
-    });
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
     try {
       await expect
-        .poll(() => /Desk: (http:\/\/127\.0\.0\.1:\d+)\/login/.exec(stdout)?.[1], { timeout: 20_000 })
+        .poll(() => /Desk: (http:\/\/127\.0\.0\.1:\d+)\/login/.exec(stdout())?.[1], { timeout: 20_000 })
         .toBeDefined();
-      const desk = /Desk: (http:\/\/127\.0\.0\.1:\d+)\/login/.exec(stdout)?.[1] ?? '';
+      const desk = /Desk: (http:\/\/127\.0\.0\.1:\d+)\/login/.exec(stdout())?.[1] ?? '';
       expect(await (await fetch(`${desk}/login`)).text()).toContain('name="password"');
       const login = await fetch(`${desk}/login`, {
         method: 'POST',
@@ -189,6 +177,6 @@ describe('npx tsx examples/console-session-auth.ts', () => {
       child.kill('SIGINT');
     }
     expect(await exited).toBe(0);
-    expect(stderr).toBe('');
+    expect(stderr()).toBe('');
   });
 });
