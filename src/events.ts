@@ -22,6 +22,8 @@ export interface InvokeEvent {
 /** What happened to a confirmation. */
 export type ConfirmationAction =
   | 'created'
+  /** One approval of several that the tool's rules ask for; nothing is sent yet. */
+  | 'approved'
   | 'confirmed'
   | 'rejected'
   | 'delivered'
@@ -84,8 +86,28 @@ export interface LinkEvent {
   readonly at: number;
 }
 
+/**
+ * A tool's rule decided something about a call: it refused (`deny`, `limit`), sent a `write` to a
+ * person (`confirm`), asked for more approvers (`approvals`), or failed and so denied (`error`). A
+ * shadow rule (`enforced: false`) reports what it would have decided and changes nothing.
+ */
+export interface RuleEvent {
+  readonly type: 'rule';
+  /** The tool's internal name. */
+  readonly tool: string;
+  readonly caller: CallerKind;
+  /** The rule's name (`#<position>` when it has none). */
+  readonly rule: string;
+  readonly decision: 'deny' | 'limit' | 'confirm' | 'approvals' | 'error';
+  readonly enforced: boolean;
+  /** A deny's reason, a limit's state, or what went wrong. */
+  readonly reason?: string;
+  /** When it happened (epoch ms from the registry's clock). */
+  readonly at: number;
+}
+
 /** Everything the registry reports through `onEvent`. */
-export type RegistryEvent = InvokeEvent | ConfirmationEvent | NotifyEvent | LinkEvent;
+export type RegistryEvent = InvokeEvent | ConfirmationEvent | NotifyEvent | LinkEvent | RuleEvent;
 
 /** Receives events. Whatever it throws or rejects with is swallowed: auditing never breaks an invoke. */
 export type EventListener = (event: RegistryEvent) => void | Promise<void>;

@@ -21,11 +21,15 @@ export { createMemoryStore } from './confirm/memory-store.js';
 export type { ApprovalNotice, NoticeKind, Notifier, NotifyAttempt, NotifyOptions } from './confirm/notice.js';
 export type {
   ApprovalLinkRecord,
+  ApprovalsSwap,
+  ApproveChange,
   ClaimChange,
   ConfirmationPage,
   ConfirmationQuery,
   ConfirmationStore,
   FinishChange,
+  LimitOutcome,
+  LimitSpend,
   LinkApprover,
   PayloadEdit,
   StoreChange,
@@ -36,6 +40,7 @@ export type {
 export type {
   CanDecideOptions,
   Confirmation,
+  ConfirmationApproval,
   ConfirmationFailure,
   ConfirmationFilter,
   ConfirmationHistoryEntry,
@@ -73,8 +78,10 @@ export type {
   LinkEvent,
   NotifyEvent,
   RegistryEvent,
+  RuleEvent,
 } from './events.js';
 export type { ArgumentLimits } from './invoke/arguments.js';
+export type { LimitState, RuleCheck } from './invoke/check-call.js';
 export type { Locale, MessageCatalog, MessageParams } from './messages/index.js';
 export { formatMessage } from './messages/index.js';
 export type { PlanRunContext } from './plan/run-plan.js';
@@ -87,6 +94,18 @@ export type { Access, AccessReport, AccessRow } from './policy/access-report.js'
 export { buildAccessReport, formatAccessReport } from './policy/access-report.js';
 export type { GateContext, GatedTool, Refusal } from './policy/gates.js';
 export { isAutonomous, isFlagGranted, isModelCallable, refusalFor } from './policy/gates.js';
+export type { RuleReport } from './policy/rules/evaluate-rules.js';
+export type {
+  ApprovalRequirement,
+  CallLimit,
+  LimitKey,
+  LimitWindow,
+  Rule,
+  RuleCall,
+  RuleCondition,
+  SumLimit,
+} from './policy/rules/rule.js';
+export type { RuleInfo } from './policy/rules/rule-info.js';
 export {
   fromWireName,
   isLegalWireName,
@@ -96,7 +115,13 @@ export {
   toWireName,
   WIRE_NAME_PATTERN,
 } from './policy/wire-name.js';
-export type { InvokeContext, ProposeOptions, RegisterOptions, RegistryOptions } from './registry.js';
+export type {
+  CheckContext,
+  InvokeContext,
+  ProposeOptions,
+  RegisterOptions,
+  RegistryOptions,
+} from './registry.js';
 export { ToolRegistry } from './registry.js';
 export type {
   ConfirmRequired,

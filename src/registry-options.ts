@@ -176,3 +176,12 @@ export function readRegistryOptions(options: RegistryOptions): RegistrySettings 
     telemetry,
   };
 }
+
+/** `register`'s `replace`, read once: anything unreadable is no. */
+export function readReplace(options: RegisterOptions | undefined): boolean {
+  try {
+    return options?.replace === true;
+  } catch {
+    return false;
+  }
+}

@@ -1,7 +1,9 @@
 import type { ApprovalLinks } from './confirm/approval-links.js';
-import type { ConfirmationFlow, SendToolHandle } from './confirm/confirmation-flow.js';
+import { confirmableTool } from './confirm/confirmable-tool.js';
+import type { ConfirmationFlow } from './confirm/confirmation-flow.js';
 import { createConfirmationPath } from './confirm/confirmation-path.js';
 import { readProposal } from './confirm/proposal.js';
+import type { ConfirmationStore } from './confirm/store.js';
 import type {
   ConfirmationPruneResult,
   ConfirmationResult,
@@ -16,10 +18,12 @@ import type {
   SweepOptions,
   SweepResult,
 } from './confirm/types.js';
-import { InvokePath } from './invoke/invoke-tool.js';
+import { assertCountable } from './invoke/apply-rules.js';
+import { checkCall, type RuleCheck } from './invoke/check-call.js';
+import { InvokePath, type InvokeSettings } from './invoke/invoke-tool.js';
 import { formatMessage, type Locale, toLocale } from './messages/index.js';
 import { type AccessReport, buildAccessReport } from './policy/access-report.js';
-import { EMPTY_GATES, type GateSnapshot, readGates } from './policy/call-context.js';
+import { gatesOrNone } from './policy/call-context.js';
 import type { GateContext } from './policy/gates.js';
 import {
   type InvokeContext,
@@ -27,16 +31,21 @@ import {
   type RegisterOptions,
   type RegistryOptions,
   readRegistryOptions,
+  readReplace,
 } from './registry-options.js';
 import { failure, type InvokeResult, type ProposeResult, type ReadOnlyResult } from './result.js';
 import type { ToolDefinition } from './tool.js';
 import type { ListFilter, ToolInfo } from './tool-info.js';
 import { checkDefinition } from './tools/check-definition.js';
-import { checkPayload } from './tools/check-payload.js';
 import type { FunctionSchema } from './tools/function-schema.js';
 import { ToolTable } from './tools/tool-table.js';
 
 export type { InvokeContext, ProposeOptions, RegisterOptions, RegistryOptions } from './registry-options.js';
+
+/** Who `registry.check` asks as: a person (default), an autonomous caller, a plan, or the model. */
+export type CheckContext<AppContext = unknown> = InvokeContext<AppContext> & {
+  readonly caller?: 'person' | 'autonomous' | 'plan' | 'model';
+};
 
 /** Lets the plan runner call as `plan` without offering that caller kind to everyone. */
 export const INVOKE_AS: unique symbol = Symbol('graded-tools.invokeAs');
@@ -69,6 +78,10 @@ export class ToolRegistry<AppContext = unknown> {
   readonly #flow: ConfirmationFlow;
   readonly #confirmationsView: ConfirmationsView;
   readonly #approvalLinks: ApprovalLinks;
+  /** The same path, silent and dry: `check` walks it up to the rules and runs nothing. */
+  readonly #dryPath: InvokePath;
+  /** The confirmation store, where rules' limits are counted. */
+  readonly #counter: ConfirmationStore;
 
   constructor(options: RegistryOptions = {}) {
     const settings = readRegistryOptions(options);
@@ -76,14 +89,16 @@ export class ToolRegistry<AppContext = unknown> {
     this.#tools = new ToolTable(settings.validator);
     // The confirmation path lives in src/confirm; the registry only lends it its tools and settings.
     const confirmations = createConfirmationPath(settings, {
-      sendTool: (name) => this.#sendTool(name),
+      sendTool: (name) => confirmableTool(this.#tools, name),
       titleOf: (tool) => this.#tools.resolve(tool)?.tool.info.title ?? tool,
-      longestSendTimeoutMs: () => this.#longestSendTimeoutMs(settings.defaultTimeoutMs),
+      longestSendTimeoutMs: () => this.#tools.longestTimeoutMs('send', settings.defaultTimeoutMs),
     });
     this.#flow = confirmations.flow;
     this.#confirmationsView = this.#flow.view;
     this.#approvalLinks = confirmations.links;
-    this.#invokePath = new InvokePath({
+    const { store } = confirmations;
+    this.#counter = store;
+    const path: InvokeSettings = {
       table: this.#tools,
       locale: settings.locale,
       defaultTimeoutMs: settings.defaultTimeoutMs,
@@ -92,7 +107,11 @@ export class ToolRegistry<AppContext = unknown> {
       describeError: settings.describeError,
       ask: (request) => this.#flow.ask(request),
       telemetry: settings.telemetry,
-    });
+      counter: store,
+      now: settings.now,
+    };
+    this.#invokePath = new InvokePath(path);
+    this.#dryPath = new InvokePath({ ...path, onEvent: undefined, telemetry: undefined, dry: true });
   }
 
   /**
@@ -100,10 +119,12 @@ export class ToolRegistry<AppContext = unknown> {
    * taken now, so changing the definition object afterwards changes nothing. Throws
    * `ToolDefinitionError` for a definition mistake: an invalid or too long name, a duplicate (unless
    * `replace`), a wire-name collision, a root schema that is not an object, a `send` tool with `run`
-   * or without `prepare`/`deliver`. Schemas are compiled on first use.
+   * or without `prepare`/`deliver`, a rule that does not compile (`INVALID_RULE`). Schemas are
+   * compiled on first use; rules now.
    */
   register(definition: ToolDefinition<AppContext>, options: RegisterOptions = {}): this {
     const tool = checkDefinition(definition as ToolDefinition);
+    assertCountable(tool, this.#counter);
     this.#tools.add(tool, readReplace(options));
     return this;
   }
@@ -138,14 +159,7 @@ export class ToolRegistry<AppContext = unknown> {
    * unreadable filter lists nothing.
    */
   list(filter: ListFilter = {}): ToolInfo[] {
-    let read: { domain: unknown; sideEffect: unknown; scope: unknown };
-    try {
-      const { domain, sideEffect, scope } = filter ?? {};
-      read = { domain, sideEffect, scope };
-    } catch {
-      return [];
-    }
-    return this.#tools.infos(read);
+    return this.#tools.infos(filter);
   }
 
   /**
@@ -189,6 +203,36 @@ export class ToolRegistry<AppContext = unknown> {
     }
     // A proposal never runs a tool: it ends as a pending confirmation or a failure, never as data.
     return this.#invokePath.invoke('propose', name, input, options, about) as Promise<ProposeResult>;
+  }
+
+  /**
+   * What would happen to this call now — allow, deny (a gate, the input, a rule), limit or confirm,
+   * with the rule that decided, the approvals asked for and where each limit stands — without running
+   * `run` or `prepare` and without counting anything. `ctx.caller` says who asks (default a person).
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * const registry = new ToolRegistry().register({
+   *   name: 'credit.submit',
+   *   description: 'Submit a credit.',
+   *   sideEffect: 'write',
+   *   inputSchema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+   *   rules: [{ when: 'input.amount > 100', confirm: true }],
+   *   run: () => 'submitted',
+   * });
+   * const check = await registry.check('credit.submit', { amount: 250 }, { caller: 'plan' });
+   * console.log(check.outcome, check.rule); // 'confirm' '#1'
+   * ```
+   */
+  check(name: string, input?: unknown, ctx: CheckContext<AppContext> = {}): Promise<RuleCheck> {
+    const locale = this.#localeOf(ctx);
+    return checkCall(
+      { path: this.#dryPath, table: this.#tools, counter: this.#counter, locale },
+      name,
+      input,
+      ctx,
+    );
   }
 
   /** @internal The plan runner's way in: the caller kind is fixed by the runner, not by a flag. */
@@ -401,49 +445,5 @@ export class ToolRegistry<AppContext = unknown> {
    */
   accessReport(ctx: GateContext & { readonly locale?: Locale | undefined } = {}): AccessReport {
     return buildAccessReport(this.list(), gatesOrNone(ctx), this.#localeOf(ctx));
-  }
-
-  /** The longest time a `deliver` may run here: no sweep calls a delivery stale before it. */
-  #longestSendTimeoutMs(defaultTimeoutMs: number): number {
-    let longest = 0;
-    for (const { info } of this.#tools.tools())
-      if (info.sideEffect === 'send') longest = Math.max(longest, info.timeoutMs ?? defaultTimeoutMs);
-    return longest;
-  }
-
-  /** The send tool as registered now, for the confirmation path (one unregistered since is refused). */
-  #sendTool(name: string): SendToolHandle | undefined {
-    const entry = this.#tools.resolve(name);
-    const tool = entry?.tool;
-    const deliver = tool?.deliver;
-    if (entry === undefined || tool === undefined || tool.info.sideEffect !== 'send' || deliver === undefined)
-      return undefined;
-    const spec = tool.payload;
-    return {
-      info: tool.info,
-      deliver: (payload, approval) => deliver.call(tool.receiver, payload, approval),
-      payloadSchema: spec?.json,
-      edit:
-        spec === undefined
-          ? undefined
-          : { editable: spec.editable, check: (payload) => checkPayload(this.#tools, entry, payload) },
-    };
-  }
-}
-
-/** A context's gates, or none when reading it throws: an unreadable context is granted nothing. */
-function gatesOrNone(ctx: unknown): GateSnapshot {
-  try {
-    return readGates(ctx);
-  } catch {
-    return EMPTY_GATES;
-  }
-}
-
-function readReplace(options: RegisterOptions | undefined): boolean {
-  try {
-    return options?.replace === true;
-  } catch {
-    return false;
   }
 }

@@ -55,7 +55,18 @@ export type ErrorCode =
    */
   | 'LINK_REFUSED'
   /** The caller's `authorize` did not allow this person this decision; nothing was done. */
-  | 'FORBIDDEN';
+  | 'FORBIDDEN'
+  /** One of the tool's rules refused this call (or could not be evaluated, and so refused it). */
+  | 'RULE_DENIED'
+  /** A rule's limit is reached for this window; `resetsAt` says when it starts again. */
+  | 'LIMIT_REACHED'
+  /** This person already approved this payload; another person must approve it. */
+  | 'ALREADY_APPROVED'
+  /**
+   * The approval was recorded, but the tool's rules ask for more people: nothing is sent until
+   * `requires.approvals` different people have approved the same payload.
+   */
+  | 'AWAITING_APPROVALS';
 
 /** One thing wrong with an input, for a person or a model to fix. */
 export interface ValidationIssue {
@@ -95,6 +106,10 @@ export interface ToolFailure {
   readonly requiresConfirm?: true;
   /** Set on `INVALID_INPUT`: each thing wrong with the input. */
   readonly issues?: readonly ValidationIssue[];
+  /** Set on `RULE_DENIED` and `LIMIT_REACHED`: the rule that decided. */
+  readonly rule?: string;
+  /** Set on `LIMIT_REACHED`: when the window ends and the limit starts again (ISO 8601, UTC). */
+  readonly resetsAt?: string;
 }
 
 /** What `invoke` resolves to. It never rejects. */

@@ -1,3 +1,4 @@
+import type { RuleInfo } from './policy/rules/rule-info.js';
 import type { JsonSchema, SideEffect } from './tool.js';
 
 /**
@@ -19,6 +20,8 @@ export interface ToolInfo {
   readonly inputSchema: JsonSchema;
   /** A send tool's `effect`: what confirming does, for approvers (`describeEffect` fills it in). */
   readonly effect?: string;
+  /** The tool's rules as a reviewer reads them (a function shows as `'(function)'`); absent: none. */
+  readonly rules?: readonly RuleInfo[];
 }
 
 /** Filters for `registry.list`. */

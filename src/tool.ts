@@ -1,4 +1,5 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+import type { Rule } from './policy/rules/rule.js';
 
 /**
  * What a tool does to the world, answered by two questions: can it be undone, and will someone
@@ -77,6 +78,11 @@ interface ToolFields<S extends InputSchema> {
   readonly timeoutMs?: number;
   /** True when a read reaches outside the app (the web, a third-party API); tells MCP clients. */
   readonly openWorld?: boolean;
+  /**
+   * Decisions by what the call says, checked after the input is validated: deny, limit, ask a person
+   * to confirm a `write`, or ask more (or flagged) people to approve. A rule only ever tightens.
+   */
+  readonly rules?: readonly Rule[];
 }
 
 /** A `read` or `write` tool: it runs. */

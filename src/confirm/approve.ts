@@ -10,9 +10,17 @@ import {
   reportingLinkRefusals,
   storeFailure,
 } from './flow-context.js';
+import { toIso } from './iso-time.js';
 import { isLinkTokenShape, linkTokenHash } from './link-token.js';
 import type { Approving } from './read-options.js';
-import type { ApprovalLinkRecord, ClaimChange, LinkApprover, TransitionOutcome } from './store.js';
+import type {
+  ApprovalLinkRecord,
+  ApprovalsSwap,
+  ClaimChange,
+  LinkApprover,
+  PayloadEdit,
+  TransitionOutcome,
+} from './store.js';
 import type { Confirmation, ConfirmationFailure, ConfirmResult } from './types.js';
 
 /**
@@ -59,12 +67,16 @@ export async function approve(
     const { tool, edit } = cleared;
     if (tool === undefined) return fail('UNKNOWN_TOOL', { tool: record.tool }, record);
 
-    const change: ClaimChange = {
+    const base: ClaimChange = {
       now,
       by: person.id,
       ...(edit === undefined ? {} : { edit }),
       ...(link === undefined ? {} : { link: { tokenHash: link.tokenHash } }),
     };
+    const quorum = mode === 'confirm' ? countApproval(record, person.id, now, edit) : undefined;
+    if (quorum !== undefined && !quorum.complete)
+      return await approveShort(ctx, record, { base, quorum, fail });
+    const change: ClaimChange = quorum === undefined ? base : { ...base, quorum: quorum.swap };
     const claim = await claimOnce(ctx, record, { mode, change, fail });
     if (!claim.ok) return claim.failure;
     if (link !== undefined) ctx.emitLink(id, { approver: person.id });
@@ -82,6 +94,60 @@ export async function approve(
     // Defence in depth: nothing here may turn into an exception for the host.
     return fail('RUN_FAILED', { detail: describeThrown(error) });
   }
+}
+
+/** A quorum's approvals after this person's: for the payload as it will be (an edit starts again). */
+function countApproval(
+  record: Confirmation,
+  by: string,
+  now: number,
+  edit: PayloadEdit | undefined,
+): { swap: ApprovalsSwap; count: number; needed: number; complete: boolean } | undefined {
+  const needed = record.requires?.approvals ?? 1;
+  if (needed <= 1) return undefined;
+  const digest = edit?.digest ?? record.digest;
+  const expected = record.approvals ?? [];
+  const kept = edit === undefined ? expected.filter((approval) => approval.digest === digest) : [];
+  const next = [...kept, { by, at: toIso(now), digest }];
+  return { swap: { expected, next }, count: next.length, needed, complete: next.length >= needed };
+}
+
+/**
+ * One approval short of the quorum: recorded in one conditional write (only over the approvals as
+ * read), nothing claimed or sent. The approver hears how many there are of how many.
+ */
+async function approveShort(
+  ctx: FlowContext,
+  record: Confirmation,
+  asked: {
+    readonly base: ClaimChange;
+    readonly quorum: { swap: ApprovalsSwap; count: number; needed: number };
+    readonly fail: Fail;
+  },
+): Promise<ConfirmationFailure> {
+  const { base, quorum, fail } = asked;
+  if (typeof ctx.store.approve !== 'function')
+    return fail(
+      'STORE_FAILED',
+      { detail: 'this confirmation store keeps no approvals of several people' },
+      record,
+    );
+  const approval = { count: quorum.count, needed: quorum.needed };
+  let outcome: TransitionOutcome;
+  try {
+    outcome = await ctx.store.approve(record.id, { ...base, quorum: quorum.swap, approval });
+  } catch (error) {
+    return fail('STORE_FAILED', { detail: storeFailure(error) }, record);
+  }
+  if (!outcome.ok) return refusedClaim(ctx, outcome, base, fail);
+  const tokenHash = base.link?.tokenHash;
+  if (tokenHash !== undefined) {
+    // The approval is recorded; the link has done its one job.
+    await ctx.store.useLink?.(tokenHash, { now: base.now }).catch(() => false);
+    ctx.emitLink(record.id, { approver: base.by ?? '' });
+  }
+  ctx.emit('approved', outcome.confirmation, base.by);
+  return fail('AWAITING_APPROVALS', { detail: `${quorum.count} of ${quorum.needed}` }, outcome.confirmation);
 }
 
 /** The record and, when a link's token was given, its link: both read at once. */

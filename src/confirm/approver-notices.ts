@@ -99,6 +99,12 @@ export class ApproverNotices {
         ...(c.note === undefined ? {} : { note: c.note }),
         ...(c.links === undefined ? {} : { links: c.links }),
         ...(c.ref === undefined ? {} : { ref: c.ref }),
+        ...(c.requires === undefined
+          ? {}
+          : {
+              requires: c.requires,
+              approved: (c.approvals ?? []).filter((approval) => approval.digest === c.digest).length,
+            }),
       }),
       ...(kind === 'decided' ? { decision: decisionOf(c) } : {}),
       ...(consoleUrl === undefined

@@ -1,3 +1,4 @@
+import type { ApprovalRequirement } from '../policy/rules/rule.js';
 import type { ConfirmRequired, ErrorCode } from '../result.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { newConfirmationId } from './confirmation-id.js';
@@ -15,6 +16,8 @@ export interface NewConfirmation {
   readonly payload: unknown;
   readonly actor: string | undefined;
   readonly scope: string | undefined;
+  /** What the tool's rules ask of the approvers (more than one, or flagged ones). */
+  readonly requires?: ApprovalRequirement | undefined;
   /** What the asker attached for the approver (`propose`): already read by `readProposal`. */
   readonly about?: Proposal | undefined;
 }
@@ -85,6 +88,7 @@ function newRecord(ctx: FlowContext, asked: NewConfirmation, payload: unknown): 
     ...(asked.actor === undefined ? {} : { actor: asked.actor }),
     ...(scope === undefined ? {} : { scope }),
     ...asked.about,
+    ...(asked.requires === undefined ? {} : { requires: asked.requires, approvals: [] }),
     createdAt,
     expiresAt: new Date(now + ctx.ttlMs).toISOString(),
     updatedAt: createdAt,

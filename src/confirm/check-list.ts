@@ -93,6 +93,7 @@ const READS_PAYLOAD: ReadonlySet<DecisionKind> = new Set([...DELIVERS, 'open-lin
  * 2. the caller's `authorize`, once (before anything about the record is told to who may not see it)
  * 3. open: the status (and expiry) the decision starts from
  * 4. four eyes: not the person who asked
+ * 4b. what the tool's rules asked: the approver holds `approverFlags`, and approves a payload once
  * 5. the payload: its digest recomputed is the stored one and the one the person was shown
  * 6. the tool as registered now, and its gates with the person's flags and scope
  * 7. the person's edit, against the tool's rules
@@ -145,6 +146,21 @@ const notTheAsker: Check = (ctx, d) => {
   const refusal = fourEyesRefusal(d.record, d.person.id);
   if (refusal === undefined) return undefined;
   return d.fail('SAME_PERSON', refusal === 'no-actor' ? { detail: 'no-actor' } : {}, d.record);
+};
+
+/** What the tool's rules asked of approvers: each holds the flags, and approves one payload once. */
+const asRulesAsk: Check = (_ctx, d) => {
+  const { record, person } = d;
+  const requires = record.requires;
+  if (requires === undefined || person === undefined || !DELIVERS.has(d.kind)) return undefined;
+  const held = readFlags(person.flags).flags;
+  const missing = requires.approverFlags.filter((flag) => held[flag] !== true);
+  if (missing.length > 0)
+    return d.fail('FLAG_NOT_GRANTED', { tool: record.tool, detail: missing.join(', ') }, record);
+  const again = (record.approvals ?? []).some(
+    ({ by, digest }) => by === person.id && digest === record.digest,
+  );
+  return again && d.kind !== 'retry' ? d.fail('ALREADY_APPROVED', {}, record) : undefined;
 };
 
 /**
@@ -215,6 +231,7 @@ const CHECK_LIST: readonly Check[] = [
   authorized,
   isOpen,
   notTheAsker,
+  asRulesAsk,
   payloadIsAsShown,
   toolAndGates,
   editFollowsRules,

@@ -38,7 +38,7 @@ export interface ConfirmationPathTools {
 export function createConfirmationPath(
   settings: ConfirmationPathSettings,
   tools: ConfirmationPathTools,
-): { readonly flow: ConfirmationFlow; readonly links: ApprovalLinks } {
+): { readonly flow: ConfirmationFlow; readonly links: ApprovalLinks; readonly store: ConfirmationStore } {
   const store = settings.confirmations ?? createMemoryStore();
   const { notify, locale, now, onEvent } = settings;
   const flow = new ConfirmationFlow({
@@ -75,5 +75,5 @@ export function createConfirmationPath(
     onEvent,
     check: (kind, asked) => flow.checkLink(kind, asked),
   });
-  return { flow, links };
+  return { flow, links, store };
 }

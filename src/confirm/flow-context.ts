@@ -78,7 +78,7 @@ export function flowContext(settings: ConfirmationFlowSettings, watchers: Change
     const { notices, onEvent, now } = settings;
     if (notices !== undefined) {
       if (action === 'created') notices.created(confirmation);
-      else if (action !== 'confirmed') notices.decided(confirmation, action);
+      else if (action !== 'confirmed' && action !== 'approved') notices.decided(confirmation, action);
     }
     if (onEvent === undefined) return;
     emitSafely(onEvent, {

@@ -1,4 +1,5 @@
 import type { Locale } from '../messages/index.js';
+import type { ApprovalRequirement } from '../policy/rules/rule.js';
 import type { ConfirmationLink, ConfirmationStatus } from './types.js';
 
 /** Why an approver is told: a send waits, it will expire soon, or it was decided (told to the asker). */
@@ -32,6 +33,13 @@ export interface ApprovalNotice {
     readonly links?: readonly ConfirmationLink[];
     /** The app's own reference (`propose`'s `ref`): a conversation, a ticket, a workflow to resume. */
     readonly ref?: string;
+    /**
+     * What the tool's rules ask of approvers (`approvals` different people holding `approverFlags`):
+     * a channel tells only those who may approve, or says who is needed.
+     */
+    readonly requires?: ApprovalRequirement;
+    /** How many have approved the current payload so far, when `requires` asks for several. */
+    readonly approved?: number;
   };
   /** For `decided`: the step that decided it — when, who, and why (a reject's reason, a failure). */
   readonly decision?: {

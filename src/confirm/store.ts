@@ -1,4 +1,4 @@
-import type { Confirmation, ConfirmationStatus } from './types.js';
+import type { Confirmation, ConfirmationApproval, ConfirmationStatus } from './types.js';
 
 /**
  * What a store is asked to list. Newest first; `limit` is already clamped by the caller.
@@ -47,6 +47,48 @@ export interface StoreChange {
  */
 export interface ClaimChange extends DecisionChange {
   readonly edit?: PayloadEdit | undefined;
+  /**
+   * The claim completes a quorum (`requires.approvals` > 1): it is made only if the stored approvals
+   * are still exactly `expected` (compare-and-set), and stores `next` (the completing approval added).
+   */
+  readonly quorum?: ApprovalsSwap | undefined;
+}
+
+/** The approvals as read, and as they are to be: a conditional write refuses when they changed since. */
+export interface ApprovalsSwap {
+  readonly expected: readonly ConfirmationApproval[];
+  readonly next: readonly ConfirmationApproval[];
+}
+
+/**
+ * One approval short of the quorum: the confirmation stays `pending`, its approvals become `quorum.next`
+ * and the history gains `entry` — only if it is pending, not expired at `now`, and its approvals are
+ * still `quorum.expected`. With `edit`, the payload and digest become the edited ones in the same write,
+ * only if the stored digest is still `edit.fromDigest`.
+ */
+export interface ApproveChange extends DecisionChange {
+  readonly quorum: ApprovalsSwap;
+  readonly approval: { readonly count: number; readonly needed: number };
+  readonly edit?: PayloadEdit | undefined;
+}
+
+/**
+ * One call's use of a limit: add `amount` to the counter `key` in the window starting at `windowStart`
+ * (epoch ms; it ends at `windowEnd`) if the total stays at or under `max`.
+ */
+export interface LimitSpend {
+  readonly key: string;
+  readonly windowStart: number;
+  readonly windowEnd: number;
+  readonly amount: number;
+  /** `Infinity` counts without refusing (a shadow rule). */
+  readonly max: number;
+}
+
+/** What `spendLimit` answers: spent (the counter now stands at `used`), or refused (it stands at `used`). */
+export interface LimitOutcome {
+  readonly ok: boolean;
+  readonly used: number;
 }
 
 /**
@@ -201,6 +243,22 @@ export interface ConfirmationStore {
    * any number of concurrent callers, in any number of processes, exactly one gets `true`.
    */
   useLink?(tokenHash: string, change: { readonly now: number }): Promise<boolean>;
+  /**
+   * Optional (the three stores have it): records one approval short of the quorum, as `ApproveChange`
+   * says, in one conditional write. Refuses as `wrong-status` (also when the approvals or the digest
+   * changed since they were read) or `expired`.
+   */
+  approve?(id: string, change: ApproveChange): Promise<TransitionOutcome>;
+  /**
+   * Optional, with `refundLimit` and `peekLimit` (the three stores have them; a tool with a `limit` rule
+   * needs them): one conditional write that adds `amount` to a counter only if it stays within `max`,
+   * so any number of callers in any number of processes never take it past `max`.
+   */
+  spendLimit?(spend: LimitSpend): Promise<LimitOutcome>;
+  /** Takes back what `spendLimit` added (another limit of the same call refused it). */
+  refundLimit?(spend: Pick<LimitSpend, 'key' | 'windowStart' | 'amount'>): Promise<void>;
+  /** Where a counter stands, writing nothing (`registry.check`): 0 for none. */
+  peekLimit?(key: string, windowStart: number): Promise<number>;
   /**
    * Optional: calls `listener` soon after a confirmation is created or changed by *another* process
    * sharing this store (PostgreSQL `LISTEN/NOTIFY`, SQLite polling); changes made through this process's

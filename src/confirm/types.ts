@@ -1,4 +1,5 @@
 import type { Locale } from '../messages/index.js';
+import type { ApprovalRequirement } from '../policy/rules/rule.js';
 import type { ToolFailure } from '../result.js';
 import type { JsonSchema } from '../tool.js';
 
@@ -43,6 +44,8 @@ export interface ConfirmationHistoryEntry {
   readonly by?: string;
   /** Why: a rejection reason, a delivery error, a recovery note. */
   readonly note?: string;
+  /** One approval of several (`requires.approvals`): how many there are now for this payload, of how many. */
+  readonly approval?: { readonly count: number; readonly needed: number };
   /** On the claim of a confirmation a person edited: the digest before, the digest after, what changed. */
   readonly edit?: {
     readonly fromDigest: string;
@@ -90,6 +93,25 @@ export interface Confirmation {
   readonly error?: string;
   /** Every step, oldest first. */
   readonly history: readonly ConfirmationHistoryEntry[];
+  /**
+   * What the tool's rules asked of the approvers when it was asked: how many different people, holding
+   * which flags. Absent: one person, as the registry's gates and four eyes say.
+   */
+  readonly requires?: ApprovalRequirement;
+  /**
+   * The approvals so far, short of `requires.approvals` (the last one claims it): each by a different
+   * person, for the payload's current `digest` (an edit starts the count again).
+   */
+  readonly approvals?: readonly ConfirmationApproval[];
+}
+
+/** One person's approval of a confirmation that needs several. */
+export interface ConfirmationApproval {
+  readonly by: string;
+  /** When (ISO 8601, UTC). */
+  readonly at: string;
+  /** The payload digest they approved. */
+  readonly digest: string;
 }
 
 /** A link the asker attached for the approver: a label and an http(s) URL. */

@@ -13,6 +13,8 @@ export type DefinitionErrorCode =
   | 'SEND_WITH_RUN'
   | 'SEND_WITHOUT_DELIVERY'
   | 'INVALID_OPTION'
+  /** A rule that cannot be used: a CEL expression that does not compile or type-check, an effect the grade cannot have. */
+  | 'INVALID_RULE'
   /** A provider adapter cannot express the tool's input schema (e.g. OpenAI strict mode, a root `anyOf`). */
   | 'UNSUPPORTED_SCHEMA'
   /** More model-facing tools than a provider accepts in one request. */

@@ -1,3 +1,4 @@
+import type { ApprovalRequirement } from '../policy/rules/rule.js';
 import type { ConfirmRequired, ErrorCode } from '../result.js';
 
 /** What the invoke path hands the confirmation side once a send's `prepare` has built its payload. */
@@ -7,6 +8,8 @@ export interface ConfirmationRequest {
   readonly payload: unknown;
   readonly actor: string | undefined;
   readonly scope: string | undefined;
+  /** What the tool's rules ask of the approvers (more than one, or flagged ones). */
+  readonly requires?: ApprovalRequirement;
   /** What the asker attached for the approver (`propose`): read and checked before the call started. */
   readonly about?: {
     readonly note?: string;

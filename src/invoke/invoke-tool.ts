@@ -2,6 +2,7 @@ import { type EventListener, emitSafely, type InvokeOutcome } from '../events.js
 import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
 import { type CallContext, readCallContext } from '../policy/call-context.js';
 import { type Refusal, refusalFor } from '../policy/gates.js';
+import type { ApprovalRequirement } from '../policy/rules/rule.js';
 import { echoableName, shownName, toldCode } from '../policy/told.js';
 import {
   type ErrorCode,
@@ -22,10 +23,12 @@ import type { CallerKind } from '../tool.js';
 import type { ToolEntry, ToolTable } from '../tools/tool-table.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { type StandardOutcome, validateStandard } from '../validation/standard-schema.js';
+import { applyRules, type LimitCounter, NO_RULES, type RulesAnswer } from './apply-rules.js';
 import { type ArgumentLimits, ArgumentsProblem, readArguments } from './arguments.js';
 import type { AskConfirmation, ConfirmationRequest } from './ask-confirmation.js';
 import { ToolRunContext } from './run-context.js';
 import { GuardedCall, type GuardedOutcome } from './run-guarded.js';
+import { WouldRun } from './would-run.js';
 
 /** What the one invoke path needs from its registry. */
 export interface InvokeSettings {
@@ -39,6 +42,12 @@ export interface InvokeSettings {
   readonly ask: AskConfirmation;
   /** Traces each call as a span, when the registry was given one. */
   readonly telemetry: Telemetry | undefined;
+  /** Where rules' limits are counted: the confirmation store. */
+  readonly counter: LimitCounter;
+  /** The registry's clock (epoch ms): rules see it as `now`. */
+  readonly now: () => number;
+  /** A path for `registry.check`: every step up to the rules, then `WouldRun`; nothing runs or counts. */
+  readonly dry?: boolean;
 }
 
 /**
@@ -59,6 +68,8 @@ interface Call {
   readonly started: number;
   /** The call's span, when the registry traces. */
   readonly span: ToolSpan | undefined;
+  /** What the tool's rules ask of the approvers, once they have been applied. */
+  readonly requires?: ApprovalRequirement | undefined;
 }
 
 /** A Standard Schema refused the input inside the guard; the run never started. */
@@ -123,7 +134,8 @@ export class InvokePath {
       if (entry === undefined) return this.#unknownTool(ctx, name, started, rawInput);
       const proposal = proposing ? { about } : undefined;
       call = { ctx, entry, proposal, started, span: this.#startSpan(ctx, entry, name, rawInput) };
-      if (proposing && entry.tool.info.sideEffect !== 'send') return this.#notASend(call);
+      // A write is proposed only when its rules ask a person for this call: decided after them.
+      if (proposing && entry.tool.info.sideEffect === 'read') return this.#notASend(call);
       // A proposal passes gates 1 and 2 as anyone would; gate 3 is why it only asks, never runs.
       const refusal = refusalFor(entry.tool.info, ctx, proposing ? 'person' : ctx.caller);
       if (refusal !== undefined) return this.#refuse(call, refusal, name);
@@ -134,18 +146,76 @@ export class InvokePath {
         return this.#fail(call, 'INVALID_ARGUMENTS', { detail: parsed.detail });
       if (entry.tool.standard !== undefined) {
         const verdict = validateStandard(entry.tool.standard, parsed);
-        if (verdict instanceof Promise) return this.#run(call, parsed, verdict);
+        if (verdict instanceof Promise) {
+          // Rules read the validated input, so they wait for the check (outside the run's guard).
+          const current = call;
+          if (entry.tool.rules.length > 0 || this.#settings.dry === true)
+            return verdict.then(
+              (checked) =>
+                checked.valid
+                  ? this.#ruled(current, checked.value)
+                  : this.#invalidInput(current, checked.issues),
+              (error: unknown) => this.#unexpected(current, ctx, name, error),
+            );
+          return this.#run(call, parsed, verdict);
+        }
         if (!verdict.valid) return this.#invalidInput(call, verdict.issues);
-        return this.#run(call, verdict.value, undefined);
+        return this.#ruled(call, verdict.value);
       }
       const validate = this.#settings.table.validatorOf(entry);
       if (typeof validate === 'string') return this.#fail(call, 'SCHEMA_ERROR', { detail: validate });
       const checked = validate(parsed);
       if (!checked.valid) return this.#invalidInput(call, checked.issues);
-      return this.#run(call, parsed, undefined);
+      return this.#ruled(call, parsed);
     } catch (error) {
       return this.#unexpected(call, ctx, name, error);
     }
+  }
+
+  /**
+   * The rules step: after validation, before anything runs. A tool without rules costs one branch; a
+   * dry call (`registry.check`) stops here with what it reached.
+   */
+  #ruled(call: Call, input: unknown): InvokeResult | Promise<InvokeResult> {
+    const { tool } = call.entry;
+    if (this.#settings.dry === true)
+      return new WouldRun(input as Record<string, unknown>, call.ctx.caller, this.#settings.now()) as never;
+    if (tool.rules.length === 0) return this.#afterRules(call, input, NO_RULES);
+    const { ctx } = call;
+    const now = this.#settings.now();
+    const answer = applyRules({
+      rules: tool.rules,
+      call: {
+        input: input as Record<string, unknown>,
+        actor: ctx.actor,
+        scope: ctx.scope,
+        flags: ctx.flags,
+        tool: tool.info.name,
+        now: new Date(now),
+      },
+      grade: tool.info.sideEffect,
+      caller: ctx.caller,
+      counter: this.#settings.counter,
+      onEvent: this.#settings.onEvent,
+      now,
+    });
+    if (!(answer instanceof Promise)) return this.#afterRules(call, input, answer);
+    return answer.then(
+      (settled) => this.#afterRules(call, input, settled),
+      (error: unknown) => this.#unexpected(call, ctx, tool.info.name, error),
+    );
+  }
+
+  #afterRules(call: Call, input: unknown, answer: RulesAnswer): InvokeResult | Promise<InvokeResult> {
+    if (answer.kind === 'refuse') return this.#fail(call, answer.code, answer.params, answer.extra);
+    const ruled = answer.requires === undefined ? call : { ...call, requires: answer.requires };
+    if (call.entry.tool.info.sideEffect !== 'write') return this.#run(ruled, input, undefined);
+    if (!answer.asksPerson)
+      return call.proposal === undefined ? this.#run(ruled, input, undefined) : this.#notASend(call);
+    // A person confirms this write first: a person's call or a proposal waits for them; others are told.
+    if (call.proposal !== undefined || call.ctx.caller === 'person')
+      return this.#askForConfirmation(ruled, input, input);
+    return this.#fail(call, 'SEND_REQUIRES_CONFIRM', { detail: 'rule' }, { requiresConfirm: true });
   }
 
   /**
@@ -214,7 +284,15 @@ export class InvokePath {
   #askForConfirmation(call: Call, input: unknown, payload: unknown): Promise<InvokeResult> {
     const { ctx, entry, span } = call;
     const about = call.proposal?.about;
-    const request = { tool: entry.tool.info.name, input, payload, actor: ctx.actor, scope: ctx.scope };
+    const { requires } = call;
+    const request = {
+      tool: entry.tool.info.name,
+      input,
+      payload,
+      actor: ctx.actor,
+      scope: ctx.scope,
+      ...(requires === undefined ? {} : { requires }),
+    };
     const ask = () => this.#settings.ask(about === undefined ? request : { ...request, about });
     // Within the call's span, so the confirmation's `created` step is recorded on it.
     return (span === undefined ? ask() : runWithin(span, ask)).then(
@@ -244,10 +322,13 @@ export class InvokePath {
     return this.#fail(call, refusal, { scope: ctx.scope }, extra);
   }
 
-  /** `propose` asks only for sends: a read or write tool is invoked (or planned), not proposed. */
+  /** `propose` asks only for sends (and writes a rule sends to a person): the rest are invoked. */
   #notASend(call: Call): ToolFailure {
     const { sideEffect, name } = call.entry.tool.info;
-    const detail = `propose asks a person to confirm a send; \`${name}\` is a ${sideEffect} tool: invoke it instead`;
+    const detail =
+      sideEffect === 'write'
+        ? `propose asks a person to confirm; no rule of \`${name}\` asks for one on this call: invoke it instead`
+        : `propose asks a person to confirm a send; \`${name}\` is a ${sideEffect} tool: invoke it instead`;
     return this.#fail(call, 'INVALID_OPTION', { detail });
   }
 

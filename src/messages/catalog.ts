@@ -11,6 +11,8 @@ export interface MessageParams {
   readonly status?: string;
   /** A count limit, e.g. the most calls an adapter runs in one turn. */
   readonly limit?: number;
+  /** When something starts again (ISO 8601): a limit's reset. */
+  readonly until?: string;
 }
 
 /** One message per code, in one language. */

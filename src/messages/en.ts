@@ -21,11 +21,16 @@ const decided: Readonly<Record<string, string>> = {
 /** English messages, the default. */
 export const en: MessageCatalog = {
   UNKNOWN_TOOL: (p) => `There is no tool named ${toolName(p)}.${availableList(p)}`,
-  FLAG_NOT_GRANTED: (p) => `Tool ${toolName(p)} is not enabled here: its feature flag is not granted.`,
+  FLAG_NOT_GRANTED: (p) =>
+    p.detail === undefined
+      ? `Tool ${toolName(p)} is not enabled here: its feature flag is not granted.`
+      : `Approving this needs the feature flags ${p.detail}, which you do not hold; nothing was done. Someone who holds them must approve it.`,
   SCOPE_MISMATCH: (p) =>
     `Tool ${toolName(p)} is not available in scope ${p.scope === undefined ? '(none)' : `"${p.scope}"`}.`,
   SEND_REQUIRES_CONFIRM: (p) =>
-    `Tool ${toolName(p)} sends to people outside: an autonomous caller cannot invoke it. Ask for it with registry.propose(), and it is delivered only after a person confirms.`,
+    p.detail === 'rule'
+      ? `Tool ${toolName(p)} needs a person to confirm this call (one of its rules says so): an autonomous caller cannot run it. Ask for it with registry.propose(), and it runs only after a person confirms.`
+      : `Tool ${toolName(p)} sends to people outside: an autonomous caller cannot invoke it. Ask for it with registry.propose(), and it is delivered only after a person confirms.`,
   NOT_READ_ONLY: (p) => `Tool ${toolName(p)} changes or sends something, so the model may not call it.`,
   INVALID_ARGUMENTS: (p) =>
     `The arguments for ${toolName(p)} must be a JSON object: ${p.detail ?? 'they are not'}.`,
@@ -64,4 +69,11 @@ export const en: MessageCatalog = {
         ? 'This approval link has expired; nothing was done. Ask for a new link or open the approvals console.'
         : 'This approval link is not valid here (mistyped, or meant for another confirmation); nothing was done.',
   FORBIDDEN: () => 'You may not make this decision about this confirmation; nothing was done.',
+  RULE_DENIED: (p) => `Tool ${toolName(p)} refused this call: ${p.detail ?? 'a rule denies it'}`,
+  LIMIT_REACHED: (p) =>
+    `Tool ${toolName(p)} reached its limit (${p.detail ?? 'a rule limits it'}); it resets at ${p.until ?? 'the end of the window'}. Do not retry before then.`,
+  ALREADY_APPROVED: () =>
+    'You already approved this payload; nothing more was done. Another person must approve it.',
+  AWAITING_APPROVALS: (p) =>
+    `Your approval is recorded (${p.detail ?? 'more are needed'}); nothing is sent until enough different people approve the same payload.`,
 };

@@ -20,11 +20,16 @@ const decided: Readonly<Record<string, string>> = {
 /** 简体中文消息（`locale: 'zh-CN'`）。 */
 export const zhCN: MessageCatalog = {
   UNKNOWN_TOOL: (p) => `没有名为 ${toolName(p)} 的工具。${availableList(p)}`,
-  FLAG_NOT_GRANTED: (p) => `工具 ${toolName(p)} 在此处未启用：其功能开关未授予。`,
+  FLAG_NOT_GRANTED: (p) =>
+    p.detail === undefined
+      ? `工具 ${toolName(p)} 在此处未启用：其功能开关未授予。`
+      : `批准此项需要功能开关 ${p.detail}，而您没有；未执行任何操作。需由持有这些开关的人批准。`,
   SCOPE_MISMATCH: (p) =>
     `工具 ${toolName(p)} 在范围 ${p.scope === undefined ? '（无）' : `“${p.scope}”`} 中不可用。`,
   SEND_REQUIRES_CONFIRM: (p) =>
-    `工具 ${toolName(p)} 会向外部发送：自主调用方不能直接调用它。请用 registry.propose() 提出，经人确认后才会投递。`,
+    p.detail === 'rule'
+      ? `工具 ${toolName(p)} 的规则要求此次调用先经人确认：自主调用方不能直接运行它。请用 registry.propose() 提出，经人确认后才会运行。`
+      : `工具 ${toolName(p)} 会向外部发送：自主调用方不能直接调用它。请用 registry.propose() 提出，经人确认后才会投递。`,
   NOT_READ_ONLY: (p) => `工具 ${toolName(p)} 会修改或发送内容，模型不得调用。`,
   INVALID_ARGUMENTS: (p) => `${toolName(p)} 的参数必须是 JSON 对象：${p.detail ?? '当前不是'}。`,
   INVALID_INPUT: (p) => `${toolName(p)} 的输入不符合其模式。请修正以下问题后重试：\n${p.detail ?? ''}`,
@@ -57,4 +62,10 @@ export const zhCN: MessageCatalog = {
         ? '该审批链接已过期，未执行任何操作。请索取新链接或打开审批控制台。'
         : '该审批链接在此无效（可能输错，或属于另一个确认请求），未执行任何操作。',
   FORBIDDEN: () => '您无权对该确认请求做出此决定；未执行任何操作。',
+  RULE_DENIED: (p) => `工具 ${toolName(p)} 拒绝了此次调用：${p.detail ?? '一条规则拒绝了它'}`,
+  LIMIT_REACHED: (p) =>
+    `工具 ${toolName(p)} 已达到限额（${p.detail ?? '一条规则限制了它'}）；将于 ${p.until ?? '本时间窗结束时'} 重置。在此之前请勿重试。`,
+  ALREADY_APPROVED: () => '您已批准过此内容；未执行任何操作。需要另一位人员批准。',
+  AWAITING_APPROVALS: (p) =>
+    `您的批准已记录（${p.detail ?? '还需要更多批准'}）；在足够多的不同人员批准同一内容之前，不会发送任何内容。`,
 };

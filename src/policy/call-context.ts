@@ -67,6 +67,15 @@ export function readGates(raw: unknown): GateSnapshot {
   return { scope: typeof scope === 'string' ? scope : undefined, flags, granted };
 }
 
+/** A context's gates, or none when reading it throws: an unreadable context is granted nothing. */
+export function gatesOrNone(ctx: unknown): GateSnapshot {
+  try {
+    return readGates(ctx);
+  } catch {
+    return EMPTY_GATES;
+  }
+}
+
 /**
  * Reads an invoke context once. `null` and `undefined` are an empty context. `autonomous` that is
  * not exactly `false` or absent counts as autonomous: a `'true'` or `1` fails closed, never as a

@@ -1,5 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
+import { compileRules, RuleProblem } from '../policy/rules/compile-rules.js';
+import { describeRule } from '../policy/rules/rule-info.js';
 import { isValidToolName, MAX_WIRE_NAME_LENGTH, toWireName } from '../policy/wire-name.js';
 import { type JsonSchema, SIDE_EFFECTS, type SideEffect, type ToolDefinition } from '../tool.js';
 import type { ToolInfo } from '../tool-info.js';
@@ -43,6 +45,7 @@ interface Fields {
   readonly payloadSchema: unknown;
   readonly editable: unknown;
   readonly effect: unknown;
+  readonly rules: unknown;
 }
 
 function readFields(definition: ToolDefinition): Fields {
@@ -64,6 +67,7 @@ function readFields(definition: ToolDefinition): Fields {
     payloadSchema: d.payloadSchema,
     editable: d.editable,
     effect: d.effect,
+    rules: d.rules,
   };
 }
 
@@ -317,6 +321,8 @@ export function checkDefinition(definition: ToolDefinition): RegisteredTool {
   const { json, text, standard } = checkInputSchema(fields.inputSchema, name);
   const payload = checkPayloadSpec(fields, grade, name);
   const effect = checkEffect(fields.effect, grade, name);
+  const rules = compileRules(fields.rules, grade);
+  if (rules instanceof RuleProblem) fail('INVALID_RULE', name, `${rules.message}.`);
   const info: ToolInfo = Object.freeze({
     name,
     wireName,
@@ -330,6 +336,7 @@ export function checkDefinition(definition: ToolDefinition): RegisteredTool {
     openWorld: fields.openWorld === true,
     inputSchema: json,
     ...(effect === undefined ? {} : { effect }),
+    ...(rules.length === 0 ? {} : { rules: Object.freeze(rules.map(describeRule)) }),
   });
   // Called as methods on the app's object, as before: a tool written as a class keeps its `this`.
   return Object.freeze({
@@ -341,5 +348,6 @@ export function checkDefinition(definition: ToolDefinition): RegisteredTool {
     schemaJson: text,
     standard,
     payload,
+    rules,
   });
 }

@@ -1,4 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { CompiledRule } from '../policy/rules/compile-rules.js';
 import type { JsonSchema } from '../tool.js';
 import type { ToolInfo } from '../tool-info.js';
 
@@ -24,6 +25,8 @@ export interface RegisteredTool {
   readonly standard: StandardSchemaV1 | undefined;
   /** A send tool's `payloadSchema` and `editable` fields, when it declares them. */
   readonly payload: PayloadSpec | undefined;
+  /** The rules, compiled at register (empty: none). */
+  readonly rules: readonly CompiledRule[];
 }
 
 /** What a person may change in a send tool's payload before confirming, and what it must match. */

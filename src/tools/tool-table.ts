@@ -1,7 +1,7 @@
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import type { GateSnapshot } from '../policy/call-context.js';
 import { isAvailableIn, isModelCallable } from '../policy/gates.js';
-import type { JsonSchema } from '../tool.js';
+import type { JsonSchema, SideEffect } from '../tool.js';
 import type { ToolInfo } from '../tool-info.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { createAjvValidator } from '../validation/ajv-validator.js';
@@ -103,6 +103,14 @@ export class ToolTable {
     return typeof name === 'string' ? this.#byAnyName.get(name) : undefined;
   }
 
+  /** The longest `timeoutMs` among the tools of a grade (the default for those without one); 0 for none. */
+  longestTimeoutMs(grade: SideEffect, defaultTimeoutMs: number): number {
+    let longest = 0;
+    for (const { info } of this.tools())
+      if (info.sideEffect === grade) longest = Math.max(longest, info.timeoutMs ?? defaultTimeoutMs);
+    return longest;
+  }
+
   /** Every tool, in registration order. */
   *tools(): IterableIterator<RegisteredTool> {
     for (const entry of this.#byName.values()) yield entry.tool;
@@ -130,9 +138,16 @@ export class ToolTable {
   }
 
   /** The tools the model may see under `gates`, in OpenAI's function shape, cached per context. */
-  /** The tools' infos matching a filter already read: a domain, a grade, availability in a scope. */
-  infos(filter: { domain: unknown; sideEffect: unknown; scope: unknown }): ToolInfo[] {
-    const { domain, sideEffect, scope } = filter;
+  /** The tools' infos matching a filter (read once): a domain, a grade, availability in a scope. */
+  infos(filter: unknown): ToolInfo[] {
+    let domain: unknown;
+    let sideEffect: unknown;
+    let scope: unknown;
+    try {
+      ({ domain, sideEffect, scope } = (filter ?? {}) as Record<string, unknown>);
+    } catch {
+      return []; // An unreadable filter lists nothing.
+    }
     const infos: ToolInfo[] = [];
     for (const { info } of this.tools()) {
       if (domain !== undefined && info.domain !== domain) continue;

@@ -1,0 +1,188 @@
+import { ToolDefinitionError } from '../errors/tool-definition-error.js';
+import { type EventListener, emitSafely } from '../events.js';
+import type { MessageParams } from '../messages/index.js';
+import type { CompiledRule } from '../policy/rules/compile-rules.js';
+import {
+  evaluateRules,
+  type LimitUse,
+  type RuleReport,
+  type RuleVerdict,
+} from '../policy/rules/evaluate-rules.js';
+import type { ApprovalRequirement, RuleCall } from '../policy/rules/rule.js';
+import type { ErrorCode, ToolFailure } from '../result.js';
+import type { CallerKind, SideEffect } from '../tool.js';
+import type { RegisteredTool } from '../tools/registered-tool.js';
+import { describeThrown } from '../util/describe-thrown.js';
+
+/** Where limits are counted: the registry's confirmation store (the three stores have these). */
+export interface LimitCounter {
+  spendLimit?(spend: {
+    readonly key: string;
+    readonly windowStart: number;
+    readonly windowEnd: number;
+    readonly amount: number;
+    readonly max: number;
+  }): Promise<{ readonly ok: boolean; readonly used: number }>;
+  refundLimit?(spend: {
+    readonly key: string;
+    readonly windowStart: number;
+    readonly amount: number;
+  }): Promise<void>;
+  peekLimit?(key: string, windowStart: number): Promise<number>;
+}
+
+/** A tool whose rules count limits needs a store that counts: refused at `register`, not at the first call. */
+export function assertCountable(tool: RegisteredTool, counter: LimitCounter): void {
+  if (typeof counter.spendLimit === 'function' || !tool.rules.some((rule) => rule.effect.kind === 'limit'))
+    return;
+  const { name } = tool.info;
+  throw new ToolDefinitionError(
+    'INVALID_RULE',
+    name,
+    `Tool "${name}": its limits are counted in the confirmation store, and this one has no \`spendLimit\`. Use the memory, SQLite or PostgreSQL store.`,
+  );
+}
+
+/** What the rules let the call do next. */
+export type RulesAnswer =
+  | {
+      readonly kind: 'refuse';
+      readonly code: ErrorCode;
+      readonly params: MessageParams;
+      readonly extra: Partial<ToolFailure>;
+    }
+  | {
+      readonly kind: 'proceed';
+      /** A `write` a rule sends to a person first. */
+      readonly asksPerson: boolean;
+      /** What the approvers must be, when more than one plain approval. */
+      readonly requires: ApprovalRequirement | undefined;
+    };
+
+/** A tool without rules: nothing to add. */
+export const NO_RULES: RulesAnswer = { kind: 'proceed', asksPerson: false, requires: undefined };
+
+/** One call as the rules step needs it. */
+export interface RuledCall {
+  readonly rules: readonly CompiledRule[];
+  readonly call: RuleCall;
+  readonly grade: SideEffect;
+  readonly caller: CallerKind;
+  readonly counter: LimitCounter;
+  readonly onEvent: EventListener | undefined;
+  readonly now: number;
+}
+
+/**
+ * The rules step of the one call path, after the input is validated and before anything runs:
+ * evaluate, report, refuse on a deny, then count the limits — each in one conditional write of the
+ * store, given back if a later limit of the same call refuses — and say whether a person comes first.
+ * Synchronous unless a limit is counted.
+ */
+export function applyRules(ruled: RuledCall): RulesAnswer | Promise<RulesAnswer> {
+  const verdict = evaluateRules(ruled.rules, ruled.call);
+  report(ruled, verdict.reports);
+  if (verdict.denied !== undefined) {
+    const { rule, reason } = verdict.denied;
+    return { kind: 'refuse', code: 'RULE_DENIED', params: { detail: reason }, extra: { rule } };
+  }
+  const next = proceed(ruled, verdict);
+  return verdict.limits.length === 0
+    ? next
+    : spendAll(ruled, verdict.limits).then((refused) => refused ?? next);
+}
+
+function proceed(ruled: RuledCall, verdict: RuleVerdict): RulesAnswer {
+  const asksPerson =
+    ruled.grade === 'write' && (verdict.confirm !== undefined || verdict.requirement !== undefined);
+  return { kind: 'proceed', asksPerson, requires: verdict.requirement };
+}
+
+/** Counts every limit in order; on the first refusal gives back what was counted, and says why. */
+async function spendAll(ruled: RuledCall, uses: readonly LimitUse[]): Promise<RulesAnswer | undefined> {
+  const { counter } = ruled;
+  const spent: LimitUse[] = [];
+  for (const use of uses) {
+    let outcome: { readonly ok: boolean; readonly used: number };
+    try {
+      if (counter.spendLimit === undefined) throw new Error('this confirmation store keeps no limits');
+      const { key, windowStart, windowEnd, amount } = use;
+      outcome = await counter.spendLimit({
+        key,
+        windowStart,
+        windowEnd,
+        amount,
+        max: use.shadow ? Number.POSITIVE_INFINITY : use.limit.max,
+      });
+    } catch (error) {
+      await refund(counter, spent);
+      return {
+        kind: 'refuse',
+        code: 'STORE_FAILED',
+        params: { detail: describeThrown(error).slice(0, 500) },
+        extra: {},
+      };
+    }
+    if (use.shadow) {
+      if (outcome.used > use.limit.max)
+        report(ruled, [
+          { rule: use.rule, mode: 'shadow', decision: 'limit', reason: limitState(use, outcome.used) },
+        ]);
+      spent.push(use);
+      continue;
+    }
+    if (!outcome.ok) {
+      await refund(counter, spent);
+      report(ruled, [
+        { rule: use.rule, mode: 'enforce', decision: 'limit', reason: limitState(use, outcome.used) },
+      ]);
+      const resetsAt = new Date(use.windowEnd).toISOString();
+      return {
+        kind: 'refuse',
+        code: 'LIMIT_REACHED',
+        params: { detail: limitInWords(use), until: resetsAt },
+        extra: { rule: use.rule, resetsAt },
+      };
+    }
+    spent.push(use);
+  }
+  return undefined;
+}
+
+async function refund(counter: LimitCounter, spent: readonly LimitUse[]): Promise<void> {
+  for (const { key, windowStart, amount } of spent) {
+    try {
+      await counter.refundLimit?.({ key, windowStart, amount });
+    } catch {
+      // A refund that fails leaves the count higher than it should be: tighter, never looser.
+    }
+  }
+}
+
+/** `20 calls per day per actor` / `5000 of input.amount per day per scope`. */
+export function limitInWords(use: LimitUse): string {
+  const { limit } = use;
+  const what = limit.measure === 'calls' ? `${limit.max} calls` : `${limit.max} of ${limit.measure}`;
+  return `at most ${what} per ${limit.per} per ${limit.by}`;
+}
+
+function limitState(use: LimitUse, used: number): string {
+  return `${limitInWords(use)}: ${used} used, this call adds ${use.amount}`;
+}
+
+function report(ruled: RuledCall, reports: readonly RuleReport[]): void {
+  const { onEvent } = ruled;
+  if (onEvent === undefined) return;
+  for (const { rule, mode, decision, reason } of reports) {
+    emitSafely(onEvent, {
+      type: 'rule',
+      tool: ruled.call.tool,
+      caller: ruled.caller,
+      rule,
+      decision,
+      enforced: mode === 'enforce',
+      ...(reason === undefined ? {} : { reason }),
+      at: ruled.now,
+    });
+  }
+}

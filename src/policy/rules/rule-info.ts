@@ -1,0 +1,63 @@
+import type { CompiledRule } from './compile-rules.js';
+import type { LimitKey, LimitWindow } from './rule.js';
+
+/**
+ * A rule as a reviewer reads it (`registry.get(name).rules`, `graded-tools access`): its name, mode,
+ * condition as written (`'(function)'` for a function) and its one effect.
+ */
+export interface RuleInfo {
+  readonly name: string;
+  readonly mode: 'enforce' | 'shadow';
+  readonly when?: string;
+  readonly deny?: string;
+  readonly limit?:
+    | { readonly calls: number; readonly per: LimitWindow; readonly by: LimitKey }
+    | { readonly sum: string; readonly max: number; readonly per: LimitWindow; readonly by: LimitKey };
+  readonly confirm?: true;
+  readonly approvals?: number;
+  readonly approverFlags?: readonly string[];
+}
+
+/** The reviewer's view of a compiled rule. */
+export function describeRule(rule: CompiledRule): RuleInfo {
+  const head = {
+    name: rule.name,
+    mode: rule.mode,
+    ...(rule.whenSource === undefined ? {} : { when: rule.whenSource }),
+  };
+  const { effect } = rule;
+  switch (effect.kind) {
+    case 'deny':
+      return Object.freeze({ ...head, deny: effect.reason });
+    case 'confirm':
+      return Object.freeze({ ...head, confirm: true as const });
+    case 'approve':
+      return Object.freeze({ ...head, approvals: effect.approvals, approverFlags: effect.approverFlags });
+    case 'limit': {
+      const { measure, max, per, by } = effect.limit;
+      const limit = measure === 'calls' ? { calls: max, per, by } : { sum: measure, max, per, by };
+      return Object.freeze({ ...head, limit: Object.freeze(limit) });
+    }
+  }
+}
+
+/**
+ * One line in words: `when input.amount > 500: 2 approvals from finance`. For the access report, the
+ * CLI and the console.
+ */
+export function ruleInWords(rule: RuleInfo): string {
+  const when = rule.when === undefined ? 'always' : `when ${rule.when}`;
+  const shadow = rule.mode === 'shadow' ? ' (shadow: reported, not enforced)' : '';
+  let effect: string;
+  if (rule.deny !== undefined) effect = `deny: ${rule.deny}`;
+  else if (rule.confirm === true) effect = 'a person confirms first';
+  else if (rule.limit !== undefined) {
+    const { limit } = rule;
+    const what = 'calls' in limit ? `${limit.calls} calls` : `${limit.max} of ${limit.sum}`;
+    effect = `at most ${what} per ${limit.per} per ${limit.by}`;
+  } else {
+    const flags = rule.approverFlags ?? [];
+    effect = `${rule.approvals ?? 1} approval${rule.approvals === 1 ? '' : 's'}${flags.length > 0 ? ` from ${flags.join(', ')}` : ''}`;
+  }
+  return `${rule.name} ${when}: ${effect}${shadow}`;
+}
