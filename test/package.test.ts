@@ -70,6 +70,7 @@ describe('the built package', () => {
       './notify',
       './opentelemetry',
       './dbos',
+      './cedar',
       './package.json',
     ]);
     for (const target of Object.values(pkg.exports)) {
@@ -84,6 +85,7 @@ describe('the built package', () => {
       '@modelcontextprotocol/server',
       '@opentelemetry/api',
       '@dbos-inc/dbos-sdk',
+      '@cedar-policy/cedar-wasm',
     ]) {
       expect(pkg.peerDependencies[sdk]).toBeDefined();
       expect(pkg.peerDependenciesMeta[sdk]?.optional).toBe(true);

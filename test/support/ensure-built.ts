@@ -19,6 +19,7 @@ const ENTRIES = [
   'console',
   'opentelemetry',
   'dbos',
+  'cedar',
   'cli',
 ];
 const LOCK = `${ROOT}.tmp/build.lock`;
