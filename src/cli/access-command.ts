@@ -2,9 +2,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Locale } from '../messages/index.js';
-import { type AccessReport, formatAccessReport } from '../policy/access-report.js';
+import type { AccessReport } from '../policy/access-report.js';
 import type { ToolRegistry } from '../registry.js';
 import { describeThrown } from '../util/describe-thrown.js';
+import { formatAccessWithRules, withRules } from './access-rules.js';
 import { diffAccess, readSnapshot, reportContext, snapshotText } from './access-snapshot.js';
 import type { CommandIo } from './command-io.js';
 import { CONTEXT_OPTIONS, readLocale } from './context-options.js';
@@ -133,9 +134,10 @@ export interface AccessIo extends CommandIo {
 
 /**
  * `graded-tools access <module> …`: loads the registry module and prints its access report under
- * `--scope` and `--flag` (the same `registry.accessReport` a test or a page would read), as a table
- * or `--json`; `--write` stores it as a snapshot and `--check` compares with one. Resolves with the
- * exit code: 0, 1 when access differs from the snapshot, 2 when something cannot be used.
+ * `--scope` and `--flag` (the same `registry.accessReport` a test or a page would read) with each
+ * tool's rules, as a table or `--json`; `--write` stores it as a snapshot and `--check` compares
+ * with one (who may reach what; the rules are printed, not compared). Resolves with the exit code: 0,
+ * 1 when access differs from the snapshot, 2 when something cannot be used.
  */
 export async function runAccessCommand(args: readonly string[], io: AccessIo): Promise<number> {
   const request = readRequest(args);
@@ -154,15 +156,16 @@ export async function runAccessCommand(args: readonly string[], io: AccessIo): P
     io.error(`graded-tools access: ${loaded.problem}`);
     return 2;
   }
-  const report = reportOf(loaded.registry, request);
-  if (typeof report === 'string') {
-    io.error(`graded-tools access: ${report}`);
+  const access = reportOf(loaded.registry, request);
+  if (typeof access === 'string') {
+    io.error(`graded-tools access: ${access}`);
     return 2;
   }
+  const report = withRules(access, loaded.registry);
   const { action } = request;
   switch (action.kind) {
     case 'print':
-      io.out(action.json ? snapshotText(report).trimEnd() : formatAccessReport(report));
+      io.out(action.json ? snapshotText(report).trimEnd() : formatAccessWithRules(report));
       return 0;
     case 'write':
       try {

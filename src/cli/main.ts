@@ -2,20 +2,25 @@ import { PACKAGE_VERSION } from '../util/package-version.js';
 import { runAccessCommand } from './access-command.js';
 import type { CommandIo } from './command-io.js';
 import { runMcpCommand } from './mcp-command.js';
-import { ACCESS_USAGE, MCP_USAGE } from './usage.js';
+import { runRulesCommand } from './rules-command.js';
+import { ACCESS_USAGE, MCP_USAGE, RULES_USAGE } from './usage.js';
 
 const USAGE = `Usage: graded-tools <command> [options]
 
 Commands:
   mcp <registry-module>     serve the registry's model-facing tools over MCP (stdio or --port)
-  access <registry-module>  print who may reach which tool, and why not; --check a snapshot in CI
+  access <registry-module>  print who may reach which tool, and why not, with each tool's rules;
+                            --check a snapshot in CI
+  rules test <registry-module> <cases.json>
+                            check the rules against a file of cases (allow, deny, limit, confirm)
 
 Options:
   -h, --help                show this help
   -v, --version             print the version
 
 ${MCP_USAGE}
-${ACCESS_USAGE}`;
+${ACCESS_USAGE}
+${RULES_USAGE}`;
 
 /** Runs the CLI with `args` (without `node` and the script) and resolves with the exit code. */
 export async function main(
@@ -28,6 +33,8 @@ export async function main(
       return runMcpCommand(rest, io);
     case 'access':
       return runAccessCommand(rest, io);
+    case 'rules':
+      return runRulesCommand(rest, io);
     case '-v':
     case '--version':
       io.out(PACKAGE_VERSION);

@@ -22,6 +22,8 @@ Options:
 export const ACCESS_USAGE = `Usage: graded-tools access <registry-module> [options]
 
 Prints who may reach which tool under one context, and why not: a person, a plan, the model.
+Each tool's rules follow its row, one line each (and are in the JSON); --check compares who may
+reach what, not the rules: test those with \`graded-tools rules test\`.
 The module default-exports a ToolRegistry or exports \`registry\`.
 
 Options:
@@ -35,4 +37,28 @@ Options:
 
 Exit codes: 0 done (and the snapshot matches), 1 access differs from the snapshot, 2 the command,
 the module or the snapshot cannot be used.
+`;
+
+/** Help for `graded-tools rules`. */
+export const RULES_USAGE = `Usage: graded-tools rules test <registry-module> <cases.json>
+
+Checks each case against the registry's rules with registry.check (nothing runs, nothing is
+counted) and prints ok or FAIL for each, then a summary: for CI, like \`opa test\`.
+The module default-exports a ToolRegistry or exports \`registry\`.
+
+The cases file is a JSON array:
+  [{ "name": "big refunds go to finance", "tool": "refund.create",
+     "input": { "amount": 5000 }, "ctx": { "actor": "ana", "flags": { "finance": true } },
+     "expect": "deny" }]
+  name     optional; a case without one is shown as #<n> <tool> (numbered from 1)
+  input    the call's input (default {})
+  ctx      who calls: caller (person, autonomous, plan or model; default person), actor, scope,
+           flags (default {})
+  expect   allow, deny, limit or confirm
+
+Options:
+  -h, --help                 show this help
+
+Exit codes: 0 every case holds, 1 a case does not, 2 the command, the module or the cases file
+cannot be used.
 `;

@@ -224,6 +224,44 @@ describe('graded-tools access options', () => {
     expect(out.join('\n')).toContain('access <registry-module>');
   });
 
+  it("prints each tool's rules in words under its row, and as the reviewer's view in the JSON", async () => {
+    const table = await run('test/fixtures/rules-desk-module.ts');
+    expect(table.code).toBe(0);
+    expect(table.out.split('\n').slice(3)).toEqual([
+      'order.lookup   read   yes      yes                        yes',
+      'refund.create  write  yes      yes                        no: NOT_READ_ONLY',
+      "  rule big-refunds when input.amount > 1000 && !('finance' in flags): deny: Refunds over 1000 go through finance.",
+      '  rule #2 when input.amount > 100: a person confirms first',
+      'payout.send    send   confirm  no: SEND_REQUIRES_CONFIRM  no: NOT_READ_ONLY',
+      '  rule four-eyes when input.amount > 500: 2 approvals from finance',
+      'credit.grant   write  yes      yes                        no: NOT_READ_ONLY',
+      '  rule daily-credit always: at most 1000 of input.amount per day per actor',
+    ]);
+
+    const json = await run('test/fixtures/rules-desk-module.ts', '--json');
+    const report = JSON.parse(json.out);
+    expect(report.tools[0].rules).toEqual([]);
+    expect(report.tools[2]).toMatchObject({
+      name: 'payout.send',
+      rules: [
+        {
+          name: 'four-eyes',
+          mode: 'enforce',
+          when: 'input.amount > 500',
+          approvals: 2,
+          approverFlags: ['finance'],
+        },
+      ],
+    });
+    expect(report.tools[3].rules).toEqual([
+      {
+        name: 'daily-credit',
+        mode: 'enforce',
+        limit: { sum: 'input.amount', max: 1000, per: 'day', by: 'actor' },
+      },
+    ]);
+  });
+
   it('reads a TypeScript module through the same loader as mcp (the example support desk)', async () => {
     const result = await run(
       'test/fixtures/support-desk-module.ts',
