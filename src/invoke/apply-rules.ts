@@ -68,6 +68,8 @@ export interface RuledCall {
   readonly call: RuleCall;
   readonly grade: SideEffect;
   readonly caller: CallerKind;
+  /** A person asks, or the call is a proposal: a write a rule sends to a person may wait for one. */
+  readonly mayWaitForPerson: boolean;
   readonly counter: LimitCounter;
   readonly onEvent: EventListener | undefined;
   readonly now: number;
@@ -87,12 +89,20 @@ export function applyRules(ruled: RuledCall): RulesAnswer | Promise<RulesAnswer>
     return { kind: 'refuse', code: 'RULE_DENIED', params: { detail: reason }, extra: { rule } };
   }
   const next = proceed(ruled, verdict);
+  // Refused before any limit is counted: a call that cannot go on uses up nobody's allowance.
+  if (next.asksPerson && !ruled.mayWaitForPerson)
+    return {
+      kind: 'refuse',
+      code: 'SEND_REQUIRES_CONFIRM',
+      params: { detail: 'rule' },
+      extra: { requiresConfirm: true },
+    };
   return verdict.limits.length === 0
     ? next
     : spendAll(ruled, verdict.limits).then((refused) => refused ?? next);
 }
 
-function proceed(ruled: RuledCall, verdict: RuleVerdict): RulesAnswer {
+function proceed(ruled: RuledCall, verdict: RuleVerdict): Extract<RulesAnswer, { kind: 'proceed' }> {
   const asksPerson =
     ruled.grade === 'write' && (verdict.confirm !== undefined || verdict.requirement !== undefined);
   return { kind: 'proceed', asksPerson, requires: verdict.requirement };

@@ -195,6 +195,7 @@ export class InvokePath {
       },
       grade: tool.info.sideEffect,
       caller: ctx.caller,
+      mayWaitForPerson: ctx.caller === 'person' || call.proposal !== undefined,
       counter: this.#settings.counter,
       onEvent: this.#settings.onEvent,
       now,
@@ -212,10 +213,8 @@ export class InvokePath {
     if (call.entry.tool.info.sideEffect !== 'write') return this.#run(ruled, input, undefined);
     if (!answer.asksPerson)
       return call.proposal === undefined ? this.#run(ruled, input, undefined) : this.#notASend(call);
-    // A person confirms this write first: a person's call or a proposal waits for them; others are told.
-    if (call.proposal !== undefined || call.ctx.caller === 'person')
-      return this.#askForConfirmation(ruled, input, input);
-    return this.#fail(call, 'SEND_REQUIRES_CONFIRM', { detail: 'rule' }, { requiresConfirm: true });
+    // A person confirms this write first (others were refused by the rules step).
+    return this.#askForConfirmation(ruled, input, input);
   }
 
   /**
