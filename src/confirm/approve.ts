@@ -38,6 +38,24 @@ export async function approve(
   id: string,
   asked: { readonly approving: Approving; readonly mode: 'confirm' | 'retry'; readonly fail: Fail },
 ): Promise<ConfirmResult> {
+  // Another approver of the same quorum may win the write in between: read again and count again.
+  for (let attempt = 1; ; attempt += 1) {
+    const answer = await approveOnce(ctx, id, asked);
+    if (answer !== QUORUM_MOVED) return answer;
+    if (attempt === MAX_QUORUM_ATTEMPTS)
+      return asked.fail('STORE_FAILED', { detail: 'the approvals kept changing; try again' });
+  }
+}
+
+/** A quorum's approvals changed between the read and the write: approve again from a fresh read. */
+const QUORUM_MOVED = Symbol('quorum moved');
+const MAX_QUORUM_ATTEMPTS = 5;
+
+async function approveOnce(
+  ctx: FlowContext,
+  id: string,
+  asked: { readonly approving: Approving; readonly mode: 'confirm' | 'retry'; readonly fail: Fail },
+): Promise<ConfirmResult | typeof QUORUM_MOVED> {
   const { approving, mode } = asked;
   // Through a link, a refusal before the claim is reported as the link refused (and it stays unspent).
   const fail = reportingLinkRefusals(ctx, id, approving.link, asked.fail);
@@ -78,7 +96,8 @@ export async function approve(
       return await approveShort(ctx, record, { base, quorum, fail });
     const change: ClaimChange = quorum === undefined ? base : { ...base, quorum: quorum.swap };
     const claim = await claimOnce(ctx, record, { mode, change, fail });
-    if (!claim.ok) return claim.failure;
+    if (!claim.ok)
+      return quorum !== undefined && quorumMoved(record, claim.failure) ? QUORUM_MOVED : claim.failure;
     if (link !== undefined) ctx.emitLink(id, { approver: person.id });
     ctx.emit('confirmed', claim.confirmation, person.id);
     return await deliverOnce(ctx, {
@@ -94,6 +113,17 @@ export async function approve(
     // Defence in depth: nothing here may turn into an exception for the host.
     return fail('RUN_FAILED', { detail: describeThrown(error) });
   }
+}
+
+/** Refused only because another approval of the same payload was written first: still pending, same digest. */
+function quorumMoved(read: Confirmation, refused: ConfirmationFailure): boolean {
+  const now = refused.confirmation;
+  return (
+    now !== undefined &&
+    now.status === 'pending' &&
+    now.digest === read.digest &&
+    JSON.stringify(now.approvals ?? []) !== JSON.stringify(read.approvals ?? [])
+  );
 }
 
 /** A quorum's approvals after this person's: for the payload as it will be (an edit starts again). */
@@ -124,7 +154,7 @@ async function approveShort(
     readonly quorum: { swap: ApprovalsSwap; count: number; needed: number };
     readonly fail: Fail;
   },
-): Promise<ConfirmationFailure> {
+): Promise<ConfirmationFailure | typeof QUORUM_MOVED> {
   const { base, quorum, fail } = asked;
   if (typeof ctx.store.approve !== 'function')
     return fail(
@@ -139,7 +169,10 @@ async function approveShort(
   } catch (error) {
     return fail('STORE_FAILED', { detail: storeFailure(error) }, record);
   }
-  if (!outcome.ok) return refusedClaim(ctx, outcome, base, fail);
+  if (!outcome.ok) {
+    const refused = await refusedClaim(ctx, outcome, base, fail);
+    return quorumMoved(record, refused) ? QUORUM_MOVED : refused;
+  }
   const tokenHash = base.link?.tokenHash;
   if (tokenHash !== undefined) {
     // The approval is recorded; the link has done its one job.

@@ -31,6 +31,19 @@ const approve = (asked: ConfirmRequired, approvedBy: string, extra: object = {})
 });
 
 describe('approvals rules', () => {
+  it('approvers deciding at the same moment are all counted: the writes that lose re-read and count again', async () => {
+    const { registry, deliveries, ask, record } = payments({}, [{ approvals: 3, approverFlags: ['finance'] }]);
+    const asked = await ask();
+    const answers = await Promise.all(
+      ['ann', 'bob', 'cy', 'dee'].map((who) => registry.confirm(asked.confirmationId, approve(asked, who))),
+    );
+    const codes = answers.map((answer) => (answer.ok ? 'delivered' : answer.code)).sort();
+    expect(codes).toEqual(['ALREADY_DECIDED', 'AWAITING_APPROVALS', 'AWAITING_APPROVALS', 'delivered']);
+    expect(deliveries).toHaveLength(1);
+    const after = await record(asked.confirmationId);
+    expect(after.history.filter((entry) => entry.approval !== undefined)).toHaveLength(2);
+  });
+
   it('two finance approvers: the first waits, the same one again is refused, a flagless one too, the second delivers once', async () => {
     const { registry, deliveries, ask, record } = payments();
     const asked = await ask();
