@@ -23,6 +23,35 @@ export async function compareRates(
   return Object.fromEntries(names.map((name) => [name, median(samples[name] ?? [])]));
 }
 
+/**
+ * Interleaved rounds like `compareRates`, but each time ratio is taken within one round before the
+ * median (steadier than a ratio of two medians when the disk's speed drifts).
+ */
+export async function comparePaired<Name extends string>(
+  contenders: Record<Name, () => unknown>,
+  options: { batch: number; rounds: number },
+): Promise<{ rates: Record<Name, number>; timeRatios(over: Name, under: Name): number[] }> {
+  const names = Object.keys(contenders) as Name[];
+  const runBatch = async (fn: () => unknown) => {
+    const started = performance.now();
+    for (let i = 0; i < options.batch; i += 1) await fn();
+    return (options.batch / (performance.now() - started)) * 1000;
+  };
+  for (const name of names) await runBatch(contenders[name]);
+  const samples: Record<Name, number>[] = [];
+  for (let round = 0; round < options.rounds; round += 1) {
+    const sample = {} as Record<Name, number>;
+    for (const name of round % 2 === 0 ? names : [...names].reverse())
+      sample[name] = await runBatch(contenders[name]);
+    samples.push(sample);
+  }
+  const rates = Object.fromEntries(names.map((n) => [n, median(samples.map((s) => s[n]))]));
+  return {
+    rates: rates as Record<Name, number>,
+    timeRatios: (over, under) => samples.map((s) => s[under] / s[over]),
+  };
+}
+
 /** Milliseconds one call of `fn` takes, the median of `repeat` calls. */
 export async function timeOnce(fn: () => unknown, repeat = 5): Promise<number> {
   const times: number[] = [];
