@@ -1,8 +1,10 @@
 import type { ListPosition } from './cursor.js';
 import { listStart, pageOf } from './list-page.js';
+import { memoryLimits } from './memory-limits.js';
 import { setOwn } from './own-property.js';
 import type {
   ApprovalLinkRecord,
+  ApproveChange,
   ClaimChange,
   ConfirmationQuery,
   ConfirmationStore,
@@ -12,6 +14,7 @@ import type {
 } from './store.js';
 import { FINISHED_STATUSES } from './store.js';
 import {
+  approvalsJson,
   clampLimit,
   finishFrom,
   historyEntry,
@@ -19,7 +22,7 @@ import {
   TRANSITIONS,
   type Transition,
 } from './transitions.js';
-import type { Confirmation, ConfirmationStatus, Draft } from './types.js';
+import type { Confirmation, ConfirmationApproval, ConfirmationStatus, Draft } from './types.js';
 
 /** Options for `createMemoryStore`. */
 export interface MemoryStoreOptions {
@@ -126,6 +129,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
 
   // One-time approval links by token hash; expired ones leave with `prune`, or when the map is full.
   const links = new Map<string, ApprovalLinkRecord>();
+  const { pruneLimits, ...limits } = memoryLimits(maxRecords);
 
   const drop = (slot: Slot) => {
     slot.alive = false;
@@ -152,17 +156,22 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       to,
       at,
       fields = {},
-    }: { to: ConfirmationStatus; at: StoreChange | ClaimChange; fields?: Partial<Draft> },
+    }: { to: ConfirmationStatus; at: StoreChange | ClaimChange | ApproveChange; fields?: Partial<Draft> },
   ) => {
     const current = slot.record;
     const edit = 'edit' in at ? at.edit : undefined;
+    const approval = 'approval' in at ? at.approval : undefined;
     const entry =
-      edit === undefined ? Object.freeze(historyEntry(at, to)) : frozenCopy(historyEntry(at, to, edit));
+      edit === undefined && approval === undefined
+        ? Object.freeze(historyEntry(at, to))
+        : frozenCopy(historyEntry(at, to, edit, approval));
     const next: Draft = { ...current, ...fields, status: to, updatedAt: entry.at };
     next.history = Object.freeze([...current.history, entry]);
+    slot.record = next;
+    // An approval stays pending: re-adding it would move it out of the pending set's creation order.
+    if (current.status === to) return out(next);
     if (current.status === 'pending') pending.delete(slot);
     else if (current.status === 'delivering') delivering.delete(slot);
-    slot.record = next;
     hold(slot, to);
     return out(next);
   };
@@ -170,15 +179,17 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
   const move = (
     id: string,
     transition: Transition,
-    at: StoreChange | DecisionChange | ClaimChange,
+    at: StoreChange | DecisionChange | ClaimChange | ApproveChange,
   ): TransitionOutcome => {
     const slot = slots.get(id);
     if (slot === undefined) return { ok: false, reason: 'not-found' };
     const current = slot.record;
     const edit = 'edit' in at ? at.edit : undefined;
+    const quorum = 'quorum' in at ? at.quorum : undefined;
     if (
       !transition.from.includes(current.status) ||
-      (edit !== undefined && current.digest !== edit.fromDigest)
+      (edit !== undefined && current.digest !== edit.fromDigest) ||
+      (quorum !== undefined && approvalsJson(current.approvals) !== approvalsJson(quorum.expected))
     )
       return { ok: false, reason: 'wrong-status', confirmation: out(current) };
     if (transition.refusedWhenExpired && slot.expiresMs <= at.now)
@@ -202,10 +213,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       fields.payload = frozenCopy(JSON.parse(edit.payloadJson) as unknown);
       fields.digest = edit.digest;
     }
+    if (quorum !== undefined)
+      fields.approvals = frozenCopy(JSON.parse(approvalsJson(quorum.next)) as ConfirmationApproval[]);
     return { ok: true, confirmation: change(slot, { to: transition.to, at, fields }) };
   };
 
   return {
+    ...limits,
+
     async create(confirmation) {
       if (slots.has(confirmation.id)) throw new Error(`a confirmation with id ${confirmation.id} exists`);
       const record = ownShell(confirmation);
@@ -274,6 +289,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       return move(id, TRANSITIONS.claim, at);
     },
 
+    async approve(id, at) {
+      return move(id, TRANSITIONS.approve, at);
+    },
+
     async reclaim(id, at) {
       return move(id, TRANSITIONS.reclaim, at);
     },
@@ -338,6 +357,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
         .filter((s) => s.alive && Date.parse(s.record.updatedAt) < before);
       for (const slot of due) drop(slot);
       for (const [hash, link] of links) if (link.expiresAt < before) links.delete(hash);
+      pruneLimits(before);
       return due.length;
     },
 

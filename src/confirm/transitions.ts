@@ -1,6 +1,6 @@
 import { toIso } from './iso-time.js';
 import type { FinishChange, PayloadEdit, StoreChange } from './store.js';
-import type { ConfirmationHistoryEntry, ConfirmationStatus } from './types.js';
+import type { ConfirmationApproval, ConfirmationHistoryEntry, ConfirmationStatus } from './types.js';
 
 /**
  * The confirmation state machine, written once: every store builds its conditional writes from this
@@ -19,6 +19,8 @@ export interface Transition {
 /** The moves a person's decision makes. `finish`, `expire` and `recoverStale` are below. */
 export const TRANSITIONS = {
   claim: { from: ['pending'], to: 'delivering', startsAttempt: true, refusedWhenExpired: true },
+  /** One approval short of the quorum: the confirmation stays pending, its approvals grow. */
+  approve: { from: ['pending'], to: 'pending', refusedWhenExpired: true },
   reclaim: { from: ['unknown', 'failed'], to: 'delivering', startsAttempt: true },
   reject: { from: ['pending'], to: 'rejected' },
   markDelivered: { from: ['unknown', 'failed'], to: 'delivered' },
@@ -43,20 +45,26 @@ export function historyEntry(
   change: StoreChange,
   status: ConfirmationStatus,
   edit?: PayloadEdit,
+  approval?: ConfirmationHistoryEntry['approval'],
 ): ConfirmationHistoryEntry {
   // One literal per shape, not conditional spreads (a runtime call) or added fields (which spill out
   // of the object): this runs on every status change, and every entry is kept.
   const at = toIso(change.now);
   const { by, note } = change;
-  if (edit !== undefined) return editEntry({ at, status, by, note }, edit);
+  if (edit !== undefined || approval !== undefined)
+    return fullEntry({ at, status, by, note }, edit, approval);
   if (note === undefined) return by === undefined ? { at, status } : { at, status, by };
   return by === undefined ? { at, status, note } : { at, status, by, note };
 }
 
-/** The entry of a claim that stores a person's edit: the digest shown, the digest sent, what changed. */
-function editEntry(
+/**
+ * The entry of an approval short of the quorum (how many of how many) or of a write that stores a
+ * person's edit (the digest shown, the digest sent, what changed).
+ */
+function fullEntry(
   base: { at: string; status: ConfirmationStatus; by: string | undefined; note: string | undefined },
-  edit: PayloadEdit,
+  edit: PayloadEdit | undefined,
+  approval: ConfirmationHistoryEntry['approval'],
 ): ConfirmationHistoryEntry {
   const entry: { -readonly [K in keyof ConfirmationHistoryEntry]: ConfirmationHistoryEntry[K] } = {
     at: base.at,
@@ -64,8 +72,18 @@ function editEntry(
   };
   if (base.by !== undefined) entry.by = base.by;
   if (base.note !== undefined) entry.note = base.note;
-  entry.edit = { fromDigest: edit.fromDigest, toDigest: edit.digest, fields: [...edit.fields] };
+  if (approval !== undefined) entry.approval = { count: approval.count, needed: approval.needed };
+  if (edit !== undefined)
+    entry.edit = { fromDigest: edit.fromDigest, toDigest: edit.digest, fields: [...edit.fields] };
   return entry;
+}
+
+/**
+ * Approvals as JSON text in one fixed shape and key order, so a compare-and-set can compare them as
+ * text (the SQL stores keep exactly this text). Absent approvals are the empty list.
+ */
+export function approvalsJson(approvals: readonly ConfirmationApproval[] | undefined): string {
+  return JSON.stringify((approvals ?? []).map(({ by, at, digest }) => ({ by, at, digest })));
 }
 
 /** The most `list` returns, whatever it is asked for. */
@@ -91,4 +109,8 @@ export const DECISIONS: ReadonlySet<keyof import('./store.js').ConfirmationStore
   'reclaim',
   'reject',
   'markDelivered',
+  // An approval counts toward a quorum, and a limit's spend is what refuses the calls past it: losing
+  // either to a power cut would loosen what the rules asked for.
+  'approve',
+  'spendLimit',
 ] as const);

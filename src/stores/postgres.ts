@@ -22,8 +22,9 @@ export interface PostgresStoreOptions {
   readonly table?: string;
   /**
    * Which commits wait for the WAL flush:
-   * - `'decisions'` (default): a claim (or a retry's reclaim), a reject and a markDelivered — the
-   *   commits that decide whether something is sent, `DECISIONS` — wait for the flush, which also makes
+   * - `'decisions'` (default): a claim (or a retry's reclaim), a reject, a markDelivered, an approval
+   *   toward a quorum and a limit's spend — the commits that decide whether something is sent or a call
+   *   refused, `DECISIONS` — wait for the flush, which also makes
    *   every earlier commit durable (the WAL is sequential). Every other write commits without waiting
    *   (creating, recording how a delivery ended, expire, recoverStale, prune): a server crash can lose
    *   them, which leaves a confirmation missing (ask again), `delivering` (`recoverStale` makes it

@@ -24,8 +24,8 @@ export interface SqliteStoreOptions {
   /**
    * When commits reach the disk (only set on a database the store opens):
    * - `'decisions'` (default): every commit that could let a send go out twice or a refusal be undone —
-   *   a claim (or a retry's reclaim), a reject, a markDelivered: `DECISIONS` — is synced before it returns, and every earlier commit with it
-   *   (WAL is one file). Creating a confirmation and recording how a delivery ended ride on the next
+   *   a claim (or a retry's reclaim), a reject, a markDelivered, an approval toward a quorum, a limit's
+   *   spend: `DECISIONS` — is synced before it returns, and every earlier commit with it (WAL is one file). Creating a confirmation and recording how a delivery ended ride on the next
    *   sync: a power cut can lose them, which leaves a confirmation missing (ask again) or `delivering`
    *   (`recoverStale` makes it `unknown` for a person to settle) — never sent twice.
    * - `'full'`: every commit is synced; about three times slower.

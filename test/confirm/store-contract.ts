@@ -8,6 +8,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCursor } from '../../src/confirm/cursor.js';
 import type { ApprovalLinkRecord, PayloadEdit } from '../../src/confirm/store.js';
+import { limitCases, quorumCases } from './store-contract-rules.js';
 
 /** A store under test and how to tidy up after it. */
 export interface StoreUnderTest {
@@ -41,7 +42,10 @@ export function pendingConfirmation(overrides: Partial<Confirmation> = {}, at = 
 }
 
 /** Opens the store before the suite's tests (handing it to `use`) and tidies it up after them. */
-function usesStore(open: () => Promise<StoreUnderTest>, use: (store: ConfirmationStore) => void): void {
+export function usesStore(
+  open: () => Promise<StoreUnderTest>,
+  use: (store: ConfirmationStore) => void,
+): void {
   let subject: StoreUnderTest | undefined;
   beforeAll(async () => {
     subject = await open();
@@ -425,6 +429,8 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
   pageCases(name, open);
   editCases(name, open);
   linkCases(name, open);
+  quorumCases(name, open);
+  limitCases(name, open);
 
   // The SQL engine's cases (issue 7): prune in batches, list by tool.
   describe(`ConfirmationStore contract, prune and list at volume: ${name}`, () => {

@@ -3,14 +3,14 @@ import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { encodeCursor } from '../../src/confirm/cursor.js';
 import { pendingConfirmation, storeContract } from '../confirm/store-contract.js';
-import { describePostgres, uniqueTable } from '../helpers/postgres.js';
+import { describePostgres, storeTables, uniqueTable } from '../helpers/postgres.js';
 
 const table = uniqueTable('gt_store');
 const dropped: string[] = [table];
 let admin: pg.Pool | undefined;
 afterAll(async () => {
   if (admin === undefined) return;
-  for (const name of dropped) await admin.query(`DROP TABLE IF EXISTS ${name}`);
+  for (const name of dropped) await admin.query(`DROP TABLE IF EXISTS ${storeTables(name)}`);
   await admin.end();
 });
 

@@ -20,7 +20,13 @@ export interface SqlDialect {
   /** The table's own unquoted name, for naming its indexes. */
   readonly tableName: string;
   /** Column types for the DDL. */
-  readonly types: { readonly text: string; readonly integer: string; readonly time: string };
+  readonly types: {
+    readonly text: string;
+    readonly integer: string;
+    readonly time: string;
+    /** A double-precision float (limit sums). */
+    readonly real: string;
+  };
   /** Extra columns the dialect needs (PostgreSQL: an insertion sequence), each with a leading comma. */
   readonly extraColumns: string;
   /**

@@ -39,7 +39,7 @@ export function postgresDialect({
   return {
     table,
     tableName,
-    types: { text: 'text', integer: 'integer', time: 'timestamptz' },
+    types: { text: 'text', integer: 'integer', time: 'timestamptz', real: 'double precision' },
     extraColumns: ',\n      seq bigint GENERATED ALWAYS AS IDENTITY',
     addColumnIfMissing: (column, type) => [
       `ALTER TABLE IF EXISTS ${table} ADD COLUMN IF NOT EXISTS ${column} ${type}`,

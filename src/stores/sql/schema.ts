@@ -1,7 +1,7 @@
 import { CONFIRMATION_STATUSES } from '../../confirm/types.js';
 import type { SqlDialect } from './dialect.js';
 import { statusCheck } from './sql-row.js';
-import { indexName, linksTableOf, noticesTableOf } from './table-name.js';
+import { indexName, limitsTableOf, linksTableOf, noticesTableOf } from './table-name.js';
 
 /**
  * The table and its indexes, each statement safe to run again (`IF NOT EXISTS`), so a database made
@@ -17,6 +17,7 @@ export function schemaStatements(dialect: SqlDialect): string[] {
     // Columns a later version added, for a table an earlier one made: before CREATE (which then does
     // nothing), since SQLite's check reads whether the table exists.
     ...dialect.addColumnIfMissing('about', types.text),
+    ...dialect.addColumnIfMissing('approvals', types.text),
     `CREATE TABLE IF NOT EXISTS ${table} (
       id ${types.text} PRIMARY KEY NOT NULL,
       tool ${types.text} NOT NULL,
@@ -33,7 +34,8 @@ export function schemaStatements(dialect: SqlDialect): string[] {
       result ${types.text},
       error ${types.text},
       history ${types.text} NOT NULL,
-      about ${types.text}${dialect.extraColumns}
+      about ${types.text},
+      approvals ${types.text}${dialect.extraColumns}
     )`,
     // Every list the console makes is one range of one of these, newest first, a cursor's
     // `(created_at, order) < (…)` included: the tie-break is the last key (SQLite's rowid always is).
@@ -65,5 +67,15 @@ export function schemaStatements(dialect: SqlDialect): string[] {
       used_at ${types.time}
     )`,
     `CREATE INDEX IF NOT EXISTS ${indexName(tableName, 'links_expires')} ON ${linksTableOf(table)} (expires_at)`,
+    // Limit counters: one row per counter and window, `used` changed only by one conditional upsert
+    // (sums may be fractional). `prune` walks `window_end`.
+    `CREATE TABLE IF NOT EXISTS ${limitsTableOf(table)} (
+      limit_key ${types.text} NOT NULL,
+      window_start ${types.time} NOT NULL,
+      window_end ${types.time} NOT NULL,
+      used ${types.real} NOT NULL,
+      PRIMARY KEY (limit_key, window_start)
+    )`,
+    `CREATE INDEX IF NOT EXISTS ${indexName(tableName, 'limits_window_end')} ON ${limitsTableOf(table)} (window_end)`,
   ];
 }

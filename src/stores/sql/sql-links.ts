@@ -1,5 +1,6 @@
 import type { ApprovalLinkRecord, ConfirmationStore, LinkApprover } from '../../confirm/store.js';
 import type { SqlDialect } from './dialect.js';
+import { pruneInBatches } from './prune-batches.js';
 import { linksTableOf } from './table-name.js';
 
 /** A row of the links table, as the drivers hand it back. */
@@ -13,9 +14,6 @@ interface LinkRow {
   readonly used_at: unknown;
 }
 
-/** Rows `pruneLinks` deletes per statement, like the confirmations' prune. */
-const PRUNE_BATCH = 200;
-
 /**
  * The store's one-time approval links over a `SqlDialect`: an insert, a lookup by token hash, and a
  * use that is one conditional `UPDATE … WHERE used_at IS NULL AND expires_at > now`, so exactly one
@@ -25,7 +23,7 @@ export function sqlLinks(dialect: SqlDialect): Required<
   Pick<ConfirmationStore, 'saveLink' | 'findLink' | 'useLink'>
 > & {
   /** Deletes links that expired before `before` (epoch ms), in batches. */
-  pruneLinks(before: number, between: () => Promise<void>): Promise<void>;
+  pruneLinks(before: number): Promise<void>;
 } {
   const links = linksTableOf(dialect.table);
   const insert = dialect.prepare(
@@ -69,12 +67,8 @@ export function sqlLinks(dialect: SqlDialect): Required<
     async useLink(tokenHash, { now }) {
       return (await use([tokenHash, dialect.time(now)])).changed === 1;
     },
-    async pruneLinks(before, between) {
-      for (;;) {
-        const { changed } = await prune([dialect.time(before), PRUNE_BATCH]);
-        await between();
-        if (changed < PRUNE_BATCH) break;
-      }
+    async pruneLinks(before) {
+      await pruneInBatches(prune, dialect.time(before));
     },
   };
 }

@@ -1,10 +1,13 @@
+import { approvalsJson } from '../../confirm/transitions.js';
 import {
   CONFIRMATION_STATUSES,
   type Confirmation,
+  type ConfirmationApproval,
   type ConfirmationHistoryEntry,
   type ConfirmationLink,
   type ConfirmationStatus,
 } from '../../confirm/types.js';
+import type { ApprovalRequirement } from '../../policy/rules/rule.js';
 
 /** A confirmation as the SQL stores keep it: JSON as text, times as the driver returns them. */
 export interface ConfirmationRow {
@@ -23,8 +26,13 @@ export interface ConfirmationRow {
   readonly result: string | null;
   readonly error: string | null;
   readonly history: string;
-  /** `note`, `links` and `ref` as JSON text (an object), or null when the asker attached none. */
+  /**
+   * What the confirmation was asked with and never changes — `note`, `links`, `ref` and `requires` —
+   * as JSON text (an object), or null when it has none of them.
+   */
   readonly about: string | null;
+  /** The approvals so far as `approvalsJson` writes them (a compare-and-set compares this text), or null. */
+  readonly approvals: string | null;
   /** `list` only: the row's tie-break between equal creation times, as text. */
   readonly list_order?: string | number;
 }
@@ -47,6 +55,7 @@ export const COLUMNS = [
   'error',
   'history',
   'about',
+  'approvals',
 ] as const;
 
 /** A row read back into a record; `toIso` turns the driver's time value into an ISO string. */
@@ -68,24 +77,30 @@ export function rowToConfirmation(row: ConfirmationRow, toIso: (time: unknown) =
     ...(row.error === null ? {} : { error: row.error }),
     history: JSON.parse(row.history) as ConfirmationHistoryEntry[],
     ...(row.about == null ? {} : aboutOf(row.about)),
+    ...(row.approvals == null
+      ? {}
+      : { approvals: JSON.parse(row.approvals) as readonly ConfirmationApproval[] }),
   };
 }
 
-/** The stored `about` object's three fields, each only when it has the shape it was stored with. */
-function aboutOf(text: string): Pick<Confirmation, 'note' | 'links' | 'ref'> {
-  const about = JSON.parse(text) as { note?: unknown; links?: unknown; ref?: unknown };
+/** The stored `about` object's fields, each only when it has the shape it was stored with. */
+function aboutOf(text: string): Pick<Confirmation, 'note' | 'links' | 'ref' | 'requires'> {
+  const about = JSON.parse(text) as { note?: unknown; links?: unknown; ref?: unknown; requires?: unknown };
   return {
     ...(typeof about.note === 'string' ? { note: about.note } : {}),
     ...(Array.isArray(about.links) ? { links: about.links as readonly ConfirmationLink[] } : {}),
     ...(typeof about.ref === 'string' ? { ref: about.ref } : {}),
+    ...(typeof about.requires === 'object' && about.requires !== null
+      ? { requires: about.requires as ApprovalRequirement }
+      : {}),
   };
 }
 
-/** `note`, `links` and `ref` as the `about` column holds them. */
+/** `note`, `links`, `ref` and `requires` as the `about` column holds them. */
 function aboutText(confirmation: Confirmation): string | null {
-  const { note, links, ref } = confirmation;
-  if (note === undefined && links === undefined && ref === undefined) return null;
-  return JSON.stringify({ note, links, ref });
+  const { note, links, ref, requires } = confirmation;
+  if (note === undefined && links === undefined && ref === undefined && requires === undefined) return null;
+  return JSON.stringify({ note, links, ref, requires });
 }
 
 /** A record as the row the engine writes; `time` turns epoch ms into what the driver stores. */
@@ -107,6 +122,7 @@ export function confirmationRow(confirmation: Confirmation, time: (ms: number) =
     error: confirmation.error ?? null,
     history: JSON.stringify(confirmation.history),
     about: aboutText(confirmation),
+    approvals: confirmation.approvals === undefined ? null : approvalsJson(confirmation.approvals),
   };
 }
 

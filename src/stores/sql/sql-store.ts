@@ -1,15 +1,15 @@
 import { listStart, pageOf } from '../../confirm/list-page.js';
 import type {
-  ClaimChange,
+  ApproveChange,
   ConfirmationQuery,
   ConfirmationStore,
   DecisionChange,
   FinishChange,
-  PayloadEdit,
   TransitionOutcome,
 } from '../../confirm/store.js';
 import { FINISHED_STATUSES } from '../../confirm/store.js';
 import {
+  approvalsJson,
   clampLimit,
   DECISIONS,
   finishFrom,
@@ -20,6 +20,9 @@ import {
 } from '../../confirm/transitions.js';
 import type { Confirmation, ConfirmationStatus } from '../../confirm/types.js';
 import type { SqlDialect, SqlStatement } from './dialect.js';
+import { type Guards, guardedUpdate, isGuarded } from './guarded-update.js';
+import { pruneInBatches } from './prune-batches.js';
+import { sqlLimits } from './sql-limits.js';
 import { sqlLinks } from './sql-links.js';
 import {
   appendedHistory,
@@ -35,8 +38,6 @@ import { linksTableOf, noticesTableOf } from './table-name.js';
 
 /** Reminders one `remindDue` claims at most; the next sweep takes the rest. */
 const REMIND_BATCH = 500;
-/** Rows `prune` deletes per statement: small enough that one never holds the database for long. */
-export const PRUNE_BATCH = 200;
 /** How many rows the engine remembers from its own reads and writes (see `known` below). */
 const KNOWN_ROWS = 256;
 
@@ -48,8 +49,6 @@ export interface SqlStoreOptions {
 
 type Write = keyof ConfirmationStore;
 type Move = 'claim' | 'reclaim' | 'reject' | 'markDelivered';
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The last millisecond of year 9999 (the latest ISO time both databases read) and the largest 64-bit
@@ -73,9 +72,10 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
   const fromRow = (row: ConfirmationRow): Confirmation => rowToConfirmation(row, dialect.isoOf);
 
   // The row as this store last read or wrote it. A write whose `WHERE` also pins the remembered
-  // `status` and `attempt` changes exactly that row or nothing — each status is left for good or
-  // re-entered only with a new attempt, so the pair names one version — and the row after it is
-  // computed here instead of sent back (`RETURNING *`). A miss falls back to the plain statement.
+  // `status` and `attempt` (and no approvals) changes exactly that row or nothing — each status is left
+  // for good or re-entered only with a new attempt, and only an approval changes a pending row in
+  // place, so these name one version — and the row after it is computed here instead of sent back
+  // (`RETURNING *`). A miss falls back to the plain statement.
   const known = new Map<string, ConfirmationRow>();
   const remembering = options.rememberRows !== false;
   const remember = (row: ConfirmationRow): void => {
@@ -86,7 +86,9 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
   };
   const knownIn = (id: string, from: readonly ConfirmationStatus[]): ConfirmationRow | undefined => {
     const row = known.get(id);
-    return row !== undefined && from.includes(row.status as ConfirmationStatus) ? row : undefined;
+    return row !== undefined && row.approvals == null && from.includes(row.status as ConfirmationStatus)
+      ? row
+      : undefined;
   };
 
   const insert = write(
@@ -99,13 +101,14 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
 
   /**
    * Why a conditional update matched nothing: the read-back after a lost claim (for the message). A
-   * claim of an edit whose digest no longer matches is `wrong-status`, whatever the time.
+   * decision whose payload or approvals changed since they were read is `wrong-status`, whatever the
+   * time; one still where it starts from and not expired was refused for its link.
    */
   const refusal = async (
     id: string,
     transition: Transition | undefined,
     now: number,
-    fromDigest?: string,
+    guards: Guards = {},
   ): Promise<TransitionOutcome> => {
     const [row] = (await selectOne([id])).rows;
     if (row === undefined) {
@@ -114,12 +117,15 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
     }
     remember(row);
     const current = fromRow(row);
-    const expired =
-      transition?.refusedWhenExpired === true &&
-      transition.from.includes(current.status) &&
-      (fromDigest === undefined || current.digest === fromDigest) &&
-      Date.parse(current.expiresAt) <= now;
-    return { ok: false, reason: expired ? 'expired' : 'wrong-status', confirmation: current };
+    const { edit, quorum, link } = guards;
+    const unchanged =
+      transition?.from.includes(current.status) === true &&
+      (edit === undefined || current.digest === edit.fromDigest) &&
+      (quorum === undefined || (row.approvals ?? '[]') === approvalsJson(quorum.expected));
+    if (!unchanged) return { ok: false, reason: 'wrong-status', confirmation: current };
+    if (transition?.refusedWhenExpired === true && Date.parse(current.expiresAt) <= now)
+      return { ok: false, reason: 'expired', confirmation: current };
+    return { ok: false, reason: link === undefined ? 'wrong-status' : 'link-refused', confirmation: current };
   };
 
   const linksTable = linksTableOf(table);
@@ -128,7 +134,7 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
     'useLink',
     `UPDATE ${linksTable} SET used_at = $2, digest = ${dialect.relaxed('digest')} WHERE token_hash = $1 AND used_at IS NULL`,
   );
-  const moveStatements = (name: Move) => {
+  const moveClauses = (name: Move | 'approve') => {
     const transition: Transition = TRANSITIONS[name];
     const set =
       `status = ${statusLiteral(transition.to)}, updated_at = $2, history = ${history(name, '$3')}` +
@@ -136,23 +142,16 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
     const where =
       `id = $1 AND status IN (${statusList(transition.from)})` +
       (transition.refusedWhenExpired ? ' AND expires_at > $2' : '');
+    return { transition, set, where };
+  };
+  const moveStatements = (name: Move) => {
+    const { transition, set, where } = moveClauses(name);
     return {
       transition,
       full: write(name, `UPDATE ${table} SET ${set} WHERE ${where} RETURNING *`),
-      lean: write(name, `UPDATE ${table} SET ${set} WHERE ${where} AND status = $4 AND attempt = $5`),
-      // A claim that stores a person's edit, only over the payload they were shown; always the full
-      // statement (edits are rare), whose returned row is remembered like any other.
-      edited: write(
+      lean: write(
         name,
-        `UPDATE ${table} SET ${set}, payload = $4, digest = $5 WHERE ${where} AND digest = $6 RETURNING *`,
-      ),
-      // A decision through a one-time link: made only while the link is live, so the write that
-      // decides is the one that spends it (marking it used after is bookkeeping: it is dead already,
-      // its confirmation having left the status it was made for).
-      linked: write(
-        name,
-        `UPDATE ${table} SET ${set} WHERE ${where} AND EXISTS (SELECT 1 FROM ${linksTable}` +
-          ' WHERE token_hash = $4 AND confirmation_id = $1 AND used_at IS NULL AND expires_at > $2) RETURNING *',
+        `UPDATE ${table} SET ${set} WHERE ${where} AND status = $4 AND attempt = $5 AND approvals IS NULL`,
       ),
     };
   };
@@ -162,40 +161,38 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
     reject: moveStatements('reject'),
     markDelivered: moveStatements('markDelivered'),
   };
-  const claimEdited = async (id: string, change: ClaimChange & { edit: PayloadEdit }) => {
-    const { transition, edited } = moves.claim;
-    const { edit } = change;
-    const entry = JSON.stringify(historyEntry(change, transition.to, edit));
-    const values = [id, dialect.time(change.now), entry, edit.payloadJson, edit.digest, edit.fromDigest];
-    const [after] = (await edited(values)).rows;
-    if (after === undefined) return refusal(id, transition, change.now, edit.fromDigest);
+  const guardedStatements = new Map<string, SqlStatement>();
+  /**
+   * A decision with guards (`guardedUpdate`): the write that decides is the one that checks them, and
+   * spends a link (marking it used after is bookkeeping: its confirmation has left the state it was
+   * made for). Always the full statement (guards are rare); its row is remembered like any other.
+   */
+  const guardedMove = async (
+    name: Move | 'approve',
+    id: string,
+    change: DecisionChange & Guards & { readonly approval?: ApproveChange['approval'] },
+  ): Promise<TransitionOutcome> => {
+    const { transition, set, where } = moveClauses(name);
+    const now = dialect.time(change.now);
+    const entry = JSON.stringify(historyEntry(change, transition.to, change.edit, change.approval));
+    const { sql, values } = guardedUpdate(
+      { table, linksTable, set, where, values: [id, now, entry] },
+      change,
+    );
+    const statement = guardedStatements.get(sql) ?? write(name, sql);
+    guardedStatements.set(sql, statement);
+    const [after] = (await statement(values)).rows;
+    if (after === undefined) return refusal(id, transition, change.now, change);
     remember(after);
-    return { ok: true as const, confirmation: fromRow(after) };
+    if (change.link !== undefined) await markLinkUsed([change.link.tokenHash, now]);
+    return { ok: true, confirmation: fromRow(after) };
   };
-  const moveLinked = async (
+  const move = async (
     name: Move,
     id: string,
-    change: DecisionChange & { link: { tokenHash: string } },
-  ) => {
-    const { transition, linked } = moves[name];
-    const entry = JSON.stringify(historyEntry(change, transition.to));
-    const now = dialect.time(change.now);
-    const [after] = (await linked([id, now, entry, change.link.tokenHash])).rows;
-    if (after === undefined) {
-      const refused = await refusal(id, transition, change.now);
-      // Still where the decision starts from, yet refused: the link was not live.
-      return !refused.ok &&
-        refused.reason === 'wrong-status' &&
-        transition.from.includes(refused.confirmation.status)
-        ? { ok: false as const, reason: 'link-refused' as const, confirmation: refused.confirmation }
-        : refused;
-    }
-    remember(after);
-    await markLinkUsed([change.link.tokenHash, now]);
-    return { ok: true as const, confirmation: fromRow(after) };
-  };
-  const move = async (name: Move, id: string, change: DecisionChange): Promise<TransitionOutcome> => {
-    if (change.link !== undefined) return moveLinked(name, id, { ...change, link: change.link });
+    change: DecisionChange & Guards,
+  ): Promise<TransitionOutcome> => {
+    if (isGuarded(change)) return guardedMove(name, id, change);
     const { transition, full, lean } = moves[name];
     const entry = JSON.stringify(historyEntry(change, transition.to));
     const now = dialect.time(change.now);
@@ -273,9 +270,11 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
   );
 
   const { pruneLinks, ...links } = sqlLinks(dialect);
+  const { pruneLimits, ...limits } = sqlLimits(dialect);
 
   return {
     ...links,
+    ...limits,
 
     async create(confirmation) {
       const row = confirmationRow(confirmation, dialect.time);
@@ -335,10 +334,8 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
       }));
     },
 
-    claim: (id, change) =>
-      change.edit === undefined
-        ? move('claim', id, change)
-        : claimEdited(id, { ...change, edit: change.edit }),
+    claim: (id, change) => move('claim', id, change),
+    approve: (id, change) => guardedMove('approve', id, change),
     reclaim: (id, change) => move('reclaim', id, change),
     reject: (id, change) => move('reject', id, change),
     markDelivered: (id, change) => move('markDelivered', id, change),
@@ -392,21 +389,10 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
     async prune({ before }) {
       const cutoff = dialect.time(before);
       let pruned = 0;
-      for (const batch of pruneBatches) {
-        for (;;) {
-          const { changed } = await batch([cutoff, PRUNE_BATCH]);
-          pruned += changed;
-          // Another caller's confirm gets its turn between batches (SQLite's driver never yields).
-          await nextTurn();
-          if (changed < PRUNE_BATCH) break;
-        }
-      }
-      for (;;) {
-        const { changed } = await forgetNotices([cutoff, PRUNE_BATCH]);
-        await nextTurn();
-        if (changed < PRUNE_BATCH) break;
-      }
-      await pruneLinks(before, nextTurn);
+      for (const batch of pruneBatches) pruned += await pruneInBatches(batch, cutoff);
+      await pruneInBatches(forgetNotices, cutoff);
+      await pruneLinks(before);
+      await pruneLimits(before);
       return pruned;
     },
 

@@ -30,7 +30,7 @@ export function sqliteDialect({
   return {
     table,
     tableName,
-    types: { text: 'TEXT', integer: 'INTEGER', time: 'INTEGER' },
+    types: { text: 'TEXT', integer: 'INTEGER', time: 'INTEGER', real: 'REAL' },
     extraColumns: '',
     // SQLite has no ADD COLUMN IF NOT EXISTS: the table's columns are read first (none: not made yet).
     addColumnIfMissing(column, type) {

@@ -45,6 +45,14 @@ export function linksTableOf(table: string): string {
   return siblingTableOf(table, '_links');
 }
 
+/**
+ * The table of limit counters beside a confirmation table (`…_limits`, in the same schema): one row
+ * per counter and window.
+ */
+export function limitsTableOf(table: string): string {
+  return siblingTableOf(table, '_limits');
+}
+
 function siblingTableOf(table: string, suffix: string): string {
   const parts = table.split('.');
   const bare = (parts.pop() ?? table).replace(/^"|"$/g, '');

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import type { Confirmation, ConfirmationStore } from 'graded-tools';
 import { createPostgresStore } from 'graded-tools/postgres';
 import { createSqliteStore } from 'graded-tools/sqlite';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pendingConfirmation } from '../../confirm/store-contract.js';
-import { describePostgres, uniqueTable } from '../../helpers/postgres.js';
+import { describePostgres, storeTables, uniqueTable } from '../../helpers/postgres.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 /** The table as the version before `note`, `links` and `ref` made it (no `about` column). */
@@ -14,6 +15,51 @@ const OLD_TABLE = (table: string, time: string, extra = '') => `CREATE TABLE ${t
   payload TEXT NOT NULL, digest TEXT NOT NULL, actor TEXT, scope TEXT, created_at ${time} NOT NULL,
   expires_at ${time} NOT NULL, updated_at ${time} NOT NULL, attempt INTEGER NOT NULL DEFAULT 0,
   result TEXT, error TEXT, history TEXT NOT NULL${extra})`;
+
+/** The table as the version before rules made it (`about`, but no `approvals`; no limits table). */
+const ABOUT_TABLE = (table: string, time: string, extra = '') =>
+  OLD_TABLE(table, time, `, about TEXT${extra}`);
+
+/**
+ * `legacy` as a row of an old table, its columns in order (`time` turns epoch ms into the stored
+ * time), then `extra`; and the positional insert of it (`?` for SQLite, `$n` for PostgreSQL).
+ */
+function oldRow(legacy: Confirmation, time: (ms: number) => unknown, ...extra: unknown[]): unknown[] {
+  const { input, payload, digest, actor, scope, createdAt, expiresAt, updatedAt, history } = legacy;
+  return [
+    ...[legacy.id, legacy.tool, 'pending', JSON.stringify(input), JSON.stringify(payload), digest],
+    ...[actor, scope, time(Date.parse(createdAt)), time(Date.parse(expiresAt)), time(Date.parse(updatedAt))],
+    ...[0, null, null, JSON.stringify(history), ...extra],
+  ];
+}
+const insertOld = (table: string, row: readonly unknown[], mark: (n: number) => string) =>
+  `INSERT INTO ${table} VALUES (${row.map((_, i) => mark(i + 1)).join(', ')})`;
+
+/** A row of the version before rules: a pending confirmation asked with a note. */
+const beforeRules = () => pendingConfirmation({ note: 'asked before rules' });
+
+/**
+ * What a store opened over a table of the version before rules must do: read its rows as they were,
+ * approve one (its approvals column empty), keep `requires` and count a limit.
+ */
+async function expectRulesWork(store: ConfirmationStore, legacy: ReturnType<typeof beforeRules>) {
+  expect(await store.get(legacy.id)).toEqual(legacy);
+  const now = Date.parse(legacy.createdAt) + 1;
+  const next = [{ by: 'li', at: new Date(now).toISOString(), digest: legacy.digest }];
+  const approved = await store.approve?.(legacy.id, {
+    now,
+    by: 'li',
+    quorum: { expected: [], next },
+    approval: { count: 1, needed: 2 },
+  });
+  expect(approved).toMatchObject({ ok: true, confirmation: { status: 'pending', approvals: next } });
+  const fresh = pendingConfirmation({ requires: { approvals: 2, approverFlags: [], rules: ['#1'] } });
+  await store.create(fresh);
+  expect(await store.get(fresh.id)).toEqual(fresh);
+  const spend = { key: `old:${legacy.id}`, windowStart: now, windowEnd: now + 60_000, amount: 2, max: 3 };
+  expect(await store.spendLimit?.(spend)).toEqual({ ok: true, used: 2 });
+  expect(await store.spendLimit?.(spend)).toEqual({ ok: false, used: 2 });
+}
 
 const about = { note: 'why', links: [{ label: 'Desk', url: 'https://desk.example/c/1' }], ref: 'conv-1' };
 const dir = tempDir();
@@ -25,25 +71,8 @@ describe('a table made by an older version gains the new column', () => {
     const old = new BetterSqlite3(path);
     old.exec(OLD_TABLE('graded_tools_confirmations', 'INTEGER'));
     const legacy = pendingConfirmation();
-    old
-      .prepare(
-        'INSERT INTO graded_tools_confirmations VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?)',
-      )
-      .run(
-        legacy.id,
-        legacy.tool,
-        'pending',
-        JSON.stringify(legacy.input),
-        JSON.stringify(legacy.payload),
-        legacy.digest,
-        legacy.actor,
-        legacy.scope,
-        Date.parse(legacy.createdAt),
-        Date.parse(legacy.expiresAt),
-        Date.parse(legacy.updatedAt),
-        0,
-        JSON.stringify(legacy.history),
-      );
+    const row = oldRow(legacy, (ms) => ms);
+    old.prepare(insertOld('graded_tools_confirmations', row, () => '?')).run(...row);
     old.close();
     const store = createSqliteStore({ path });
     expect(await store.get(legacy.id)).toEqual(legacy);
@@ -54,13 +83,27 @@ describe('a table made by an older version gains the new column', () => {
     // Opening again does nothing more (the column is there).
     createSqliteStore({ path }).close();
   });
+
+  it('SQLite: opening the store adds `approvals` and the limits table to a table made before rules', async () => {
+    const path = join(dir.path, 'before-rules.db');
+    const old = new BetterSqlite3(path);
+    old.exec(ABOUT_TABLE('graded_tools_confirmations', 'INTEGER'));
+    const legacy = beforeRules();
+    const row = oldRow(legacy, (ms) => ms, JSON.stringify({ note: legacy.note }));
+    old.prepare(insertOld('graded_tools_confirmations', row, () => '?')).run(...row);
+    old.close();
+    const store = createSqliteStore({ path });
+    await expectRulesWork(store, legacy);
+    store.close();
+    createSqliteStore({ path }).close();
+  });
 });
 
 const table = uniqueTable('gt_old');
 let admin: pg.Pool | undefined;
 afterAll(async () => {
   if (admin === undefined) return;
-  await admin.query(`DROP TABLE IF EXISTS ${table}`);
+  await admin.query(`DROP TABLE IF EXISTS ${storeTables(table)}`);
   await admin.end();
 });
 
@@ -74,6 +117,23 @@ await describePostgres('PostgreSQL: migrate() adds the new column to an older ta
     const fresh = pendingConfirmation(about);
     await store.create(fresh);
     expect(await store.get(fresh.id)).toEqual(fresh);
+    await store.close();
+  });
+
+  it('adds `approvals` and the limits table to a table made before rules, keeping its rows', async () => {
+    await admin?.query(`DROP TABLE IF EXISTS ${storeTables(table)}`);
+    await admin?.query(ABOUT_TABLE(table, 'timestamptz', ', seq bigint GENERATED ALWAYS AS IDENTITY'));
+    const legacy = beforeRules();
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const row = oldRow(legacy, iso, JSON.stringify({ note: legacy.note }));
+    await admin?.query(
+      insertOld(table, row, (n) => `$${n}`),
+      row,
+    );
+    const store = createPostgresStore({ connectionString: url, table });
+    await store.migrate();
+    await store.migrate();
+    await expectRulesWork(store, legacy);
     await store.close();
   });
 });

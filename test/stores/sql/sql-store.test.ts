@@ -7,7 +7,7 @@ import { schemaStatements } from '../../../src/stores/sql/schema.js';
 import { createSqlStore } from '../../../src/stores/sql/sql-store.js';
 import { sqliteDialect } from '../../../src/stores/sql/sqlite-dialect.js';
 import { storeContract } from '../../confirm/store-contract.js';
-import { describePostgres, uniqueTable } from '../../helpers/postgres.js';
+import { describePostgres, storeTables, uniqueTable } from '../../helpers/postgres.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
 // The engine with its remembered rows switched off: every write sends its row back (`RETURNING *`).
@@ -32,7 +32,7 @@ await describePostgres('SQL engine on PostgreSQL, rows not remembered', (url) =>
     return {
       store: createSqlStore(dialect, { rememberRows: false }),
       cleanup: async () => {
-        await pool.query(`DROP TABLE IF EXISTS "${table}"`);
+        await pool.query(`DROP TABLE IF EXISTS ${storeTables(table)}`);
         await pool.end();
       },
     };

@@ -1,0 +1,68 @@
+import type { ConfirmationStore } from '../../confirm/store.js';
+import { DECISIONS } from '../../confirm/transitions.js';
+import type { SqlDialect } from './dialect.js';
+import { pruneInBatches } from './prune-batches.js';
+import { limitsTableOf } from './table-name.js';
+
+/**
+ * The store's limit counters over a `SqlDialect`. A spend is one upsert whose update only happens
+ * while the sum stays within `max` (`… DO UPDATE … WHERE used + amount <= max RETURNING used`): the
+ * row lock makes it exact for any number of callers in any number of processes, in one round trip.
+ * No row back means refused; only then is the counter read again, to say where it stands.
+ */
+export function sqlLimits(dialect: SqlDialect): Required<
+  Pick<ConfirmationStore, 'spendLimit' | 'refundLimit' | 'peekLimit'>
+> & {
+  /** Deletes counters whose window ended before `before` (epoch ms), in batches. */
+  pruneLimits(before: number): Promise<void>;
+} {
+  const limits = limitsTableOf(dialect.table);
+  const upsert =
+    `INSERT INTO ${limits} AS counter (limit_key, window_start, window_end, used) VALUES ($1, $2, $3, $4)` +
+    ' ON CONFLICT (limit_key, window_start) DO UPDATE SET used = counter.used + excluded.used';
+  const spendable = DECISIONS.has('spendLimit');
+  // `Infinity` cannot be bound: an uncapped spend (a shadow rule) has no condition at all.
+  const spendCapped = dialect.prepare(
+    `${upsert} WHERE counter.used + excluded.used <= $5 RETURNING used`,
+    spendable,
+  );
+  const spendUncapped = dialect.prepare(`${upsert} RETURNING used`, spendable);
+  const refund = dialect.prepare(
+    `UPDATE ${limits} SET used = CASE WHEN used > $3 THEN used - $3 ELSE 0 END` +
+      ' WHERE limit_key = $1 AND window_start = $2',
+    false,
+  );
+  const select = dialect.prepare(
+    `SELECT used FROM ${limits} WHERE limit_key = $1 AND window_start = $2`,
+    false,
+  );
+  const prune = dialect.prepare(
+    `DELETE FROM ${limits} WHERE (limit_key, window_start) IN` +
+      ` (SELECT limit_key, window_start FROM ${limits} WHERE window_end < $1 LIMIT $2)`,
+    false,
+  );
+  const usedOf = (rows: readonly unknown[]): number | undefined => {
+    const [row] = rows as readonly { used: number | string }[];
+    return row === undefined ? undefined : Number(row.used);
+  };
+  const peek = async (key: string, windowStart: number): Promise<number> =>
+    usedOf((await select([key, dialect.time(windowStart)])).rows) ?? 0;
+
+  return {
+    async spendLimit({ key, windowStart, windowEnd, amount, max }) {
+      // A fresh counter is inserted unconditionally: an amount over `max` alone is refused here.
+      if (!(amount <= max)) return { ok: false, used: await peek(key, windowStart) };
+      const values = [key, dialect.time(windowStart), dialect.time(windowEnd), amount];
+      const { rows } = max === Infinity ? await spendUncapped(values) : await spendCapped([...values, max]);
+      const used = usedOf(rows);
+      return used === undefined ? { ok: false, used: await peek(key, windowStart) } : { ok: true, used };
+    },
+    async refundLimit({ key, windowStart, amount }) {
+      await refund([key, dialect.time(windowStart), amount]);
+    },
+    peekLimit: peek,
+    async pruneLimits(before) {
+      await pruneInBatches(prune, dialect.time(before));
+    },
+  };
+}
