@@ -60,7 +60,11 @@ export type RulesAnswer =
     };
 
 /** A tool without rules: nothing to add. */
-export const NO_RULES: RulesAnswer = { kind: 'proceed', asksPerson: false, requires: undefined };
+export const NO_RULES: Extract<RulesAnswer, { kind: 'proceed' }> = {
+  kind: 'proceed',
+  asksPerson: false,
+  requires: undefined,
+};
 
 /** One call as the rules step needs it. */
 export interface RuledCall {
@@ -105,6 +109,7 @@ export function applyRules(ruled: RuledCall): RulesAnswer | Promise<RulesAnswer>
 function proceed(ruled: RuledCall, verdict: RuleVerdict): Extract<RulesAnswer, { kind: 'proceed' }> {
   const asksPerson =
     ruled.grade === 'write' && (verdict.confirm !== undefined || verdict.requirement !== undefined);
+  if (!asksPerson && verdict.requirement === undefined) return NO_RULES;
   return { kind: 'proceed', asksPerson, requires: verdict.requirement };
 }
 
@@ -182,7 +187,7 @@ function limitState(use: LimitUse, used: number): string {
 
 function report(ruled: RuledCall, reports: readonly RuleReport[]): void {
   const { onEvent } = ruled;
-  if (onEvent === undefined) return;
+  if (onEvent === undefined || reports.length === 0) return;
   for (const { rule, mode, decision, reason } of reports) {
     emitSafely(onEvent, {
       type: 'rule',

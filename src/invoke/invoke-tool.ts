@@ -3,6 +3,7 @@ import { formatMessage, type Locale, type MessageParams } from '../messages/inde
 import { type CallContext, readCallContext } from '../policy/call-context.js';
 import { type Refusal, refusalFor } from '../policy/gates.js';
 import type { ApprovalRequirement } from '../policy/rules/rule.js';
+import { ruleCall } from '../policy/rules/rule-call.js';
 import { echoableName, shownName, toldCode } from '../policy/told.js';
 import {
   type ErrorCode,
@@ -185,14 +186,16 @@ export class InvokePath {
     const now = this.#settings.now();
     const answer = applyRules({
       rules: tool.rules,
-      call: {
-        input: input as Record<string, unknown>,
-        actor: ctx.actor,
-        scope: ctx.scope,
-        flags: ctx.flags,
-        tool: tool.info.name,
-        now: new Date(now),
-      },
+      call: ruleCall(
+        {
+          input: input as Record<string, unknown>,
+          actor: ctx.actor,
+          scope: ctx.scope,
+          flags: ctx.flags,
+          tool: tool.info.name,
+        },
+        now,
+      ),
       grade: tool.info.sideEffect,
       caller: ctx.caller,
       mayWaitForPerson: ctx.caller === 'person' || call.proposal !== undefined,

@@ -1,11 +1,16 @@
 import { Environment } from '@marcbachmann/cel-js';
+import { compileClosures } from './cel-closures.js';
 import type { RuleCall } from './rule.js';
 
 /** The longest CEL expression a rule may hold. */
 export const MAX_EXPRESSION_LENGTH = 2_000;
 
 /** A compiled CEL expression: evaluated against one call, or throwing what CEL throws. */
-export type CelProgram = (call: RuleCall) => unknown;
+export interface CelProgram {
+  readonly run: (call: RuleCall) => unknown;
+  /** Compiled to closures (bounded by construction); otherwise cel-js walks it on every call. */
+  readonly closures: boolean;
+}
 
 // One environment for every rule: the names a `when` may read, typed, and structural limits at parse.
 let environment: Environment | undefined;
@@ -23,7 +28,11 @@ const celEnvironment = (): Environment =>
  * numbers for a `sum`), or says why not. `matches` is refused: cel-js runs it on JavaScript's
  * backtracking engine, and a rule must stay bounded whatever the input holds.
  */
-export function compileCel(source: unknown, types: readonly string[]): CelProgram | { problem: string } {
+export function compileCel(
+  source: unknown,
+  types: readonly string[],
+  options: { readonly closures?: boolean } = {},
+): CelProgram | { problem: string } {
   if (typeof source !== 'string' || source.trim() === '' || source.length > MAX_EXPRESSION_LENGTH)
     return {
       problem: `a CEL expression must be a non-empty string of at most ${MAX_EXPRESSION_LENGTH} characters`,
@@ -45,7 +54,7 @@ export function compileCel(source: unknown, types: readonly string[]): CelProgra
   const type = checked.type ?? 'dyn';
   if (type !== 'dyn' && !types.includes(type))
     return { problem: `it gives ${type}, where ${types.join(' or ')} is needed` };
-  return (call) =>
+  const slow = (call: RuleCall): unknown =>
     parsed({
       input: call.input,
       actor: call.actor ?? '',
@@ -54,6 +63,17 @@ export function compileCel(source: unknown, types: readonly string[]): CelProgra
       tool: call.tool,
       now: call.now,
     });
+  // The fast path answers values only: whatever it will not answer, cel-js answers (errors included).
+  const fast = options.closures === false ? undefined : compileClosures(parsed.ast);
+  if (fast === undefined) return { run: slow, closures: false };
+  const run = (call: RuleCall): unknown => {
+    try {
+      return fast(call);
+    } catch {
+      return slow(call);
+    }
+  };
+  return { run, closures: true };
 }
 
 function callsMatches(node: unknown): boolean {

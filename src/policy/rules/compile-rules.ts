@@ -20,6 +20,8 @@ export interface CompiledLimit {
   readonly per: LimitWindow;
   readonly windowMs: number;
   readonly by: LimitKey;
+  /** The sum runs code that may take long. */
+  readonly timed: boolean;
 }
 
 /** What a rule does when it applies. */
@@ -37,6 +39,8 @@ export interface CompiledRule {
   readonly whenSource: string | undefined;
   readonly when: ((call: RuleCall) => unknown) | undefined;
   readonly effect: RuleEffect;
+  /** Runs code that may take long (a function, or CEL that cel-js walks): each run is timed. */
+  readonly timed: boolean;
 }
 
 /** Why a rule cannot be registered; `register` throws it as a `ToolDefinitionError` naming the rule. */
@@ -94,20 +98,21 @@ function compileRule(rule: Record<string, unknown>, index: number, grade: SideEf
     whenSource: condition?.source,
     when: condition?.run,
     effect,
+    timed: condition?.timed === true || (effect.kind === 'limit' && effect.limit.timed),
   });
 }
 
 function compileCondition(
   when: unknown,
-): { source: string; run: (call: RuleCall) => unknown } | undefined | string {
+): { source: string; run: (call: RuleCall) => unknown; timed: boolean } | undefined | string {
   if (when === undefined) return undefined;
   if (typeof when === 'function') {
     const run = when as (call: RuleCall) => unknown;
-    return { source: '(function)', run: (call) => run(call) };
+    return { source: '(function)', run: (call) => run(call), timed: true };
   }
   const program = compileCel(when, ['bool']);
   if ('problem' in program) return `\`when\`: ${program.problem}`;
-  return { source: when as string, run: program };
+  return { source: when as string, run: program.run, timed: !program.closures };
 }
 
 function compileEffect(
@@ -167,15 +172,27 @@ function compileLimit(limit: unknown): CompiledLimit | string {
       return '`limit` counts `calls` or a `sum` up to `max`, not both';
     if (typeof calls !== 'number' || !Number.isInteger(calls) || calls < 1)
       return '`limit.calls` must be a whole number of at least 1';
-    return Object.freeze({ measure: 'calls', amount: () => 1, max: calls, ...window });
+    return Object.freeze({ measure: 'calls', amount: () => 1, max: calls, ...window, timed: false });
   }
   if (typeof max !== 'number' || !Number.isFinite(max) || max <= 0)
     return '`limit.max` must be a positive number';
   if (typeof sum === 'function') {
     const run = sum as (call: RuleCall) => unknown;
-    return Object.freeze({ measure: '(function)', amount: (call: RuleCall) => run(call), max, ...window });
+    return Object.freeze({
+      measure: '(function)',
+      amount: (call: RuleCall) => run(call),
+      max,
+      ...window,
+      timed: true,
+    });
   }
   const program = compileCel(sum, ['int', 'uint', 'double']);
   if ('problem' in program) return `\`limit.sum\`: ${program.problem}`;
-  return Object.freeze({ measure: sum as string, amount: program, max, ...window });
+  return Object.freeze({
+    measure: sum as string,
+    amount: program.run,
+    max,
+    ...window,
+    timed: !program.closures,
+  });
 }

@@ -47,79 +47,101 @@ export interface RuleVerdict {
  * asked; every applying limit counts.
  */
 export function evaluateRules(rules: readonly CompiledRule[], call: RuleCall): RuleVerdict {
-  let denied: RuleVerdict['denied'];
-  let confirm: string | undefined;
-  let approvals = 1;
-  const approverFlags = new Set<string>();
-  const asking: string[] = [];
-  const limits: LimitUse[] = [];
-  const reports: RuleReport[] = [];
+  const verdict = new Verdict();
   for (const rule of rules) {
-    const shadow = rule.mode === 'shadow';
-    const report = (decision: RuleReport['decision'], reason?: string) =>
-      reports.push(
-        reason === undefined
-          ? { rule: rule.name, mode: rule.mode, decision }
-          : { rule: rule.name, mode: rule.mode, decision, reason },
+    const applies = rule.when === undefined ? true : run(verdict, rule, rule.when, call);
+    if (applies === false) continue;
+    if (applies !== true) {
+      verdict.fail(
+        rule,
+        isFailed(applies) ? applies.problem : `its condition gave ${typeof applies}, not a boolean`,
       );
-    const failed = (detail: string) => {
-      report('error', detail);
-      denied ??= shadow
-        ? undefined
-        : {
-            rule: rule.name,
-            reason: `rule "${rule.name}" could not be evaluated, so the call is refused`,
-            failed: true,
-          };
-    };
-    const applies = rule.when === undefined ? true : bounded(() => rule.when?.(call));
-    if (typeof applies !== 'boolean') {
-      failed(isFailed(applies) ? applies.problem : `its condition gave ${typeof applies}, not a boolean`);
       continue;
     }
-    if (!applies) continue;
     const { effect } = rule;
+    const shadow = rule.mode === 'shadow';
     switch (effect.kind) {
       case 'deny':
-        report('deny', effect.reason);
-        if (!shadow) denied ??= { rule: rule.name, reason: effect.reason, failed: false };
+        verdict.report(rule, 'deny', effect.reason);
+        if (!shadow) verdict.denied ??= { rule: rule.name, reason: effect.reason, failed: false };
         break;
       case 'confirm':
-        report('confirm');
-        if (!shadow) confirm ??= rule.name;
+        verdict.report(rule, 'confirm');
+        if (!shadow) verdict.confirm ??= rule.name;
         break;
       case 'approve':
-        report('approvals');
-        if (shadow) break;
-        approvals = Math.max(approvals, effect.approvals);
-        for (const flag of effect.approverFlags) approverFlags.add(flag);
-        asking.push(rule.name);
+        verdict.report(rule, 'approvals');
+        if (!shadow) verdict.ask(rule.name, effect.approvals, effect.approverFlags);
         break;
       case 'limit': {
-        const amount = bounded(() => effect.limit.amount(call));
+        const amount = run(verdict, rule, effect.limit.amount, call);
         const counted = typeof amount === 'bigint' ? Number(amount) : amount;
         if (typeof counted !== 'number' || !Number.isFinite(counted) || counted < 0) {
-          failed(
+          verdict.fail(
+            rule,
             isFailed(counted)
               ? counted.problem
               : `its sum gave ${String(counted)}, not a number of at least 0`,
           );
           break;
         }
-        limits.push(limitUse(rule, effect.limit, call, counted, shadow));
+        verdict.limits.push(limitUse(rule, effect.limit, call, counted, shadow));
         break;
       }
     }
   }
-  const requirement =
-    asking.length === 0
-      ? undefined
-      : Object.freeze({
-          approvals,
-          approverFlags: Object.freeze([...approverFlags].sort()),
-          rules: Object.freeze(asking),
-        });
-  return { denied, confirm, requirement, limits, reports };
+  return verdict.settle();
+}
+
+const NONE: readonly never[] = Object.freeze([]);
+
+/** What the rules found so far; built without a closure per rule, as it runs on every call. */
+class Verdict {
+  denied: RuleVerdict['denied'];
+  confirm: string | undefined;
+  limits: LimitUse[] = [];
+  /** The last reading of the clock for timed rules (0: none yet). */
+  clock = 0;
+  #approvals = 1;
+  #flags: Set<string> | undefined;
+  #asking: string[] | undefined;
+  #reports: RuleReport[] | undefined;
+
+  report(rule: CompiledRule, decision: RuleReport['decision'], reason?: string): void {
+    const { name, mode } = rule;
+    (this.#reports ??= []).push(
+      reason === undefined ? { rule: name, mode, decision } : { rule: name, mode, decision, reason },
+    );
+  }
+
+  /** A rule that failed denies (fail closed); a shadow one only reports. */
+  fail(rule: CompiledRule, problem: string): void {
+    this.report(rule, 'error', problem);
+    if (rule.mode === 'shadow') return;
+    const reason = `rule "${rule.name}" could not be evaluated, so the call is refused`;
+    this.denied ??= { rule: rule.name, reason, failed: true };
+  }
+
+  ask(rule: string, approvals: number, flags: readonly string[]): void {
+    this.#approvals = Math.max(this.#approvals, approvals);
+    this.#flags ??= new Set();
+    for (const flag of flags) this.#flags.add(flag);
+    (this.#asking ??= []).push(rule);
+  }
+
+  settle(): RuleVerdict {
+    const asking = this.#asking;
+    const requirement =
+      asking === undefined
+        ? undefined
+        : Object.freeze({
+            approvals: this.#approvals,
+            approverFlags: Object.freeze([...(this.#flags ?? [])].sort()),
+            rules: Object.freeze(asking),
+          });
+    const { denied, confirm, limits } = this;
+    return { denied, confirm, requirement, limits, reports: this.#reports ?? NONE };
+  }
 }
 
 /** Why a rule's expression or function failed. */
@@ -127,24 +149,33 @@ interface Failed {
   readonly problem: string;
 }
 
-/** Runs one rule's expression or function, failing it when it throws or takes too long. */
-function bounded(run: () => unknown): unknown {
-  const started = performance.now();
+const isFailed = (value: unknown): value is Failed =>
+  typeof value === 'object' && value !== null && typeof (value as Failed).problem === 'string';
+
+/**
+ * Runs a rule's condition or sum: what it threw is a failure, and one the app wrote (a function, or
+ * CEL that cel-js walks) is timed — closures compiled from CEL are bounded by construction.
+ */
+function run(
+  verdict: Verdict,
+  rule: CompiledRule,
+  part: (call: RuleCall) => unknown,
+  call: RuleCall,
+): unknown {
+  if (rule.timed && verdict.clock === 0) verdict.clock = performance.now();
   let value: unknown;
   try {
-    value = run();
+    value = part(call);
   } catch (error) {
     return { problem: describeThrown(error).slice(0, 300) };
   }
-  if (performance.now() - started > RULE_TIME_LIMIT_MS)
-    return { problem: `it took longer than ${RULE_TIME_LIMIT_MS} ms` };
-  if (typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function')
-    return { problem: 'it returned a promise: rules are synchronous' };
-  return value;
+  if (!rule.timed) return value;
+  // One reading of the clock per timed rule: each one's time runs from the reading before it.
+  const now = performance.now();
+  const took = now - verdict.clock;
+  verdict.clock = now;
+  return took > RULE_TIME_LIMIT_MS ? { problem: `it took longer than ${RULE_TIME_LIMIT_MS} ms` } : value;
 }
-
-const isFailed = (value: unknown): value is Failed =>
-  typeof value === 'object' && value !== null && typeof (value as Failed).problem === 'string';
 
 function limitUse(
   rule: CompiledRule,
