@@ -85,7 +85,7 @@ export function evaluateRules(rules: readonly CompiledRule[], call: RuleCall): R
           );
           break;
         }
-        verdict.limits.push(limitUse(rule, effect.limit, call, counted, shadow));
+        (verdict.limits ??= []).push(limitUse(rule, effect.limit, call, counted, shadow));
         break;
       }
     }
@@ -99,7 +99,7 @@ const NONE: readonly never[] = Object.freeze([]);
 class Verdict {
   denied: RuleVerdict['denied'];
   confirm: string | undefined;
-  limits: LimitUse[] = [];
+  limits: LimitUse[] | undefined;
   /** The last reading of the clock for timed rules (0: none yet). */
   clock = 0;
   #approvals = 1;
@@ -140,7 +140,7 @@ class Verdict {
             rules: Object.freeze(asking),
           });
     const { denied, confirm, limits } = this;
-    return { denied, confirm, requirement, limits, reports: this.#reports ?? NONE };
+    return { denied, confirm, requirement, limits: limits ?? NONE, reports: this.#reports ?? NONE };
   }
 }
 
