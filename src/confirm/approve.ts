@@ -180,7 +180,7 @@ async function approveShort(
     ctx.emitLink(record.id, { approver: base.by ?? '' });
   }
   ctx.emit('approved', outcome.confirmation, base.by);
-  return fail('AWAITING_APPROVALS', { detail: `${quorum.count} of ${quorum.needed}` }, outcome.confirmation);
+  return fail('AWAITING_APPROVALS', { detail: `${quorum.count}/${quorum.needed}` }, outcome.confirmation);
 }
 
 /** The record and, when a link's token was given, its link: both read at once. */

@@ -6,7 +6,8 @@ import type { Offer } from './offer.js';
 /**
  * A confirmation as the page shows it: the record, its tool's title (or name), what confirming does
  * (`effect`), the payload's field labels, the people's names, the buttons this person is offered, the
- * fields they may edit, and the exact canonical JSON whose digest they confirm.
+ * fields they may edit, the exact canonical JSON whose digest they confirm, and what the tool's rules
+ * ask of the approvers (`quorum`).
  */
 export type Card = Confirmation & {
   readonly title: string;
@@ -20,4 +21,17 @@ export type Card = Confirmation & {
   readonly names: Readonly<Record<string, string>>;
   /** What the person may do with it now; the page offers nothing else. */
   readonly offer: Offer;
+  /** What the tool's rules ask of the approvers, and who approved so far ("needs 2 … — Li approved"). */
+  readonly quorum?: Quorum;
 };
+
+/**
+ * A confirmation's `requires` as the page shows it: how many different people must approve, the
+ * feature flags each must hold, and who approved the payload as it is now (approvals of an earlier,
+ * edited payload left out), oldest first. After the delivery: everyone who approved it.
+ */
+export interface Quorum {
+  readonly needed: number;
+  readonly flags: readonly string[];
+  readonly approvedBy: readonly string[];
+}

@@ -6,6 +6,7 @@ import { displayNames } from './display-names.js';
 import { effectOf } from './effect-line.js';
 import type { Offer } from './offer.js';
 import { payloadLabels } from './payload-labels.js';
+import { quorumOf } from './quorum.js';
 
 export type { Card } from './card-view.js';
 
@@ -31,6 +32,7 @@ export class CardMaker {
   async card(confirmation: Confirmation): Promise<Card> {
     const tool = this.#tool(confirmation.tool);
     const effect = effectOf(tool, confirmation.payload);
+    const quorum = quorumOf(confirmation);
     return {
       ...confirmation,
       title: tool?.title ?? confirmation.tool,
@@ -40,6 +42,7 @@ export class CardMaker {
       labels: payloadLabels(tool?.payloadSchema, this.#s.locale),
       names: displayNames(confirmation, this.#s.displayName, this.#s.person),
       offer: await this.#s.offer(confirmation),
+      ...(quorum === undefined ? {} : { quorum }),
     };
   }
 

@@ -10,6 +10,7 @@ import { isAllowed } from './access.js';
 import type { Card } from './cards.js';
 import { consoleMessage, consoleWords } from './console-messages.js';
 import type { PersonRequest } from './console-request.js';
+import { missingApproverFlags, quorumOf } from './quorum.js';
 import { failureBody } from './registry-failure.js';
 import type { ConsoleAction, ConsolePerson } from './types.js';
 
@@ -31,6 +32,17 @@ export type Decision =
       /** For `LINK_REFUSED`: `unknown`, `used` or `expired`. */
       readonly reason?: string;
       readonly issues?: readonly ValidationIssue[];
+      /**
+       * For `AWAITING_APPROVALS` (the person's approval was recorded, nothing sent yet): the approvals
+       * of this payload now, of how many the tool's rules ask.
+       */
+      readonly approval?: { readonly count: number; readonly needed: number };
+      /** For `FLAG_NOT_GRANTED` by the tool's rules (`approverFlags`): the flags this person lacks. */
+      readonly missingFlags?: readonly string[];
+      /** For `RULE_DENIED` and `LIMIT_REACHED`: the rule that decided. */
+      readonly rule?: string;
+      /** For `LIMIT_REACHED`: when the limit starts again (ISO 8601). */
+      readonly resetsAt?: string;
     };
 
 /** A decision and the HTTP status it is answered with on its own. */
@@ -165,9 +177,15 @@ function askRegistry(
 }
 
 /**
- * A registry failure as a decision: its code and words, the card, and who decided it first. Neither
- * a refusal of `authorize` nor any refusal through a link shows the confirmation (a failed delivery
- * through a link does: it is the outcome of the approver's own decision).
+ * Not refusals but what the person's own decision did: a delivery that failed, an approval recorded
+ * while the rules ask for more people. Through a link, the link was spent on it: the card is theirs.
+ */
+const OUTCOMES: ReadonlySet<string> = new Set(['DELIVERY_FAILED', 'AWAITING_APPROVALS']);
+
+/**
+ * A registry failure as a decision: its code and words, the card, who decided it first, and for an
+ * approval of several how many there are now. Neither a refusal of `authorize` nor any refusal through
+ * a link shows the confirmation (an outcome through a link does: see `OUTCOMES`).
  */
 async function failed(
   ctx: PersonRequest,
@@ -176,8 +194,7 @@ async function failed(
 ): Promise<DecisionOutcome> {
   const { status, ...body } = failureBody(failure, ctx.locale);
   const reason = (failure as { readonly reason?: string }).reason;
-  // A delivery that failed is an outcome, not a refusal: the link was spent on it, the card is theirs.
-  if ((throughLink && failure.code !== 'DELIVERY_FAILED') || failure.code === 'FORBIDDEN') {
+  if ((throughLink && !OUTCOMES.has(failure.code)) || failure.code === 'FORBIDDEN') {
     const words = failure.code === 'FORBIDDEN' ? consoleMessage('FORBIDDEN', ctx.locale) : body.error;
     // An unknown link is told apart from nothing: 404, like a link for another confirmation.
     const linkStatus = reason === 'unknown' ? 404 : status;
@@ -189,6 +206,11 @@ async function failed(
   const { confirmation } = failure;
   const by =
     body.code === 'ALREADY_DECIDED' && confirmation !== undefined ? decidedBy(confirmation) : undefined;
+  const quorum = body.code === 'AWAITING_APPROVALS' && confirmation ? quorumOf(confirmation) : undefined;
+  const missing =
+    body.code === 'FLAG_NOT_GRANTED' && confirmation !== undefined && !throughLink
+      ? missingApproverFlags(confirmation, ctx.person.flags)
+      : [];
   return {
     status,
     decision: {
@@ -196,6 +218,10 @@ async function failed(
       ...body,
       ...(confirmation === undefined ? {} : { confirmation: await ctx.cards.card(confirmation) }),
       ...(by === undefined ? {} : { decidedBy: by }),
+      ...(quorum === undefined
+        ? {}
+        : { approval: { count: quorum.approvedBy.length, needed: quorum.needed } }),
+      ...(missing.length === 0 ? {} : { missingFlags: missing }),
     },
   };
 }

@@ -4,8 +4,8 @@
 /**
  * The buttons the server offers a person on one card; the page shows no others. `whyNot` says (as
  * the check list's code) why the approving one (Confirm, or Retry) is not offered although the status
- * would allow it: `FORBIDDEN` (`authorize`), `SAME_PERSON` (four eyes), `FLAG_NOT_GRANTED`,
- * `SCOPE_MISMATCH`, `EXPIRED` …
+ * would allow it: `FORBIDDEN` (`authorize`), `SAME_PERSON` (four eyes), `ALREADY_APPROVED` (a rule
+ * asks for several people and this one approved), `FLAG_NOT_GRANTED`, `SCOPE_MISMATCH`, `EXPIRED` …
  */
 export interface Offer {
   readonly confirm: boolean;
@@ -14,4 +14,9 @@ export interface Offer {
   readonly retry: boolean;
   readonly markDelivered: boolean;
   readonly whyNot?: string;
+  /**
+   * With `whyNot: 'FLAG_NOT_GRANTED'` from the tool's rules (`approverFlags`): the flags this person
+   * lacks. Absent when it is the tool's own feature flag.
+   */
+  readonly missingFlags?: readonly string[];
 }

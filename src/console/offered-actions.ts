@@ -3,6 +3,7 @@ import type { Locale } from '../messages/index.js';
 import type { ToolRegistry } from '../registry.js';
 import { isAllowed } from './access.js';
 import type { Offer } from './offer.js';
+import { missingApproverFlags } from './quorum.js';
 import type { ApprovalsConsoleOptions, ConsolePerson } from './types.js';
 
 const NOTHING: Offer = Object.freeze({
@@ -18,9 +19,10 @@ export type { Offer } from './offer.js';
 /**
  * What `person` may do with `confirmation` now, asked of the registry's one check list without
  * deciding (`confirmations.canDecide`: status and expiry, the app's `authorize` for that action, four
- * eyes, the stored payload, the tool's gates with the person's flags and scope). An edit also needs
- * `authorize` to allow `edit`, as the decision asks it. Through an approval link (`throughLink`) only
- * confirm and reject, never an edit.
+ * eyes, what the tool's rules ask of approvers, the stored payload, the tool's gates with the person's
+ * flags and scope). An edit also needs `authorize` to allow `edit`, as the decision asks it. Through an
+ * approval link (`throughLink`) only confirm and reject, never an edit. When Confirm is not offered,
+ * `whyNot` says why, and `missingFlags` which of the rules' approver flags the person lacks.
  */
 export async function offeredActions(
   settings: {
@@ -50,7 +52,7 @@ export async function offeredActions(
       confirm: confirm.ok,
       reject: reject.ok,
       edit: confirm.ok && edit,
-      ...(confirm.ok ? {} : { whyNot: confirm.code }),
+      ...(confirm.ok ? {} : whyNot(confirm.code, person, confirmation)),
     };
   }
   if (!asked.throughLink && (confirmation.status === 'failed' || confirmation.status === 'unknown')) {
@@ -63,4 +65,10 @@ export async function offeredActions(
     };
   }
   return NOTHING;
+}
+
+/** Why Confirm is not offered: the check list's code, and the rules' flags the person lacks. */
+function whyNot(code: string, person: ConsolePerson, confirmation: Confirmation): Partial<Offer> {
+  const missing = code === 'FLAG_NOT_GRANTED' ? missingApproverFlags(confirmation, person.flags) : [];
+  return missing.length === 0 ? { whyNot: code } : { whyNot: code, missingFlags: missing };
 }

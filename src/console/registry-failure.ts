@@ -1,12 +1,17 @@
 import { formatMessage, type Locale } from '../messages/index.js';
 import type { ErrorCode, ToolFailure, ValidationIssue } from '../result.js';
 
-/** A registry failure as the console answers it: the HTTP status, the code, the words, the issues. */
+/**
+ * A registry failure as the console answers it: the HTTP status, the code, the words, the issues, and
+ * for a rule's refusal the rule (and when its limit resets).
+ */
 export interface FailureBody {
   readonly status: number;
   readonly code: string;
   readonly error: string;
   readonly issues?: readonly ValidationIssue[];
+  readonly rule?: string;
+  readonly resetsAt?: string;
 }
 
 /**
@@ -17,12 +22,14 @@ const INTERNAL: ReadonlySet<string> = new Set(['STORE_FAILED', 'RUN_FAILED']);
 
 /** `failure` for the page: its code, the registry's own words in `locale`, never an internal detail. */
 export function failureBody(failure: ToolFailure, locale: Locale): FailureBody {
-  const { code, error, issues } = failure;
+  const { code, error, issues, rule, resetsAt } = failure;
   return {
     status: statusForCode(code),
     code,
     error: INTERNAL.has(code) ? formatMessage(code as ErrorCode, {}, locale) : error,
     ...(issues === undefined ? {} : { issues }),
+    ...(rule === undefined ? {} : { rule }),
+    ...(resetsAt === undefined ? {} : { resetsAt }),
   };
 }
 
@@ -32,6 +39,9 @@ export function failureBody(failure: ToolFailure, locale: Locale): FailureBody {
  */
 function statusForCode(code: string): number {
   switch (code) {
+    // Recorded, not refused: the person's approval counts, and more people must approve.
+    case 'AWAITING_APPROVALS':
+      return 202;
     case 'CONFIRMATION_NOT_FOUND':
       return 404;
     case 'LINK_REFUSED':
@@ -40,8 +50,12 @@ function statusForCode(code: string): number {
     case 'SAME_PERSON':
     case 'FLAG_NOT_GRANTED':
     case 'SCOPE_MISMATCH':
+    case 'RULE_DENIED':
       return 403;
+    case 'LIMIT_REACHED':
+      return 429;
     case 'ALREADY_DECIDED':
+    case 'ALREADY_APPROVED':
     case 'EXPIRED':
     case 'PAYLOAD_CHANGED':
     case 'UNKNOWN_TOOL':

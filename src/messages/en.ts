@@ -75,5 +75,5 @@ export const en: MessageCatalog = {
   ALREADY_APPROVED: () =>
     'You already approved this payload; nothing more was done. Another person must approve it.',
   AWAITING_APPROVALS: (p) =>
-    `Your approval is recorded (${p.detail ?? 'more are needed'}); nothing is sent until enough different people approve the same payload.`,
+    `Your approval is recorded (${p.detail ?? 'more are needed'} approvals); nothing is sent until enough different people approve the same payload.`,
 };

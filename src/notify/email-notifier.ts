@@ -2,7 +2,7 @@ import type { SendMailOptions, Transporter } from 'nodemailer';
 import { describeThrown } from '../util/describe-thrown.js';
 import { escapeHtml } from '../util/escape-html.js';
 import { noticeData, payloadText, webLink } from './notice-data.js';
-import { aboutRows, formatUtc, noticeWords } from './notice-text.js';
+import { aboutRows, formatUtc, noticeWords, requirementLine } from './notice-text.js';
 import type { ApprovalNotice, Notifier } from './notifier.js';
 import { type AttemptOutcome, invalidOption, sendWithRetries } from './retry-policy.js';
 
@@ -21,6 +21,10 @@ export interface EmailNotifierOptions {
   readonly transport: EmailTransport;
   /** The From address (`Approvals <approvals@example.com>`). */
   readonly from: string;
+  /**
+   * Who gets each notice. A function may pick by what the tool's rules ask
+   * (`notice.confirmation.requires?.approverFlags`), so only those who may approve are told.
+   */
   readonly to: EmailRecipients;
   /** Show the payload in the mail when the notice carries one. Default `false`. */
   readonly includePayload?: boolean;
@@ -151,23 +155,26 @@ export function emailContent(
   const labels = personal === undefined ? words.labels : { ...words.labels, open: words.labels.openOnce };
   const payload = payloadText(data, 20_000);
   const prefix = options.subjectPrefix ?? '';
+  // Why it arrived, and what the tool's rules ask of the approvers ("Needs 2 approvals from finance").
+  const needs = requirementLine(data, words);
+  const intro = needs === undefined ? [words.intro(data.kind)] : [words.intro(data.kind), needs];
   return {
     subject: oneLine(prefix === '' ? headline : `${prefix} ${headline}`),
-    text: textBody(headline, words.intro(data.kind), rows, link, labels, payload, links),
-    html: htmlBody(notice.locale, headline, words.intro(data.kind), rows, link, labels, payload, links),
+    text: textBody(headline, intro, rows, link, labels, payload, links),
+    html: htmlBody(notice.locale, headline, intro, rows, link, labels, payload, links),
   };
 }
 
 function textBody(
   headline: string,
-  intro: string,
+  intro: readonly string[],
   rows: readonly [string, string][],
   link: string | undefined,
   labels: { readonly open: string; readonly payload: string; readonly links: string },
   payload: string | undefined,
   links: readonly AskerLink[],
 ): string {
-  const parts = [headline, intro, rows.map(([label, value]) => `${label}: ${value}`).join('\n')];
+  const parts = [headline, intro.join('\n'), rows.map(([label, value]) => `${label}: ${value}`).join('\n')];
   if (links.length > 0)
     parts.push(`${labels.links}:\n${links.map(({ label, href }) => `- ${label}: ${href}`).join('\n')}`);
   if (link !== undefined) parts.push(`${labels.open}: ${link}`);
@@ -178,7 +185,7 @@ function textBody(
 function htmlBody(
   locale: unknown,
   headline: string,
-  intro: string,
+  intro: readonly string[],
   rows: readonly [string, string][],
   link: string | undefined,
   labels: { readonly open: string; readonly payload: string; readonly links: string },
@@ -196,7 +203,7 @@ function htmlBody(
     `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${escapeHtml(headline)}</title></head>`,
     '<body style="font-family:sans-serif">',
     `<h2>${escapeHtml(headline)}</h2>`,
-    `<p>${escapeHtml(intro)}</p>`,
+    intro.map((line) => `<p>${escapeHtml(line)}</p>`).join(''),
     `<table>${table}</table>`,
     links.length === 0
       ? ''

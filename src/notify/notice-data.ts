@@ -1,8 +1,12 @@
+import { isRecord } from '../util/is-record.js';
 import { truncateText } from '../util/truncate.js';
 import type { ApprovalNotice } from './notifier.js';
 
 /** What a channel may pass on about a notice: the notice without its locale, the payload only if allowed. */
 export type NoticeData = Omit<ApprovalNotice, 'locale'>;
+
+/** What the tool's rules ask of the approvers, as a notice carries it. */
+type Requirement = NonNullable<ApprovalNotice['confirmation']['requires']>;
 
 /**
  * The fields of a notice a channel sends, copied one by one: a confirmation handed over whole (with its
@@ -11,6 +15,8 @@ export type NoticeData = Omit<ApprovalNotice, 'locale'>;
  */
 export function noticeData(notice: ApprovalNotice, includePayload: boolean): NoticeData {
   const { confirmation: c } = notice;
+  const requires = requirementOf(c.requires);
+  const approved = requires === undefined ? undefined : approvedSoFar(c.approved);
   return {
     id: notice.id,
     kind: notice.kind,
@@ -25,6 +31,8 @@ export function noticeData(notice: ApprovalNotice, includePayload: boolean): Not
       ...(c.note === undefined ? {} : { note: c.note }),
       ...(c.links === undefined ? {} : { links: c.links.map(({ label, url }) => ({ label, url })) }),
       ...(c.ref === undefined ? {} : { ref: c.ref }),
+      ...(requires === undefined ? {} : { requires }),
+      ...(approved === undefined ? {} : { approved }),
     },
     ...(notice.decision === undefined
       ? {}
@@ -61,4 +69,30 @@ export function webLink(link: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The confirmation's `requires`, copied as plain values: a whole number of approvals and lists of flag
+ * and rule names. `undefined` when it asks no more than one plain approval, or cannot be read.
+ */
+function requirementOf(requires: unknown): Requirement | undefined {
+  if (!isRecord(requires)) return undefined;
+  const { approvals, approverFlags, rules } = requires;
+  if (typeof approvals !== 'number' || !Number.isSafeInteger(approvals) || approvals < 1) return undefined;
+  const flags = names(approverFlags);
+  if (approvals === 1 && flags.length === 0) return undefined;
+  return { approvals, approverFlags: flags, rules: names(rules) };
+}
+
+function names(list: unknown): string[] {
+  return Array.isArray(list)
+    ? list.filter((name): name is string => typeof name === 'string' && name !== '')
+    : [];
+}
+
+/** How many approved so far: a whole number, or `undefined`. */
+function approvedSoFar(approved: unknown): number | undefined {
+  return typeof approved === 'number' && Number.isSafeInteger(approved) && approved >= 0
+    ? approved
+    : undefined;
 }

@@ -1,5 +1,6 @@
 import type { ConfirmationStatus } from '../confirm/types.js';
 import type { Locale } from '../messages/index.js';
+import type { NoticeData } from './notice-data.js';
 import type { NoticeKind } from './notifier.js';
 
 /** The words every channel uses to tell a person about a confirmation, in one language. */
@@ -8,6 +9,12 @@ export interface NoticeWords {
   headline(kind: NoticeKind, title: string, status: ConfirmationStatus): string;
   /** One sentence saying why this arrived. */
   intro(kind: NoticeKind): string;
+  /** What the tool's rules ask of the approvers: "Needs 2 approvals from finance" (`flags` joined, or ''). */
+  needs(approvals: number, flags: string): string;
+  /** After `needs`, how many approved so far: " — 1 of 2 approved". */
+  approvedSoFar(approved: number, approvals: number): string;
+  /** The language lists are joined in ("finance and legal"). */
+  readonly lang: string;
   readonly status: Readonly<Record<ConfirmationStatus, string>>;
   readonly labels: {
     readonly tool: string;
@@ -46,6 +53,14 @@ const en: NoticeWords = {
       : kind === 'reminder'
         ? 'This send is still waiting for approval and expires soon.'
         : 'The send you asked for has been decided.',
+  needs: (approvals, flags) =>
+    flags === ''
+      ? `Needs ${approvals} approvals from different people`
+      : approvals === 1
+        ? `Needs an approval from ${flags}`
+        : `Needs ${approvals} approvals from ${flags}`,
+  approvedSoFar: (approved, approvals) => ` — ${approved} of ${approvals} approved`,
+  lang: 'en',
   status: {
     pending: 'waiting for approval',
     delivering: 'being sent',
@@ -86,6 +101,14 @@ const zhCN: NoticeWords = {
       : kind === 'reminder'
         ? '这项发送仍在等待审批，即将过期。'
         : '你发起的发送已有结果。',
+  needs: (approvals, flags) =>
+    flags === ''
+      ? `需要 ${approvals} 位不同的人批准`
+      : approvals === 1
+        ? `需要一位拥有 ${flags} 权限的人批准`
+        : `需要 ${approvals} 位拥有 ${flags} 权限的人批准`,
+  approvedSoFar: (approved, approvals) => ` — 已有 ${approved}/${approvals} 人批准`,
+  lang: 'zh-CN',
   status: {
     pending: '等待审批',
     delivering: '发送中',
@@ -145,4 +168,18 @@ export function formatUtc(iso: string): string {
   const time = new Date(iso);
   if (Number.isNaN(time.getTime())) return String(iso);
   return `${time.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+/**
+ * What the tool's rules ask of the approvers of a send still waiting — "Needs 2 approvals from
+ * finance — 1 of 2 approved" — or `undefined` (one plain approval, or already decided).
+ */
+export function requirementLine(data: NoticeData, words: NoticeWords): string | undefined {
+  const { requires, approved = 0, status } = data.confirmation;
+  if (requires === undefined || data.kind === 'decided' || status !== 'pending') return undefined;
+  const flags = new Intl.ListFormat(words.lang, { style: 'long', type: 'conjunction' });
+  const needs = words.needs(requires.approvals, flags.format(requires.approverFlags));
+  return approved > 0 && requires.approvals > 1
+    ? needs + words.approvedSoFar(approved, requires.approvals)
+    : needs;
 }

@@ -1,8 +1,8 @@
 import { truncateText } from '../util/truncate.js';
 import type { HttpChannelOptions } from './http-attempt.js';
 import { httpNotifier } from './http-notifier.js';
-import { type NoticeData, noticeData, payloadText, webLink } from './notice-data.js';
-import { aboutRows, formatUtc, noticeWords } from './notice-text.js';
+import { noticeData, payloadText, webLink } from './notice-data.js';
+import { aboutRows, formatUtc, noticeWords, requirementLine } from './notice-text.js';
 import type { ApprovalNotice, Notifier } from './notifier.js';
 
 /** Where to post Slack messages. */
@@ -52,11 +52,14 @@ export function slackMessage(notice: ApprovalNotice, includePayload: boolean): S
   const actor = c.actor ?? words.labels.unknownActor;
   const link = webLink(data.link);
   const payload = payloadText(data, 2800);
+  // What the rules ask of the approvers, right under why this arrived: who may act on it.
+  const needs = requirementLine(data, words);
+  const intro = escapeMrkdwn(words.intro(data.kind));
   const blocks: Record<string, unknown>[] = [
     { type: 'header', text: { type: 'plain_text', text: truncateText(headline, 150), emoji: false } },
     {
       type: 'section',
-      text: { type: 'mrkdwn', text: escapeMrkdwn(words.intro(data.kind)) },
+      text: { type: 'mrkdwn', text: needs === undefined ? intro : `${intro}\n*${escapeMrkdwn(needs)}*` },
       fields: [
         field(words.labels.tool, escapeMrkdwn(`${c.title} (${c.tool})`)),
         field(words.labels.askedBy, escapeMrkdwn(actor)),
@@ -108,13 +111,9 @@ export function slackMessage(notice: ApprovalNotice, includePayload: boolean): S
     type: 'context',
     elements: [{ type: 'mrkdwn', text: escapeMrkdwn(`${words.labels.confirmation}: ${c.id}`) }],
   });
-  return { text: fallbackText(data, headline, actor, link), blocks };
-}
-
-function fallbackText(data: NoticeData, headline: string, actor: string, link: string | undefined): string {
-  const { expiresAt } = data.confirmation;
-  const line = `${headline} (${actor}, ${formatUtc(expiresAt)})`;
-  return escapeMrkdwn(link === undefined ? line : `${line} ${link}`);
+  const asked = `${actor}, ${formatUtc(c.expiresAt)}`;
+  const line = `${headline} (${needs === undefined ? asked : `${asked}; ${needs}`})`;
+  return { text: escapeMrkdwn(link === undefined ? line : `${line} ${link}`), blocks };
 }
 
 function field(label: string, value: string): Record<string, unknown> {

@@ -54,6 +54,9 @@ export const PEOPLE: Readonly<Record<string, ConsolePerson>> = {
   'lead-wu': { id: 'lead-wu', name: 'Wu', flags: { outbound: true } },
   'agent-7': { id: 'agent-7', name: 'Agent Seven', flags: { outbound: true } },
   'no-flags': { id: 'no-flags' },
+  // Approvers holding the `finance` flag, for sends whose rules ask for it.
+  'fin-mei': { id: 'fin-mei', name: 'Mei', flags: { outbound: true, finance: true } },
+  'fin-sam': { id: 'fin-sam', name: 'Sam', flags: { outbound: true, finance: true } },
 };
 
 /**

@@ -9,6 +9,8 @@ export type { Card } from '../card-view.js';
 /** One step of a card's history. */
 export type HistoryEntry = Card['history'][number];
 
+export type { Quorum } from '../card-view.js';
+
 export type { Offer } from '../offer.js';
 
 export interface Failure {
@@ -18,6 +20,12 @@ export interface Failure {
   readonly confirmation?: Card;
   readonly decidedBy?: string;
   readonly issues?: readonly { readonly path: string; readonly message: string }[];
+  /** `AWAITING_APPROVALS`: the approval was recorded; how many there are now, of how many. */
+  readonly approval?: { readonly count: number; readonly needed: number };
+  /** `FLAG_NOT_GRANTED` by the tool's rules: the flags this person lacks. */
+  readonly missingFlags?: readonly string[];
+  /** `LIMIT_REACHED`: when the limit starts again. */
+  readonly resetsAt?: string;
 }
 
 export type Decision =

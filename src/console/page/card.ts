@@ -10,6 +10,7 @@ import type { EditState } from './edit-form.js';
 import { renderFields, summarise } from './fields.js';
 import type { Strings } from './i18n.js';
 import { issueText } from './issue-text.js';
+import { approverNames, listOf, needsMoreApprovals, quorumLine } from './quorum.js';
 import { safeLinks } from './safe-links.js';
 
 /** What every card needs from the page around it. */
@@ -57,20 +58,35 @@ export function nameOn(card: Pick<Card, 'names'> | undefined, id: string): strin
   return card !== undefined && Object.hasOwn(card.names, id) ? (card.names[id] ?? id) : id;
 }
 
-/** Who decided, as the history says: the approver's claim, a rejection or a manual "delivered". */
+/**
+ * Who decided, as the history says: the approver's claim (with everyone who approved it, when the
+ * tool's rules asked for several people), a rejection or a manual "delivered".
+ */
 export function decider(
   card: Card,
+  lang = 'en',
 ): { what: 'confirmed' | 'rejected' | 'marked'; who: string; note?: string } | undefined {
   for (let i = card.history.length - 1; i >= 0; i--) {
     const entry = card.history[i];
     if (entry?.by === undefined) continue;
     const note = entry.note === undefined ? {} : { note: entry.note };
     const who = nameOn(card, entry.by);
-    if (entry.status === 'delivering') return { what: 'confirmed', who };
+    if (entry.status === 'delivering') {
+      const all = card.quorum?.approvedBy.includes(entry.by) ? approverNames(card) : [];
+      return { what: 'confirmed', who: all.length > 1 ? listOf(all, lang) : who };
+    }
     if (entry.status === 'rejected') return { what: 'rejected', who, ...note };
     if (entry.status === 'delivered') return { what: 'marked', who, ...note };
   }
   return undefined;
+}
+
+/**
+ * Not a refusal: the person's approval was recorded, and the tool's rules ask for more people before
+ * anything is sent. Said as what happened, not as an error.
+ */
+export function isRecordedApproval(decision: Decision): boolean {
+  return !decision.ok && decision.code === 'AWAITING_APPROVALS';
 }
 
 /** A decision in the person's words: never a code, never words meant for a model. */
@@ -84,8 +100,21 @@ export function describeDecision(decision: Decision, action: Action, t: Strings,
   const card = decision.confirmation;
   const status = card?.status;
   switch (decision.code) {
+    case 'AWAITING_APPROVALS': {
+      const count = decision.approval?.count ?? card?.quorum?.approvedBy.length ?? 1;
+      return t.approvalRecorded(count, decision.approval?.needed ?? card?.quorum?.needed ?? count + 1);
+    }
+    case 'ALREADY_APPROVED':
+      return t.alreadyApproved;
+    case 'FLAG_NOT_GRANTED': {
+      const missing = decision.missingFlags ?? [];
+      if (missing.length === 0) return t.notDone.FLAG_NOT_GRANTED ?? t.notDoneOther;
+      return t.notFlags(listOf(missing, t.lang), missing.length);
+    }
+    case 'LIMIT_REACHED':
+      return t.limitReached(decision.resetsAt === undefined ? '' : formatTime(decision.resetsAt, t.lang));
     case 'ALREADY_DECIDED': {
-      const who = decision.decidedBy ? nameOn(card, decision.decidedBy) : card && decider(card)?.who;
+      const who = decision.decidedBy ? nameOn(card, decision.decidedBy) : card && decider(card, t.lang)?.who;
       return t.alreadyDecidedBy(who ?? '?', t.statuses[status ?? ''] ?? status ?? '');
     }
     case 'EXPIRED':
@@ -169,8 +198,13 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
   };
 
   const whyNot = (card: Card) => {
-    const code = card.offer.whyNot;
-    return code === undefined ? false : el('p', { class: 'why-not' }, t.whyNot[code] ?? t.whyNot.OTHER ?? '');
+    const { whyNot: code, missingFlags = [] } = card.offer;
+    if (code === undefined) return false;
+    const words =
+      code === 'FLAG_NOT_GRANTED' && missingFlags.length > 0
+        ? t.whyNotFlags(listOf(missingFlags, t.lang), missingFlags.length)
+        : (t.whyNot[code] ?? t.whyNot.OTHER ?? '');
+    return el('p', { class: 'why-not' }, words);
   };
 
   const actions = (card: Card, edit: EditState): HTMLElement | undefined => {
@@ -182,7 +216,8 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     if (pending) {
       let approve: HTMLElement | false = whyNot(card);
       if (offer.confirm) {
-        const send = make(t.confirm, 'confirm', 'primary');
+        // While more people must approve after this one, the button says what it does: approve.
+        const send = make(needsMoreApprovals(card) ? t.approve : t.confirm, 'confirm', 'primary');
         const waiting = edit.kind === 'unpreviewed' || edit.kind === 'invalid';
         if (waiting) send.dataset.waiting = 'edit';
         send.disabled = busy || waiting;
@@ -311,7 +346,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
         ctx.onChange?.();
       });
     }
-    const who = decider(card);
+    const who = decider(card, t.lang);
     const whoText =
       who &&
       t.decidedBy(
@@ -346,12 +381,26 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
         element.querySelector<HTMLElement>('button.review')?.focus();
       });
     }
+    const { quorum } = card;
+    // How far the approvals are, while several people must approve: "1 of 2".
+    const count =
+      card.status === 'pending' &&
+      quorum !== undefined &&
+      quorum.needed > 1 &&
+      el(
+        'span',
+        { class: 'quorum-count' },
+        el('span', { class: 'sr-only' }, `${t.approvals} `),
+        t.countOf(quorum.approvedBy.length, quorum.needed),
+      );
+    const needs = card.status === 'pending' ? quorumLine(card, t) : undefined;
     const head = el(
       'header',
       { class: 'card-head' },
       checkbox,
       heading,
       el('span', { class: `badge status-${card.status}` }, statusWord),
+      count,
       meta,
       toggle,
     );
@@ -381,6 +430,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
       ...present(
         head,
         effect,
+        needs !== undefined && el('p', { class: 'quorum' }, needs),
         why(card),
         el(
           'div',
@@ -427,7 +477,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     showDecision(decision, action) {
       outcome.textContent = describeDecision(decision, action, t, ctx.oneUse === true);
       outcome.dataset.outcome = decision.ok ? decision.status : decision.code;
-      outcome.classList.toggle('bad', !decision.ok);
+      outcome.classList.toggle('bad', !decision.ok && !isRecordedApproval(decision));
       const wasSpent = spent;
       if (ctx.oneUse && (decision.ok || !TRANSIENT.test(decision.code))) spent = true;
       if (decision.confirmation) view.update(decision.confirmation);

@@ -16,7 +16,7 @@ export interface DetailOptions {
   readonly link?: (person: { id: string; name?: string }) => void;
 }
 
-/** One history entry in words: "Li approved", "Delivered", "Rejected by Li: reason". */
+/** One history entry in words: "Li approved", "Li approved (1 of 2)", "Delivered", "Rejected by Li: reason". */
 export function historyWords(entry: HistoryEntry, index: number, card: Card, t: Strings): string {
   const who = entry.by === undefined ? undefined : nameOn(card, entry.by);
   const labelled = (fields: readonly string[]) =>
@@ -24,6 +24,12 @@ export function historyWords(entry: HistoryEntry, index: number, card: Card, t: 
   const withNote = (words: string) => (entry.note === undefined ? words : `${words}: ${entry.note}`);
   switch (entry.status) {
     case 'pending': {
+      // One approval of several: it stays pending, and the entry says how many of how many.
+      if (entry.approval !== undefined && who !== undefined) {
+        const words =
+          entry.edit === undefined ? t.h.approved(who) : t.h.approvedEdited(who, labelled(entry.edit.fields));
+        return t.h.ofNeeded(words, entry.approval.count, entry.approval.needed);
+      }
       const asker = card.actor === undefined ? undefined : nameOn(card, card.actor);
       return asker === undefined ? t.h.askedNobody : t.h.asked(asker);
     }

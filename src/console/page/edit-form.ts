@@ -146,6 +146,8 @@ export function createEditForm(card: Card, api: Api, t: Strings, onChange: () =>
     { class: 'edit', 'aria-labelledby': 'edit-title' },
     el('h2', { id: 'edit-title' }, t.edit),
     el('p', { class: 'hint' }, t.editHint),
+    // Approvals are of one payload: an edit asks everyone again.
+    (card.quorum?.approvedBy.length ?? 0) > 0 && el('p', { class: 'hint' }, t.editRestartsApprovals),
     ...rows,
     el('div', { class: 'buttons' }, preview, discard),
     result,

@@ -3,6 +3,8 @@
 export type PageLocale = 'en' | 'zh-CN';
 
 const en = {
+  /** The language lists are joined in ("Li and Wu"). */
+  lang: 'en',
   appTitle: 'Approvals',
   titleWithCount: (n: string) => `(${n}) Approvals`,
   pendingCount: (n: string) => `${n} pending`,
@@ -38,6 +40,8 @@ const en = {
   selectedCount: (n: number) => `${n} selected`,
   bulkDone: (ok: number, failed: number) => `${ok} done, ${failed} not done: see each card.`,
   confirm: 'Confirm and send',
+  /** Confirm on a send whose rules ask for more people: it records an approval, it sends nothing yet. */
+  approve: 'Approve',
   review: 'Review',
   hide: 'Hide',
   whatHappens: 'What will happen',
@@ -62,8 +66,36 @@ const en = {
     UNKNOWN_TOOL: 'This kind of send is no longer set up in the app, so it cannot be confirmed.',
     EXPIRED: 'Past its expiry: it can no longer be confirmed. You can still reject it.',
     PAYLOAD_CHANGED: 'What is stored changed since it was asked for: it cannot be confirmed as it is.',
+    ALREADY_APPROVED: 'You approved this already: it waits for another person to approve it.',
     OTHER: 'It cannot be confirmed right now.',
   } as Record<string, string>,
+  /** Confirm is not offered: the tool's rules ask approvers for permissions (feature flags) this person lacks. */
+  whyNotFlags: (flags: string, n: number) =>
+    n === 1
+      ? `Approving this needs the ${flags} permission, which you do not have: someone who has it must approve.`
+      : `Approving this needs the ${flags} permissions, which you do not have: someone who has them must approve.`,
+  /** What the tool's rules ask of the approvers (`flags`: '' when none). */
+  needs: (needed: number, flags: string) =>
+    flags === ''
+      ? `Needs ${needed} approvals from different people`
+      : needed === 1
+        ? `Needs an approval from ${flags}`
+        : `Needs ${needed} approvals from ${flags}`,
+  approvedSoFar: (names: string) => ` — ${names} approved`,
+  /** The inbox row's compact count, after the hidden `approvals` label. */
+  countOf: (count: number, needed: number) => `${count} of ${needed}`,
+  approvals: 'Approvals:',
+  approvalRecorded: (count: number, needed: number) => {
+    const left = Math.max(1, needed - count);
+    return `Your approval is recorded (${count} of ${needed}). Nothing is sent until ${left} more ${left === 1 ? 'person approves' : 'people approve'}.`;
+  },
+  alreadyApproved: 'You already approved this: another person must approve it too. Nothing more was done.',
+  notFlags: (flags: string, n: number) =>
+    `Not sent: approving this needs the ${flags} ${n === 1 ? 'permission' : 'permissions'}, which you do not have.`,
+  limitReached: (at: string) =>
+    at === ''
+      ? "Not sent: a limit set by the app's rules is reached."
+      : `Not sent: a limit set by the app's rules is reached; it resets at ${at}.`,
   reject: 'Reject',
   retry: 'Retry',
   markDelivered: 'Mark delivered',
@@ -107,6 +139,7 @@ const en = {
     UNAUTHENTICATED: 'You are signed out: sign in again, then retry. Nothing was decided.',
     BAD_REQUEST: 'Nothing was decided: the console did not understand the request. Reload the page.',
     CONFIRMATION_NOT_FOUND: 'This send no longer exists.',
+    RULE_DENIED: "Not sent: one of the app's rules refuses it.",
   } as Record<string, string>,
   notDoneOther: 'Nothing was decided: something went wrong. Try again, or reload the page.',
   networkError: 'The console could not be reached. Nothing was decided; try again.',
@@ -117,6 +150,8 @@ const en = {
   edit: 'Edit before confirming',
   editHint:
     'Only these fields may be changed. Preview shows the edit on the card; Confirm sends only what the card shows.',
+  editRestartsApprovals:
+    'Others approved this send as it is now: confirming an edit records your approval of the edited send, and the others must approve again.',
   preview: 'Preview edit',
   discard: 'Discard edit',
   previewDigest: (digest: string) => `Edited digest: ${digest}`,
@@ -133,6 +168,8 @@ const en = {
     askedNobody: 'Asked for',
     approved: (who: string) => `${who} approved`,
     approvedEdited: (who: string, fields: string) => `${who} approved, after editing ${fields}`,
+    /** An approval of several (a rule asks for more people): the words above, and how many of how many. */
+    ofNeeded: (words: string, count: number, needed: number) => `${words} (${count} of ${needed})`,
     retried: (who: string) => `${who} retried`,
     delivering: 'Being delivered',
     delivered: 'Delivered',
@@ -148,6 +185,7 @@ const en = {
 export type Strings = typeof en;
 
 const zhCN: Strings = {
+  lang: 'zh-CN',
   appTitle: '待审批',
   titleWithCount: (n) => `(${n}) 待审批`,
   pendingCount: (n) => `${n} 项待确认`,
@@ -182,6 +220,7 @@ const zhCN: Strings = {
   selectedCount: (n) => `已选 ${n} 项`,
   bulkDone: (ok, failed) => `${ok} 项已完成，${failed} 项未完成：请看各卡片。`,
   confirm: '确认发送',
+  approve: '批准',
   review: '查看',
   hide: '收起',
   whatHappens: '确认后将会',
@@ -205,8 +244,25 @@ const zhCN: Strings = {
     UNKNOWN_TOOL: '应用中已不再提供此类发送，无法确认。',
     EXPIRED: '已超过有效期：不能再确认，但仍可拒绝。',
     PAYLOAD_CHANGED: '存储的内容在发起后已被更改：无法按现状确认。',
+    ALREADY_APPROVED: '你已批准过此项：正在等待其他人批准。',
     OTHER: '此项暂时无法确认。',
   },
+  whyNotFlags: (flags) => `批准此项需要 ${flags} 权限，而你没有：需由拥有该权限的人批准。`,
+  needs: (needed, flags) =>
+    flags === ''
+      ? `需要 ${needed} 位不同的人批准`
+      : needed === 1
+        ? `需要一位拥有 ${flags} 权限的人批准`
+        : `需要 ${needed} 位拥有 ${flags} 权限的人批准`,
+  approvedSoFar: (names) => ` — ${names} 已批准`,
+  countOf: (count, needed) => `${count}/${needed}`,
+  approvals: '批准进度：',
+  approvalRecorded: (count, needed) =>
+    `你的批准已记录（${count}/${needed}）。还需 ${Math.max(1, needed - count)} 人批准后才会发送。`,
+  alreadyApproved: '你已批准过此项：还需其他人批准。没有做其他操作。',
+  notFlags: (flags) => `未发送：批准此项需要 ${flags} 权限，而你没有。`,
+  limitReached: (at) =>
+    at === '' ? '未发送：已达到应用规则设定的限额。' : `未发送：已达到应用规则设定的限额，将于 ${at} 重置。`,
   reject: '拒绝',
   retry: '重试',
   markDelivered: '标记为已送达',
@@ -247,6 +303,7 @@ const zhCN: Strings = {
     UNAUTHENTICATED: '你已退出登录：请重新登录后重试。没有做出任何决定。',
     BAD_REQUEST: '没有做出任何决定：控制台无法理解该请求。请重新加载页面。',
     CONFIRMATION_NOT_FOUND: '此发送已不存在。',
+    RULE_DENIED: '未发送：应用的一条规则拒绝了它。',
   },
   notDoneOther: '没有做出任何决定：出现了问题。请重试或重新加载页面。',
   networkError: '无法连接到控制台。没有做出任何决定，请重试。',
@@ -256,6 +313,7 @@ const zhCN: Strings = {
   history: '历史记录',
   edit: '确认前修改',
   editHint: '只能修改这些字段。预览会在卡片上显示修改；确认只发送卡片上显示的内容。',
+  editRestartsApprovals: '其他人已批准当前内容：确认修改后将记录你对修改后内容的批准，其他人需要重新批准。',
   preview: '预览修改',
   discard: '放弃修改',
   previewDigest: (digest) => `修改后的摘要：${digest}`,
@@ -272,6 +330,7 @@ const zhCN: Strings = {
     askedNobody: '已发起请求',
     approved: (who) => `${who} 已批准`,
     approvedEdited: (who, fields) => `${who} 修改了 ${fields} 后批准`,
+    ofNeeded: (words, count, needed) => `${words}（${count}/${needed}）`,
     retried: (who) => `${who} 已重试`,
     delivering: '正在发送',
     delivered: '已送达',

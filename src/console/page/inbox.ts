@@ -2,11 +2,12 @@
 // rows newest first, "Load more" through the server's cursor, select + "Confirm selected" (which first
 // lists what will go out) / "Reject selected", and live updates applied in place.
 import type { Api, Card, Decision } from './api.js';
-import { type CardView, createCardView, describeDecision } from './card.js';
+import { type CardView, createCardView, describeDecision, isRecordedApproval } from './card.js';
 import { syncClock } from './countdown.js';
 import { el } from './dom.js';
 import { summarise } from './fields.js';
 import type { Strings } from './i18n.js';
+import { needsMoreApprovals } from './quorum.js';
 
 const STATUSES = ['pending', 'delivering', 'delivered', 'failed', 'unknown', 'rejected', 'expired'];
 
@@ -93,10 +94,12 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
 
   let bulkBusy = false;
   const selection = () => [...views.values()].filter((view) => view.isSelected);
+  // "Confirm selected" sends each one now: a send whose rules ask for more people is approved on its card.
+  const bulkConfirmable = (view: CardView) => view.card.offer.confirm && !needsMoreApprovals(view.card);
   let pendingTotal = '';
   const refreshControls = () => {
     const chosen = selection();
-    const confirmable = chosen.filter((view) => view.card.offer.confirm).length;
+    const confirmable = chosen.filter(bulkConfirmable).length;
     const rejectable = chosen.filter((view) => view.card.offer.reject).length;
     confirmSelected.disabled = bulkBusy || confirmable === 0;
     rejectSelected.disabled = bulkBusy || rejectable === 0;
@@ -203,7 +206,7 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
   /** "Confirm selected": first the list of what will go out; "Send N now" sends exactly those. */
   let listed: CardView[] = [];
   const showStep = () => {
-    listed = selection().filter((view) => view.card.offer.confirm);
+    listed = selection().filter(bulkConfirmable);
     if (bulkBusy || listed.length === 0) return;
     sendTitle.textContent = t.bulkListTitle(listed.length);
     sendList.replaceChildren(
@@ -255,7 +258,7 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     let done = 0;
     for (const result of answer.results) {
       const view = views.get(result.id);
-      if (result.ok) done++;
+      if (result.ok || isRecordedApproval(result)) done++;
       view?.setSelected(false);
       view?.showDecision(result as Decision, action);
     }

@@ -48,6 +48,8 @@ export interface ConsoleApp {
   readonly registry: ToolRegistry;
   /** What `deliver` was handed, in order. */
   readonly deliveries: Message[];
+  /** The refunds `refund.issue` delivered, in order, with who approved the last step. */
+  readonly refunds: { readonly orderId: string; readonly amount: string; readonly approvedBy: string }[];
   /** Every request the console answered, in order. */
   readonly answered: Answered[];
   /** Moves the registry's clock on (for expiry). */
@@ -56,7 +58,7 @@ export interface ConsoleApp {
   failNextDelivery(): void;
   /** The agent proposes to send `message` (`registry.propose`, with why); returns the confirmation's id. */
   ask(message: Message, actor?: string, why?: Why): Promise<string>;
-  /** The agent asks to refund an order; returns the confirmation's id. */
+  /** The agent asks to refund an order (over 50,000 cents: two finance approvers); returns the confirmation's id. */
   askRefund(orderId: string, amountCents: number): Promise<string>;
   /** `approvals.createApprovalLink`: a one-time link under `url`. */
   createApprovalLink(id: string, options: ApprovalLinkOptions): Promise<ApprovalLinkResult>;
@@ -85,6 +87,7 @@ export async function startConsoleApp(options: {
   let clockOffset = 0;
   let failNext = false;
   const deliveries: Message[] = [];
+  const refunds: ConsoleApp['refunds'] = [];
   const answered: Answered[] = [];
   const sessions = new Map<string, ConsolePerson>();
 
@@ -159,11 +162,22 @@ export async function startConsoleApp(options: {
         required: ['orderId', 'amountCents'],
         additionalProperties: false,
       } as const,
+      // Over €500, two different people holding `finance` must approve it.
+      rules: [
+        { name: 'big-refunds', when: 'input.amountCents > 50000', approvals: 2, approverFlags: ['finance'] },
+      ],
       prepare: (input) => ({
         orderId: input.orderId,
         amount: `€${(Number(input.amountCents) / 100).toFixed(2)}`,
       }),
-      deliver: (payload) => ({ refunded: payload.orderId }),
+      deliver: (payload, approval) => {
+        refunds.push({
+          orderId: String(payload.orderId),
+          amount: payload.amount,
+          approvedBy: approval.approvedBy,
+        });
+        return { refunded: payload.orderId };
+      },
     }),
   );
 
@@ -203,6 +217,7 @@ export async function startConsoleApp(options: {
     url,
     registry,
     deliveries,
+    refunds,
     answered,
     advanceClock: (ms) => {
       clockOffset += ms;
