@@ -95,17 +95,6 @@ export { buildAccessReport, formatAccessReport } from './policy/access-report.js
 export type { GateContext, GatedTool, Refusal } from './policy/gates.js';
 export { isAutonomous, isFlagGranted, isModelCallable, refusalFor } from './policy/gates.js';
 export type { RuleReport } from './policy/rules/evaluate-rules.js';
-export type {
-  ApprovalRequirement,
-  CallLimit,
-  LimitKey,
-  LimitWindow,
-  Rule,
-  RuleCall,
-  RuleCondition,
-  SumLimit,
-} from './policy/rules/rule.js';
-export type { RuleInfo } from './policy/rules/rule-info.js';
 export {
   fromWireName,
   isLegalWireName,
@@ -133,6 +122,17 @@ export type {
   ToolSuccess,
   ValidationIssue,
 } from './result.js';
+export type {
+  ApprovalRequirement,
+  CallLimit,
+  LimitKey,
+  LimitWindow,
+  Rule,
+  RuleCall,
+  RuleCondition,
+  RuleInfo,
+  SumLimit,
+} from './rule.js';
 export type {
   Approval,
   CallerKind,

@@ -1,4 +1,4 @@
-import type { RuleInfo } from './policy/rules/rule-info.js';
+import type { RuleInfo } from './rule.js';
 import type { JsonSchema, SideEffect } from './tool.js';
 
 /**

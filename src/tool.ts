@@ -1,5 +1,5 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import type { Rule } from './policy/rules/rule.js';
+import type { Rule } from './rule.js';
 
 /**
  * What a tool does to the world, answered by two questions: can it be undone, and will someone

@@ -1,22 +1,7 @@
+import type { RuleInfo } from '../../rule.js';
 import type { CompiledRule } from './compile-rules.js';
-import type { LimitKey, LimitWindow } from './rule.js';
 
-/**
- * A rule as a reviewer reads it (`registry.get(name).rules`, `graded-tools access`): its name, mode,
- * condition as written (`'(function)'` for a function) and its one effect.
- */
-export interface RuleInfo {
-  readonly name: string;
-  readonly mode: 'enforce' | 'shadow';
-  readonly when?: string;
-  readonly deny?: string;
-  readonly limit?:
-    | { readonly calls: number; readonly per: LimitWindow; readonly by: LimitKey }
-    | { readonly sum: string; readonly max: number; readonly per: LimitWindow; readonly by: LimitKey };
-  readonly confirm?: true;
-  readonly approvals?: number;
-  readonly approverFlags?: readonly string[];
-}
+export type { RuleInfo } from '../../rule.js';
 
 /** The reviewer's view of a compiled rule. */
 export function describeRule(rule: CompiledRule): RuleInfo {

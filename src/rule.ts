@@ -1,0 +1,105 @@
+/**
+ * What a rule sees of one call: the validated input and who asks, where, with which flags, when.
+ * A CEL `when` reads the same names (`input.amount > 500`, `actor`, `scope`, `flags.beta`, `tool`,
+ * `now`); `actor` and `scope` are `''` there when the call gave none.
+ */
+export interface RuleCall {
+  readonly input: Readonly<Record<string, unknown>>;
+  readonly actor: string | undefined;
+  readonly scope: string | undefined;
+  /** The granted feature flags (only `true` ones). */
+  readonly flags: Readonly<Record<string, true>>;
+  /** The tool's internal name. */
+  readonly tool: string;
+  readonly now: Date;
+}
+
+/** When a rule applies: a CEL expression (compiled and type-checked at `register`) or a function. */
+export type RuleCondition = string | ((call: RuleCall) => boolean);
+
+/** The fixed window a limit counts in (UTC: a day starts at midnight UTC). */
+export type LimitWindow = 'minute' | 'hour' | 'day';
+
+/**
+ * Whose count a limit keeps: per asking `actor`, per `scope`, one for the `tool`, or one `global`
+ * count shared by every tool whose limit says `global` with the same measure and window.
+ */
+export type LimitKey = 'actor' | 'scope' | 'tool' | 'global';
+
+/** At most `calls` calls per window. */
+export interface CallLimit {
+  readonly calls: number;
+  readonly per: LimitWindow;
+  readonly by: LimitKey;
+}
+
+/** At most `max` in total of `sum` (a CEL expression or a function giving a number ≥ 0) per window. */
+export interface SumLimit {
+  readonly sum: string | ((call: RuleCall) => number);
+  readonly max: number;
+  readonly per: LimitWindow;
+  readonly by: LimitKey;
+}
+
+/**
+ * One rule of a tool. A rule only ever tightens: it can refuse a call, limit how often or how much,
+ * ask a person to confirm a `write`, or ask more (or flagged) people to approve — never let the model
+ * reach a `write` or `send`, never let a `send` out without a person. Each rule does one thing:
+ * `deny`, `limit`, `confirm`, or `approvals` / `approverFlags`.
+ *
+ * @example
+ * ```ts
+ * import type { Rule } from 'graded-tools';
+ * const rules: Rule[] = [
+ *   { when: 'input.amount > 500', approvals: 2, approverFlags: ['finance'] },
+ *   { when: '!input.to.endsWith("@example.com")', deny: 'Refunds go only to example.com customers.' },
+ *   { limit: { calls: 20, per: 'day', by: 'actor' } },
+ *   { when: 'input.amount > 10000', deny: 'Over 10,000: use the finance system.', mode: 'shadow' },
+ * ];
+ * ```
+ */
+export interface Rule {
+  /** A name for events, `registry.check` and reports; default `#<position>` (from 1). */
+  readonly name?: string;
+  /** When the rule applies; omitted: always. A rule that throws or times out denies. */
+  readonly when?: RuleCondition;
+  /** Refuses the call with this reason (the model reads it for a read tool it can see). */
+  readonly deny?: string;
+  /** Counts calls (or a summed argument) and refuses past the limit with `LIMIT_REACHED`. */
+  readonly limit?: CallLimit | SumLimit;
+  /** A `write` tool's call goes to a person first: pending, confirmed, then `run` once. */
+  readonly confirm?: boolean;
+  /** How many different people must approve (a `send`, or a `write` this makes confirm). */
+  readonly approvals?: number;
+  /** Approvers must hold these feature flags. */
+  readonly approverFlags?: readonly string[];
+  /** `'shadow'`: evaluated and reported in a `rule` event, never enforced. Default `'enforce'`. */
+  readonly mode?: 'enforce' | 'shadow';
+}
+
+/** What a rule asks of the people who approve: how many different ones, holding which flags. */
+export interface ApprovalRequirement {
+  /** Different people who must approve the same payload (at least 1). */
+  readonly approvals: number;
+  /** Feature flags each of them must hold. */
+  readonly approverFlags: readonly string[];
+  /** The rules that asked for more than one plain approval. */
+  readonly rules: readonly string[];
+}
+
+/**
+ * A rule as a reviewer reads it (`registry.get(name).rules`, `graded-tools access`): its name, mode,
+ * condition as written (`'(function)'` for a function) and its one effect.
+ */
+export interface RuleInfo {
+  readonly name: string;
+  readonly mode: 'enforce' | 'shadow';
+  readonly when?: string;
+  readonly deny?: string;
+  readonly limit?:
+    | { readonly calls: number; readonly per: LimitWindow; readonly by: LimitKey }
+    | { readonly sum: string; readonly max: number; readonly per: LimitWindow; readonly by: LimitKey };
+  readonly confirm?: true;
+  readonly approvals?: number;
+  readonly approverFlags?: readonly string[];
+}
