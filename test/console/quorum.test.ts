@@ -120,7 +120,7 @@ describe.each(STORES)(
           offer: { confirm: false, reject: true, whyNot: 'ALREADY_APPROVED' },
         },
       });
-      expect(first.body.error).toMatch(/approval is recorded \(1 of 2\)/);
+      expect(first.body.error).toMatch(/approval is recorded \(1\/2 approvals\)/);
       expect(first.body.confirmation.history.at(-1)).toMatchObject({
         status: 'pending',
         by: 'fin-mei',
@@ -177,7 +177,7 @@ describe.each(STORES)(
       const asked = await ask();
       const first = await confirmAs(asked.confirmationId, asked.digest, 'fin-mei', 'zh-CN');
       expect(first.status).toBe(202);
-      expect(first.body.error).toMatch(/^您的批准已记录（1 of 2）/);
+      expect(first.body.error).toMatch(/^您的批准已记录（1\/2）/);
     });
 
     it('an approver’s edit starts the count again: the card names only who approved the payload as it is now', async () => {

@@ -1,8 +1,9 @@
 // One confirmation's page: its card, open (the same buttons as in the inbox, its technical details),
 // for a pending one with editable fields the edit form, and the history in words.
 import type { Api, Card, HistoryEntry } from './api.js';
-import { type CardView, createCardView, nameOn } from './card.js';
+import { type CardView, createCardView } from './card.js';
 import { syncClock } from './countdown.js';
+import { nameOn } from './decision-words.js';
 import { el, present } from './dom.js';
 import { createEditForm, type EditForm } from './edit-form.js';
 import type { Strings } from './i18n.js';

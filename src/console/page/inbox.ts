@@ -2,8 +2,9 @@
 // rows newest first, "Load more" through the server's cursor, select + "Confirm selected" (which first
 // lists what will go out) / "Reject selected", and live updates applied in place.
 import type { Api, Card, Decision } from './api.js';
-import { type CardView, createCardView, describeDecision, isRecordedApproval } from './card.js';
+import { type CardView, createCardView } from './card.js';
 import { syncClock } from './countdown.js';
+import { describeDecision, isRecordedApproval } from './decision-words.js';
 import { el } from './dom.js';
 import { summarise } from './fields.js';
 import type { Strings } from './i18n.js';

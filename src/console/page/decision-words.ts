@@ -1,0 +1,102 @@
+// A decision in the approver's words: who decided, what happened, why a button did nothing — never a
+// code, never words meant for a model.
+import type { Card, Decision } from './api.js';
+import type { Strings } from './i18n.js';
+import { issueText } from './issue-text.js';
+import { approverNames, listOf } from './quorum.js';
+
+export type Action = 'confirm' | 'reject' | 'retry' | 'markDelivered';
+
+/** The app's name for `id` on this card, or the id. */
+export function nameOn(card: Pick<Card, 'names'> | undefined, id: string): string {
+  return card !== undefined && Object.hasOwn(card.names, id) ? (card.names[id] ?? id) : id;
+}
+
+/**
+ * Who decided, as the history says: the approver's claim (with everyone who approved it, when the
+ * tool's rules asked for several people), a rejection or a manual "delivered".
+ */
+export function decider(
+  card: Card,
+  lang = 'en',
+): { what: 'confirmed' | 'rejected' | 'marked'; who: string; note?: string } | undefined {
+  for (let i = card.history.length - 1; i >= 0; i--) {
+    const entry = card.history[i];
+    if (entry?.by === undefined) continue;
+    const note = entry.note === undefined ? {} : { note: entry.note };
+    const who = nameOn(card, entry.by);
+    if (entry.status === 'delivering') {
+      const all = card.quorum?.approvedBy.includes(entry.by) ? approverNames(card) : [];
+      return { what: 'confirmed', who: all.length > 1 ? listOf(all, lang) : who };
+    }
+    if (entry.status === 'rejected') return { what: 'rejected', who, ...note };
+    if (entry.status === 'delivered') return { what: 'marked', who, ...note };
+  }
+  return undefined;
+}
+
+/**
+ * Not a refusal: the person's approval was recorded, and the tool's rules ask for more people before
+ * anything is sent. Said as what happened, not as an error.
+ */
+export function isRecordedApproval(decision: Decision): boolean {
+  return !decision.ok && decision.code === 'AWAITING_APPROVALS';
+}
+
+/** A decision in the person's words: never a code, never words meant for a model. */
+export function describeDecision(decision: Decision, action: Action, t: Strings, oneUse = false): string {
+  if (decision.ok) {
+    if (decision.status === 'rejected') return t.rejected;
+    if (action === 'markDelivered') return t.markedDelivered;
+    if (decision.status === 'delivered') return t.delivered;
+    return decision.message;
+  }
+  const card = decision.confirmation;
+  const status = card?.status;
+  switch (decision.code) {
+    case 'AWAITING_APPROVALS': {
+      const count = decision.approval?.count ?? card?.quorum?.approvedBy.length ?? 1;
+      return t.approvalRecorded(count, decision.approval?.needed ?? card?.quorum?.needed ?? count + 1);
+    }
+    case 'ALREADY_APPROVED':
+      return t.alreadyApproved;
+    case 'FLAG_NOT_GRANTED': {
+      const missing = decision.missingFlags ?? [];
+      if (missing.length === 0) return t.notDone.FLAG_NOT_GRANTED ?? t.notDoneOther;
+      return t.notFlags(listOf(missing, t.lang), missing.length);
+    }
+    case 'LIMIT_REACHED':
+      return t.limitReached(decision.resetsAt === undefined ? '' : formatTime(decision.resetsAt, t.lang));
+    case 'ALREADY_DECIDED': {
+      const who = decision.decidedBy ? nameOn(card, decision.decidedBy) : card && decider(card, t.lang)?.who;
+      return t.alreadyDecidedBy(who ?? '?', t.statuses[status ?? ''] ?? status ?? '');
+    }
+    case 'EXPIRED':
+      return t.expired;
+    case 'PAYLOAD_CHANGED':
+      return oneUse ? t.linkPayloadChanged : t.payloadChanged;
+    case 'LINK_REFUSED':
+      // The server's words already say why (used, expired, not for this confirmation).
+      return decision.error;
+    case 'SAME_PERSON':
+      return t.samePerson;
+    case 'FORBIDDEN':
+      return t.forbidden;
+    case 'DELIVERY_FAILED':
+      return t.deliveryFailed;
+    case 'NETWORK':
+      return t.networkError;
+    default: {
+      const words =
+        t.notDone[decision.code] ?? (/^HTTP_/.test(decision.code) ? t.networkError : t.notDoneOther);
+      const issues = (decision.issues ?? []).map((issue) => issueText(issue, card?.labels));
+      return [words, ...issues].join('\n');
+    }
+  }
+}
+
+export function formatTime(iso: string, locale: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+}
