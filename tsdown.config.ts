@@ -19,6 +19,7 @@ export default defineConfig({
     opentelemetry: 'src/telemetry/opentelemetry.ts',
     dbos: 'src/integrations/dbos/index.ts',
     cedar: 'src/integrations/cedar/index.ts',
+    slack: 'src/integrations/slack/index.ts',
     // The `graded-tools` bin; its `#!/usr/bin/env node` line is kept and the file made executable.
     cli: 'src/cli/index.ts',
   },

@@ -20,6 +20,7 @@ const ENTRIES = [
   'opentelemetry',
   'dbos',
   'cedar',
+  'slack',
   'cli',
 ];
 const LOCK = `${ROOT}.tmp/build.lock`;

@@ -1,0 +1,21 @@
+import type {
+  ConfirmationResult,
+  ConfirmationsView,
+  ConfirmOptions,
+  ConfirmResult,
+  RejectOptions,
+} from '../../confirm/types.js';
+import type { Locale } from '../../messages/index.js';
+
+/**
+ * What the Slack channel uses of a `ToolRegistry`: its decisions and its read view. Every decision
+ * made in Slack is one of these calls, so the registry's one check list — four eyes, the rules'
+ * approvals and approver flags, the digest, the expiry, the gates — decides it.
+ */
+export interface SlackRegistry {
+  confirm(id: string, options: ConfirmOptions): Promise<ConfirmResult>;
+  reject(id: string, options: RejectOptions): Promise<ConfirmationResult>;
+  readonly confirmations: ConfirmationsView;
+  /** The registry's language, when the channel is given none. */
+  readonly locale?: Locale;
+}

@@ -1,0 +1,147 @@
+import type { Locale } from '../../messages/index.js';
+
+/** What the Slack approvals channel says to people, in one language. */
+export interface SlackWords {
+  /** The language lists are joined in ("Li and Wu"). */
+  readonly lang: string;
+  readonly approve: string;
+  readonly reject: string;
+  readonly edit: string;
+  readonly cancel: string;
+  /** Slack's own "are you sure?" before Approve sends. */
+  readonly approveConfirmTitle: string;
+  readonly approveConfirmText: string;
+  readonly approveAndSend: string;
+  readonly askedBy: string;
+  readonly expires: string;
+  readonly why: string;
+  readonly ref: string;
+  readonly unknownActor: string;
+  moreFields(count: number): string;
+  /** What the tool's rules ask: "Needs 2 approvals from finance" (`flags` joined, or ''). */
+  needs(approvals: number, flags: string): string;
+  /** How many approved the current payload so far, and who. */
+  soFar(count: number, needed: number, names: string): string;
+  approvedBy(names: string): string;
+  readonly sending: string;
+  readonly sent: string;
+  /** A held send's undo window: `date` is already mrkdwn. */
+  sendsAt(date: string): string;
+  cancelledBy(name: string, reason: string | undefined): string;
+  failed(error: string): string;
+  unknown(error: string): string;
+  rejectedBy(name: string, reason: string | undefined): string;
+  markedDelivered(name: string): string;
+  readonly expired: string;
+  readonly notLinked: string;
+  notDone(error: string): string;
+  reminder(expires: string): string;
+  readonly rejectTitle: string;
+  readonly rejectReason: string;
+  readonly editTitle: string;
+  readonly editSubmit: string;
+  readonly editIntro: string;
+  readonly tooLongToEdit: string;
+}
+
+const en: SlackWords = {
+  lang: 'en',
+  approve: 'Approve',
+  reject: 'Reject',
+  edit: 'Edit',
+  cancel: 'Cancel',
+  approveConfirmTitle: 'Approve this send?',
+  approveConfirmText: 'It is sent as shown once enough people approve.',
+  approveAndSend: 'Approve',
+  askedBy: 'Asked by',
+  expires: 'Expires',
+  why: 'Why',
+  ref: 'Reference',
+  unknownActor: 'unknown',
+  moreFields: (count) => `…and ${count} more ${count === 1 ? 'field' : 'fields'}`,
+  needs: (approvals, flags) =>
+    flags === ''
+      ? `Needs ${approvals} approvals from different people`
+      : approvals === 1
+        ? `Needs an approval from ${flags}`
+        : `Needs ${approvals} approvals from ${flags}`,
+  soFar: (count, needed, names) => `${count} of ${needed} approvals so far: ${names}`,
+  approvedBy: (names) => `Approved by ${names}`,
+  sending: 'sending…',
+  sent: 'sent',
+  sendsAt: (date) => `sends ${date} unless someone cancels it`,
+  cancelledBy: (name, reason) =>
+    reason === undefined
+      ? `Cancelled by ${name}; nothing was sent`
+      : `Cancelled by ${name}: ${reason}; nothing was sent`,
+  failed: (error) => `delivery failed: ${error}`,
+  unknown: (error) => `outcome unknown: ${error}`,
+  rejectedBy: (name, reason) =>
+    reason === undefined ? `Rejected by ${name}` : `Rejected by ${name}: ${reason}`,
+  markedDelivered: (name) => `Marked delivered by ${name}`,
+  expired: 'Expired: nobody decided in time. It was not sent.',
+  notLinked: 'Your Slack account is not linked to an approver of this app, so nothing was decided.',
+  notDone: (error) => `Not done: ${error}`,
+  reminder: (expires) => `Reminder: this still waits for approval and expires ${expires}.`,
+  rejectTitle: 'Reject this send',
+  rejectReason: 'Why reject it?',
+  editTitle: 'Edit and approve',
+  editSubmit: 'Approve',
+  editIntro: 'Change what may be changed; approving sends exactly this once enough people approve.',
+  tooLongToEdit:
+    'A field is too long to edit in Slack; open the approvals console instead. Nothing was decided.',
+};
+
+const zhCN: SlackWords = {
+  lang: 'zh-CN',
+  approve: '批准',
+  reject: '拒绝',
+  edit: '编辑',
+  cancel: '取消',
+  approveConfirmTitle: '批准这项发送？',
+  approveConfirmText: '足够多的人批准后，将按所示内容发送。',
+  approveAndSend: '批准',
+  askedBy: '发起人',
+  expires: '过期时间',
+  why: '原因',
+  ref: '引用编号',
+  unknownActor: '未知',
+  moreFields: (count) => `……另有 ${count} 个字段`,
+  needs: (approvals, flags) =>
+    flags === ''
+      ? `需要 ${approvals} 位不同的人批准`
+      : approvals === 1
+        ? `需要一位拥有 ${flags} 权限的人批准`
+        : `需要 ${approvals} 位拥有 ${flags} 权限的人批准`,
+  soFar: (count, needed, names) => `已有 ${count}/${needed} 人批准：${names}`,
+  approvedBy: (names) => `${names} 已批准`,
+  sending: '发送中……',
+  sent: '已发送',
+  sendsAt: (date) => `将于 ${date} 发送，除非有人撤回`,
+  cancelledBy: (name, reason) =>
+    reason === undefined ? `${name} 已撤回，未发送` : `${name} 已撤回：${reason}，未发送`,
+  failed: (error) => `发送失败：${error}`,
+  unknown: (error) => `结果未知：${error}`,
+  rejectedBy: (name, reason) => (reason === undefined ? `${name} 已拒绝` : `${name} 已拒绝：${reason}`),
+  markedDelivered: (name) => `${name} 已标记为已送达`,
+  expired: '已过期：无人及时决定，未发送。',
+  notLinked: '你的 Slack 账号未关联到本应用的审批人，未做任何决定。',
+  notDone: (error) => `未执行：${error}`,
+  reminder: (expires) => `提醒：这项发送仍在等待审批，将于 ${expires} 过期。`,
+  rejectTitle: '拒绝这项发送',
+  rejectReason: '拒绝的原因？',
+  editTitle: '编辑并批准',
+  editSubmit: '批准',
+  editIntro: '修改允许修改的内容；足够多的人批准后，将按此内容发送。',
+  tooLongToEdit: '有字段太长，无法在 Slack 中编辑；请在审批控制台中处理。未做任何决定。',
+};
+
+/** The words for `locale`, English for anything else. */
+export function slackWords(locale: Locale): SlackWords {
+  return locale === 'zh-CN' ? zhCN : en;
+}
+
+/** `Li`, `Li and Wu`, `Li, Wu and Ana`, in the words' language. */
+export function joinNames(words: SlackWords, names: readonly string[]): string {
+  return new Intl.ListFormat(words.lang, { style: 'long', type: 'conjunction' }).format(names);
+}

@@ -1,0 +1,82 @@
+import type { Confirmation } from 'graded-tools';
+import { describe, expect, it } from 'vitest';
+import { approvalMessage } from '../../../src/integrations/slack/message-blocks.js';
+import { blocksProblem } from './support/fake-slack.js';
+
+const base: Confirmation = {
+  id: 'c_0123456789abcdef',
+  tool: 'message.send',
+  input: {},
+  payload: { to: 'ana@example.com', text: 'Hi' },
+  digest: 'a'.repeat(64),
+  actor: 'agent:desk-bot',
+  createdAt: '2030-01-01T00:00:00.000Z',
+  expiresAt: '2030-01-01T01:00:00.000Z',
+  updatedAt: '2030-01-01T00:00:00.000Z',
+  status: 'pending',
+  attempt: 0,
+  history: [{ at: '2030-01-01T00:00:00.000Z', status: 'pending', by: 'agent:desk-bot' }],
+};
+const tool = { name: 'message.send', title: 'Reply', description: 'Reply.', editable: [] };
+const draw = (confirmation: Partial<Confirmation>, locale: 'en' | 'zh-CN' = 'en') =>
+  approvalMessage({ confirmation: { ...base, ...confirmation }, tool, locale, nameOf: (id) => id });
+
+describe('the approval card', () => {
+  it('keeps within Block Kit limits for any payload, and says how many fields it left out', () => {
+    const payload = Object.fromEntries(
+      Array.from({ length: 120 }, (_, i) => [`field_${i}`, i % 3 === 0 ? 'é&<'.repeat(2_000) : `value ${i}`]),
+    );
+    const message = draw({
+      payload,
+      note: `${'n'.repeat(1_990)}&`,
+      links: Array.from({ length: 10 }, (_, i) => ({
+        label: 'L'.repeat(200),
+        url: `https://example.com/${i}`,
+      })),
+      ref: 'r'.repeat(256),
+    });
+    expect(blocksProblem(message.blocks, 50)).toBeUndefined();
+    expect(JSON.stringify(message.blocks)).toMatch(/…and \d+ more fields/);
+    expect(message.text.length).toBeLessThanOrEqual(3000);
+  });
+
+  it('never cuts an escaped entity in half, and never makes a link from a javascript: URL', () => {
+    const message = draw({
+      payload: { text: '&'.repeat(5_000) },
+      links: [{ label: 'evil', url: 'javascript:alert(1)' }],
+    });
+    expect(blocksProblem(message.blocks, 50)).toBeUndefined();
+    const text = JSON.stringify(message.blocks);
+    expect(text).not.toMatch(/&a?m?p?…/);
+    expect(text).not.toContain('javascript:');
+  });
+
+  it('a payload that is not an object is shown as one value; an unregistered tool by its name', () => {
+    const message = approvalMessage({
+      confirmation: { ...base, payload: ['a', 'b'] },
+      tool: undefined,
+      locale: 'en',
+      nameOf: (id) => id,
+    });
+    expect(JSON.stringify(message.blocks)).toContain('[\\"a\\",\\"b\\"]');
+    expect(message.text).toContain('message.send');
+  });
+
+  it('says what the rules ask, and who decided what, in English and Chinese', () => {
+    const requires = { approvals: 2, approverFlags: ['finance'], rules: ['two'] };
+    const waiting = draw({ requires, approvals: [{ by: 'li', at: base.createdAt, digest: base.digest }] });
+    expect(JSON.stringify(waiting.blocks)).toContain(
+      'Needs 2 approvals from finance. 1 of 2 approvals so far: li',
+    );
+    const rejected = draw({
+      status: 'rejected',
+      history: [...base.history, { at: base.createdAt, status: 'rejected', by: 'wu', note: '<!here> no' }],
+    });
+    expect(JSON.stringify(rejected.blocks)).toContain('Rejected by wu: &lt;!here&gt; no');
+    expect(JSON.stringify(rejected.blocks)).not.toContain('graded_tools_approve');
+    const held = draw({ status: 'scheduled', deliverAt: '2030-01-01T00:00:30.000Z' });
+    expect(JSON.stringify(held.blocks)).toContain('sends <!date^1893456030^');
+    const zh = draw({ status: 'expired' }, 'zh-CN');
+    expect(JSON.stringify(zh.blocks)).toContain('已过期');
+  });
+});
