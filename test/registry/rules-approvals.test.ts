@@ -32,7 +32,9 @@ const approve = (asked: ConfirmRequired, approvedBy: string, extra: object = {})
 
 describe('approvals rules', () => {
   it('approvers deciding at the same moment are all counted: the writes that lose re-read and count again', async () => {
-    const { registry, deliveries, ask, record } = payments({}, [{ approvals: 3, approverFlags: ['finance'] }]);
+    const { registry, deliveries, ask, record } = payments({}, [
+      { approvals: 3, approverFlags: ['finance'] },
+    ]);
     const asked = await ask();
     const answers = await Promise.all(
       ['ann', 'bob', 'cy', 'dee'].map((who) => registry.confirm(asked.confirmationId, approve(asked, who))),

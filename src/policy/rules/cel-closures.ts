@@ -208,4 +208,7 @@ const isStringLiteral = (node: unknown): boolean =>
   (node as Node).op === 'value' &&
   typeof (node as Node).args === 'string';
 // Code-point order and UTF-16 order agree below U+D800; ASCII is where there is no doubt.
-const isAscii = (s: string): boolean => /^[\x00-\x7f]*$/.test(s);
+const isAscii = (s: string): boolean => {
+  for (let i = 0; i < s.length; i += 1) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+};

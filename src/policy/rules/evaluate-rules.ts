@@ -85,7 +85,8 @@ export function evaluateRules(rules: readonly CompiledRule[], call: RuleCall): R
           );
           break;
         }
-        (verdict.limits ??= []).push(limitUse(rule, effect.limit, call, counted, shadow));
+        verdict.limits ??= [];
+        verdict.limits.push(limitUse(rule, effect.limit, call, counted, shadow));
         break;
       }
     }
@@ -109,7 +110,8 @@ class Verdict {
 
   report(rule: CompiledRule, decision: RuleReport['decision'], reason?: string): void {
     const { name, mode } = rule;
-    (this.#reports ??= []).push(
+    this.#reports ??= [];
+    this.#reports.push(
       reason === undefined ? { rule: name, mode, decision } : { rule: name, mode, decision, reason },
     );
   }
@@ -126,7 +128,8 @@ class Verdict {
     this.#approvals = Math.max(this.#approvals, approvals);
     this.#flags ??= new Set();
     for (const flag of flags) this.#flags.add(flag);
-    (this.#asking ??= []).push(rule);
+    this.#asking ??= [];
+    this.#asking.push(rule);
   }
 
   settle(): RuleVerdict {
