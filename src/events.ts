@@ -25,11 +25,17 @@ export type ConfirmationAction =
   /** One approval of several that the tool's rules ask for; nothing is sent yet. */
   | 'approved'
   | 'confirmed'
+  /** Confirmed, and held for its tool's undo window (`holdMs`): a sweep delivers it at `deliverAt`. */
+  | 'scheduled'
+  /** A held send taken back before its time (`registry.cancel`); nothing was sent. */
+  | 'cancelled'
   | 'rejected'
   | 'delivered'
   | 'failed'
   | 'expired'
-  | 'unknown';
+  | 'unknown'
+  /** Still pending after an escalation step's `afterMs`: that step's channels were told. */
+  | 'escalated';
 
 /**
  * One step of a confirmation: asked for, confirmed (the claim was won), rejected, delivered, failed,
@@ -54,7 +60,7 @@ export interface ConfirmationEvent {
 export interface NotifyEvent {
   readonly type: 'notify';
   readonly channel: string;
-  readonly kind: 'created' | 'reminder' | 'decided';
+  readonly kind: 'created' | 'reminder' | 'decided' | 'escalated';
   /** The notice's stable id (the webhook id). */
   readonly noticeId: string;
   readonly confirmationId: string;
@@ -106,8 +112,30 @@ export interface RuleEvent {
   readonly at: number;
 }
 
+/**
+ * An entry of the audit log (`registry.audit`) could not be written; the decision it records stands.
+ * `entry` is the entry's action (`confirmed`, `deny` …).
+ */
+export interface AuditEvent {
+  readonly type: 'audit';
+  readonly action: 'append-failed';
+  readonly kind: 'confirmation' | 'rule';
+  readonly confirmationId?: string;
+  readonly tool: string;
+  readonly entry: string;
+  readonly error: string;
+  /** When it was reported (epoch ms from the registry's clock). */
+  readonly at: number;
+}
+
 /** Everything the registry reports through `onEvent`. */
-export type RegistryEvent = InvokeEvent | ConfirmationEvent | NotifyEvent | LinkEvent | RuleEvent;
+export type RegistryEvent =
+  | InvokeEvent
+  | ConfirmationEvent
+  | NotifyEvent
+  | LinkEvent
+  | RuleEvent
+  | AuditEvent;
 
 /** Receives events. Whatever it throws or rejects with is swallowed: auditing never breaks an invoke. */
 export type EventListener = (event: RegistryEvent) => void | Promise<void>;

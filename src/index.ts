@@ -1,5 +1,10 @@
 // The public API, by name. Adding a symbol here is an API decision; test/index.test.ts snapshots the list.
 
+export type { AuditChain, AuditPageQuery } from './audit/audit-chain.js';
+export type { AuditDetail, AuditDraft, AuditEntry, AuditKind } from './audit/audit-entry.js';
+export type { AuditExportRange, AuditLog, AuditVerifyOptions } from './audit/audit-log.js';
+export type { AuditKey, SignedAuditHead } from './audit/signed-head.js';
+export type { AuditBreak, AuditHead, AuditVerification } from './audit/verify-chain.js';
 export type {
   ApprovalLinks,
   IssuedLink,
@@ -16,6 +21,7 @@ export { decodeCursor, encodeCursor } from './confirm/cursor.js';
 export { describeDecision } from './confirm/describe-decision.js';
 export { canonicalJson, payloadDigest } from './confirm/digest.js';
 export { describeEffect } from './confirm/effect-text.js';
+export type { EscalationClaim, EscalationStep } from './confirm/escalation.js';
 export type { MemoryStoreOptions } from './confirm/memory-store.js';
 export { createMemoryStore } from './confirm/memory-store.js';
 export type { ApprovalNotice, NoticeKind, Notifier, NotifyAttempt, NotifyOptions } from './confirm/notice.js';
@@ -38,6 +44,7 @@ export type {
   TransitionRefusal,
 } from './confirm/store.js';
 export type {
+  CancelOptions,
   CanDecideOptions,
   Confirmation,
   ConfirmationApproval,
@@ -70,6 +77,7 @@ export { getDefaultRegistry } from './default-registry.js';
 export type { DefinitionErrorCode } from './errors/tool-definition-error.js';
 export { ToolDefinitionError } from './errors/tool-definition-error.js';
 export type {
+  AuditEvent,
   ConfirmationAction,
   ConfirmationEvent,
   EventListener,
@@ -104,14 +112,9 @@ export {
   toWireName,
   WIRE_NAME_PATTERN,
 } from './policy/wire-name.js';
-export type {
-  CheckContext,
-  InvokeContext,
-  ProposeOptions,
-  RegisterOptions,
-  RegistryOptions,
-} from './registry.js';
+export type { InvokeContext, ProposeOptions, RegisterOptions, RegistryOptions } from './registry.js';
 export { ToolRegistry } from './registry.js';
+export type { CheckContext } from './registry-options.js';
 export type {
   ConfirmRequired,
   ErrorCode,

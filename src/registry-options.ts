@@ -93,6 +93,11 @@ export interface RegistryOptions {
 const DEFAULT_CONFIRMATION_TTL_MS = 60 * 60 * 1000;
 const MAX_CONFIRMATION_TTL_MS = 366 * 24 * 60 * 60 * 1000;
 
+/** Who `registry.check` asks as: a person (default), an autonomous caller, a plan, or the model. */
+export type CheckContext<AppContext = unknown> = InvokeContext<AppContext> & {
+  readonly caller?: 'person' | 'autonomous' | 'plan' | 'model';
+};
+
 /** Options for `register`. */
 export interface RegisterOptions {
   /** Replace a tool registered under the same name instead of refusing it. */

@@ -1,3 +1,4 @@
+import { type AuditLog, auditLogOf } from './audit/audit-log.js';
 import type { ApprovalLinks } from './confirm/approval-links.js';
 import { confirmableTool } from './confirm/confirmable-tool.js';
 import type { ConfirmationFlow } from './confirm/confirmation-flow.js';
@@ -5,6 +6,7 @@ import { createConfirmationPath } from './confirm/confirmation-path.js';
 import { readProposal } from './confirm/proposal.js';
 import type { ConfirmationStore } from './confirm/store.js';
 import type {
+  CancelOptions,
   ConfirmationPruneResult,
   ConfirmationResult,
   ConfirmationSweepResult,
@@ -18,14 +20,14 @@ import type {
   SweepOptions,
   SweepResult,
 } from './confirm/types.js';
-import { assertCountable } from './invoke/apply-rules.js';
 import { checkCall, type RuleCheck } from './invoke/check-call.js';
 import { InvokePath, type InvokeSettings } from './invoke/invoke-tool.js';
-import { formatMessage, type Locale, toLocale } from './messages/index.js';
+import { formatMessage, type Locale, localeOption } from './messages/index.js';
 import { type AccessReport, buildAccessReport } from './policy/access-report.js';
 import { gatesOrNone } from './policy/call-context.js';
 import type { GateContext } from './policy/gates.js';
 import {
+  type CheckContext,
   type InvokeContext,
   type ProposeOptions,
   type RegisterOptions,
@@ -36,16 +38,12 @@ import {
 import { failure, type InvokeResult, type ProposeResult, type ReadOnlyResult } from './result.js';
 import type { ToolDefinition } from './tool.js';
 import type { ListFilter, ToolInfo } from './tool-info.js';
+import { assertStoreFits } from './tools/assert-store-fits.js';
 import { checkDefinition } from './tools/check-definition.js';
 import type { FunctionSchema } from './tools/function-schema.js';
 import { ToolTable } from './tools/tool-table.js';
 
 export type { InvokeContext, ProposeOptions, RegisterOptions, RegistryOptions } from './registry-options.js';
-
-/** Who `registry.check` asks as: a person (default), an autonomous caller, a plan, or the model. */
-export type CheckContext<AppContext = unknown> = InvokeContext<AppContext> & {
-  readonly caller?: 'person' | 'autonomous' | 'plan' | 'model';
-};
 
 /** Lets the plan runner call as `plan` without offering that caller kind to everyone. */
 export const INVOKE_AS: unique symbol = Symbol('graded-tools.invokeAs');
@@ -76,7 +74,6 @@ export class ToolRegistry<AppContext = unknown> {
   readonly #locale: Locale;
   readonly #invokePath: InvokePath;
   readonly #flow: ConfirmationFlow;
-  readonly #confirmationsView: ConfirmationsView;
   readonly #approvalLinks: ApprovalLinks;
   /** The same path, silent and dry: `check` walks it up to the rules and runs nothing. */
   readonly #dryPath: InvokePath;
@@ -92,9 +89,9 @@ export class ToolRegistry<AppContext = unknown> {
       sendTool: (name) => confirmableTool(this.#tools, name),
       titleOf: (tool) => this.#tools.resolve(tool)?.tool.info.title ?? tool,
       longestSendTimeoutMs: () => this.#tools.longestTimeoutMs('send', settings.defaultTimeoutMs),
+      registered: () => this.#tools.tools(),
     });
     this.#flow = confirmations.flow;
-    this.#confirmationsView = this.#flow.view;
     this.#approvalLinks = confirmations.links;
     const { store } = confirmations;
     this.#counter = store;
@@ -108,6 +105,7 @@ export class ToolRegistry<AppContext = unknown> {
       ask: (request) => this.#flow.ask(request),
       telemetry: settings.telemetry,
       counter: store,
+      audit: confirmations.audit,
       now: settings.now,
     };
     this.#invokePath = new InvokePath(path);
@@ -124,7 +122,7 @@ export class ToolRegistry<AppContext = unknown> {
    */
   register(definition: ToolDefinition<AppContext>, options: RegisterOptions = {}): this {
     const tool = checkDefinition(definition as ToolDefinition);
-    assertCountable(tool, this.#counter);
+    assertStoreFits(tool, this.#counter);
     this.#tools.add(tool, readReplace(options));
     return this;
   }
@@ -196,10 +194,8 @@ export class ToolRegistry<AppContext = unknown> {
   propose(name: string, input?: unknown, options: ProposeOptions<AppContext> = {}): Promise<ProposeResult> {
     const about = readProposal(options);
     if ('problem' in about) {
-      const detail = about.problem;
-      return Promise.resolve(
-        failure('INVALID_OPTION', formatMessage('INVALID_OPTION', { detail }, this.#locale)),
-      );
+      const message = formatMessage('INVALID_OPTION', { detail: about.problem }, this.#locale);
+      return Promise.resolve(failure('INVALID_OPTION', message));
     }
     // A proposal never runs a tool: it ends as a pending confirmation or a failure, never as data.
     return this.#invokePath.invoke('propose', name, input, options, about) as Promise<ProposeResult>;
@@ -226,13 +222,9 @@ export class ToolRegistry<AppContext = unknown> {
    * ```
    */
   check(name: string, input?: unknown, ctx: CheckContext<AppContext> = {}): Promise<RuleCheck> {
-    const locale = this.#localeOf(ctx);
-    return checkCall(
-      { path: this.#dryPath, table: this.#tools, counter: this.#counter, locale },
-      name,
-      input,
-      ctx,
-    );
+    const locale = localeOption(ctx, this.#locale);
+    const dry = { path: this.#dryPath, table: this.#tools, counter: this.#counter, locale };
+    return checkCall(dry, name, input, ctx);
   }
 
   /** @internal The plan runner's way in: the caller kind is fixed by the runner, not by a flag. */
@@ -324,10 +316,22 @@ export class ToolRegistry<AppContext = unknown> {
   }
 
   /**
+   * Takes back a send held in its undo window (`holdMs`): `cancelled`, never sent (see `CancelOptions`).
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * await new ToolRegistry().cancel('some-confirmation-id', { by: 'lead-li', reason: 'wrong customer' });
+   * ```
+   */
+  cancel(id: string, options: CancelOptions): Promise<ConfirmationResult> {
+    return this.#flow.cancel(id, options);
+  }
+
+  /**
    * The housekeeping an app runs on an interval (the approvals console runs it for you): expires
    * overdue pending confirmations, marks deliveries older than `staleAfterMs` (default 10 minutes)
-   * `unknown`, and — with `notify.remindBeforeMs` — reminds approvers of pending ones about to expire.
-   * Each reminder is claimed in the store, so instances sweeping one store send it once.
+   * `unknown`, reminds approvers (`notify.remindBeforeMs`) and delivers held sends whose time came:
+   * each reminder and delivery is claimed in the store, so instances sweeping one store do it once.
    *
    * @example
    * ```ts
@@ -401,7 +405,7 @@ export class ToolRegistry<AppContext = unknown> {
    * ```
    */
   get confirmations(): ConfirmationsView {
-    return this.#confirmationsView;
+    return this.#flow.view;
   }
 
   /**
@@ -422,12 +426,9 @@ export class ToolRegistry<AppContext = unknown> {
     return this.#approvalLinks;
   }
 
-  #localeOf(options: { readonly locale?: Locale | undefined } | undefined): Locale {
-    try {
-      return toLocale(options?.locale, this.#locale);
-    } catch {
-      return this.#locale;
-    }
+  /** The store's tamper-evident audit log: `verify`, `export`, `signHead` (see `AuditLog`). */
+  get audit(): AuditLog {
+    return auditLogOf(this.#counter);
   }
 
   /**
@@ -439,11 +440,8 @@ export class ToolRegistry<AppContext = unknown> {
     return [...this.#tools.modelList(gatesOrNone(ctx))];
   }
 
-  /**
-   * For every tool: may a person, a plan and the model reach it under `ctx`, and if not, why. An
-   * unreadable `ctx` is reported as the empty context.
-   */
+  /** For every tool: may a person, a plan and the model reach it under `ctx`, and if not, why. */
   accessReport(ctx: GateContext & { readonly locale?: Locale | undefined } = {}): AccessReport {
-    return buildAccessReport(this.list(), gatesOrNone(ctx), this.#localeOf(ctx));
+    return buildAccessReport(this.list(), gatesOrNone(ctx), localeOption(ctx, this.#locale));
   }
 }

@@ -66,7 +66,12 @@ export type ErrorCode =
    * The approval was recorded, but the tool's rules ask for more people: nothing is sent until
    * `requires.approvals` different people have approved the same payload.
    */
-  | 'AWAITING_APPROVALS';
+  | 'AWAITING_APPROVALS'
+  /**
+   * Approved, and held for the tool's undo window (`holdMs`): it is `scheduled` and a sweep sends it at
+   * `confirmation.deliverAt`, unless someone cancels it first. Nothing is sent yet.
+   */
+  | 'SCHEDULED';
 
 /** One thing wrong with an input, for a person or a model to fix. */
 export interface ValidationIssue {

@@ -20,6 +20,8 @@ export interface ToolInfo {
   readonly inputSchema: JsonSchema;
   /** A send tool's `effect`: what confirming does, for approvers (`describeEffect` fills it in). */
   readonly effect?: string;
+  /** A send tool's undo window (`holdMs`): how long a confirmed send waits before it is delivered. */
+  readonly holdMs?: number;
   /** The tool's rules as a reviewer reads them (a function shows as `'(function)'`); absent: none. */
   readonly rules?: readonly RuleInfo[];
 }

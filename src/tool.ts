@@ -1,4 +1,5 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+import type { EscalationStep } from './confirm/escalation.js';
 import type { Rule } from './rule.js';
 
 /**
@@ -100,6 +101,8 @@ export interface RunnableToolDefinition<
   run(input: Input, ctx: RunContext<AppContext>): Output | Promise<Output>;
   readonly prepare?: never;
   readonly deliver?: never;
+  readonly holdMs?: never;
+  readonly escalate?: never;
 }
 
 /** A `send` tool: it prepares a payload for a person to see, and delivers only once they confirm. */
@@ -131,6 +134,18 @@ export interface SendToolDefinition<
    * `'Emails the customer at {to}'`. Shown on the console card and filled by `describeEffect`.
    */
   readonly effect?: string;
+  /**
+   * An undo window in milliseconds (at most 24 hours): a confirmed send waits as `scheduled` this long,
+   * then `registry.sweep` delivers it; until then the approver (or anyone `authorize` allows) may
+   * `registry.cancel` it and nothing is sent.
+   */
+  readonly holdMs?: number;
+  /**
+   * Who else to tell while it is still pending, step by step: `[{ afterMs: 15 * 60_000, to: [leads] }]`
+   * announces it to `leads` 15 minutes after it was asked (sent by `registry.sweep()`, once across
+   * instances). Overrides the registry's `notify.escalate`.
+   */
+  readonly escalate?: readonly EscalationStep[];
   readonly run?: never;
 }
 

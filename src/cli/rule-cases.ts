@@ -1,4 +1,4 @@
-import type { CheckContext } from '../registry.js';
+import type { CheckContext } from '../registry-options.js';
 import { isRecord } from '../util/is-record.js';
 
 /** What a case expects `registry.check` to answer. */

@@ -2,6 +2,7 @@ import { describeThrown } from '../util/describe-thrown.js';
 import { checkDecision, type LinkToCheck } from './check-list.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
 import { deliverOnce } from './deliver.js';
+import { holdUntil, scheduled } from './deliver-due.js';
 import {
   alreadyDecided,
   expireOne,
@@ -94,12 +95,17 @@ async function approveOnce(
     const quorum = mode === 'confirm' ? countApproval(record, person.id, now, edit) : undefined;
     if (quorum !== undefined && !quorum.complete)
       return await approveShort(ctx, record, { base, quorum, fail });
-    const change: ClaimChange = quorum === undefined ? base : { ...base, quorum: quorum.swap };
+    const claimed: ClaimChange = quorum === undefined ? base : { ...base, quorum: quorum.swap };
+    // A tool with an undo window (`holdMs`): the claim schedules it instead of starting the delivery.
+    const deliverAt = mode === 'confirm' ? holdUntil(tool, now) : undefined;
+    const change: ClaimChange = deliverAt === undefined ? claimed : { ...claimed, deliverAt };
     const claim = await claimOnce(ctx, record, { mode, change, fail });
     if (!claim.ok)
       return quorum !== undefined && quorumMoved(record, claim.failure) ? QUORUM_MOVED : claim.failure;
     if (link !== undefined) ctx.emitLink(id, { approver: person.id });
-    ctx.emit('confirmed', claim.confirmation, person.id);
+    await ctx.emit('confirmed', claim.confirmation, person.id);
+    if (claim.confirmation.status === 'scheduled')
+      return await scheduled(ctx, claim.confirmation, asked.fail);
     return await deliverOnce(ctx, {
       claimed: claim.confirmation,
       tool,
@@ -179,7 +185,7 @@ async function approveShort(
     await ctx.store.useLink?.(tokenHash, { now: base.now }).catch(() => false);
     ctx.emitLink(record.id, { approver: base.by ?? '' });
   }
-  ctx.emit('approved', outcome.confirmation, base.by);
+  await ctx.emit('approved', outcome.confirmation, base.by);
   return fail('AWAITING_APPROVALS', { detail: `${quorum.count}/${quorum.needed}` }, outcome.confirmation);
 }
 

@@ -34,7 +34,9 @@ export interface NoticeSettings {
 export class ApproverNotices {
   readonly #s: NoticeSettings;
   /** Per channel (by its place in `notifiers`): its name, read once, and how many notices it owes. */
-  readonly #channels: { readonly notifier: Notifier; readonly name: string; waiting: number }[];
+  readonly #channels: Channel[];
+  /** Every channel told so far, escalation steps' too, so each keeps one count of what it owes. */
+  readonly #byNotifier = new Map<Notifier, Channel>();
   /**
    * One timer for every notice in flight, never keeping the process alive: a timer and an
    * AbortController per notice cost a memory-store confirm a quarter of its rate (`npm run bench`).
@@ -43,11 +45,16 @@ export class ApproverNotices {
 
   constructor(settings: NoticeSettings) {
     this.#s = settings;
-    this.#channels = settings.notifiers.map((notifier) => ({
-      notifier,
-      name: safeChannel(notifier),
-      waiting: 0,
-    }));
+    this.#channels = settings.notifiers.map((notifier) => this.#channelOf(notifier));
+  }
+
+  #channelOf(notifier: Notifier): Channel {
+    let channel = this.#byNotifier.get(notifier);
+    if (channel === undefined) {
+      channel = { notifier, name: safeChannel(notifier), waiting: 0 };
+      this.#byNotifier.set(notifier, channel);
+    }
+    return channel;
   }
 
   /** A send waits for a person. */
@@ -60,15 +67,27 @@ export class ApproverNotices {
     this.#tell('reminder', confirmation, confirmation.status);
   }
 
+  /** It is still pending after an escalation step's `afterMs`: that step's channels are told. */
+  escalated(confirmation: Confirmation, escalation: Escalation, to: readonly Notifier[]): void {
+    const channels = to.map((notifier) => this.#channelOf(notifier));
+    this.#tell('escalated', confirmation, confirmation.status, channels, escalation);
+  }
+
   /** It was decided (delivered, rejected, expired, failed, unknown): the asker is told. */
   decided(confirmation: Confirmation, status: ConfirmationStatus): void {
     this.#tell('decided', confirmation, status);
   }
 
-  #tell(kind: NoticeKind, confirmation: Confirmation, status: ConfirmationStatus): void {
-    if (this.#s.notifiers.length === 0) return;
-    const notice = this.#notice(kind, confirmation, status);
-    for (const channel of this.#channels) {
+  #tell(
+    kind: NoticeKind,
+    confirmation: Confirmation,
+    status: ConfirmationStatus,
+    channels: readonly Channel[] = this.#channels,
+    escalation?: Escalation,
+  ): void {
+    if (channels.length === 0) return;
+    const notice = this.#notice(kind, confirmation, status, escalation);
+    for (const channel of channels) {
       if (channel.waiting >= MAX_WAITING_PER_CHANNEL) {
         this.#report(channel.name, notice, {
           attempt: 0,
@@ -83,10 +102,15 @@ export class ApproverNotices {
     }
   }
 
-  #notice(kind: NoticeKind, c: Confirmation, status: ConfirmationStatus): ApprovalNotice {
+  #notice(
+    kind: NoticeKind,
+    c: Confirmation,
+    status: ConfirmationStatus,
+    escalation: Escalation | undefined,
+  ): ApprovalNotice {
     const { consoleUrl, includePayload, locale } = this.#s;
     return Object.freeze({
-      id: noticeId(kind, c, status),
+      id: escalation === undefined ? noticeId(kind, c, status) : `${c.id}.escalated.${escalation.step}`,
       kind,
       confirmation: Object.freeze({
         id: c.id,
@@ -107,6 +131,7 @@ export class ApproverNotices {
             }),
       }),
       ...(kind === 'decided' ? { decision: decisionOf(c) } : {}),
+      ...(escalation === undefined ? {} : { escalation: Object.freeze({ ...escalation }) }),
       ...(consoleUrl === undefined
         ? {}
         : { link: `${consoleUrl}/confirmations/${encodeURIComponent(c.id)}` }),
@@ -129,10 +154,7 @@ export class ApproverNotices {
    * channel that has not answered within `NOTICE_DEADLINE_MS` is told to stop (its signal) and let go
    * of, so a hanging channel holds nothing for long.
    */
-  async #send(
-    channel: { readonly notifier: Notifier; readonly name: string; waiting: number },
-    notice: ApprovalNotice,
-  ): Promise<void> {
+  async #send(channel: Channel, notice: ApprovalNotice): Promise<void> {
     // Never on the caller's stack: the channel starts after the change that prompted it has returned.
     await Promise.resolve();
     const { notifier } = channel;
@@ -188,6 +210,19 @@ export class ApproverNotices {
 }
 
 const ignore = (): void => {};
+
+/** One channel: its name, read once, and how many notices it owes. */
+interface Channel {
+  readonly notifier: Notifier;
+  readonly name: string;
+  waiting: number;
+}
+
+/** Which escalation step a notice announces (1 for the first), and its `afterMs`. */
+interface Escalation {
+  readonly step: number;
+  readonly afterMs: number;
+}
 
 /** What a channel said of one attempt, as `onAttempt` hears it. */
 interface Attempt {

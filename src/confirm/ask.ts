@@ -60,7 +60,7 @@ export async function askConfirmation(ctx: FlowContext, asked: NewConfirmation):
     } catch (error) {
       return { ok: false, code: 'STORE_FAILED', detail: describeThrown(error).slice(0, 500) };
     }
-    ctx.emit('created', confirmation, asked.actor);
+    await ctx.emit('created', confirmation, asked.actor);
     return {
       ok: true,
       requiresConfirm: true,

@@ -23,6 +23,8 @@ export type DecisionKind =
   | 'retry'
   | 'reject'
   | 'markDelivered'
+  /** A held send taken back in its undo window (`registry.cancel`). */
+  | 'cancel'
   | 'issue-link'
   | 'open-link'
   | 'edit-preview';
@@ -76,14 +78,20 @@ interface Found {
 
 type Check = (ctx: FlowContext, d: DecisionToCheck, found: Found) => Checked | Promise<Checked>;
 
-const PERSON_DECIDES: ReadonlySet<DecisionKind> = new Set(['confirm', 'retry', 'reject', 'markDelivered']);
+const PERSON_DECIDES: ReadonlySet<DecisionKind> = new Set([
+  'confirm',
+  'retry',
+  'reject',
+  'markDelivered',
+  'cancel',
+]);
 /** The kinds that end in a delivery: the tool and its gates are checked for them. */
 const DELIVERS: ReadonlySet<DecisionKind> = new Set(['confirm', 'retry', 'issue-link']);
 /** The kinds that show or deliver the payload: its digest is checked for them. */
 const READS_PAYLOAD: ReadonlySet<DecisionKind> = new Set([...DELIVERS, 'open-link', 'edit-preview']);
 
 /**
- * **The check list**: every way a person decides — `confirm`, `retry`, `reject`, `markDelivered`, the
+ * **The check list**: every way a person decides — `confirm`, `retry`, `reject`, `markDelivered`, `cancel`, the
  * console's buttons and bulk decisions, one-time links — is checked here, in this order, and only
  * here. Nothing is claimed, spent or written before it passes (but for marking an overdue one
  * expired); the status and expiry, which can change meanwhile, are decided again by the claim's own
@@ -91,6 +99,7 @@ const READS_PAYLOAD: ReadonlySet<DecisionKind> = new Set([...DELIVERS, 'open-lin
  *
  * 1. the link: this confirmation's, unused, unexpired, made for this payload
  * 2. the caller's `authorize`, once (before anything about the record is told to who may not see it)
+ *    — a cancel by a person who approved sending it is not asked; anyone else's needs it
  * 3. open: the status (and expiry) the decision starts from
  * 4. four eyes: not the person who asked
  * 4b. what the tool's rules asked: the approver holds `approverFlags`, and approves a payload once
@@ -130,6 +139,7 @@ const isOpen: Check = (ctx, d) => {
     return record.status === 'unknown' || record.status === 'failed'
       ? undefined
       : alreadyDecided(fail, record);
+  if (d.kind === 'cancel') return record.status === 'scheduled' ? undefined : alreadyDecided(fail, record);
   if (record.status === 'expired') return fail('EXPIRED', {}, record);
   if (record.status !== 'pending') return alreadyDecided(fail, record);
   // No is never dangerous: a reject is taken even past the expiry. Only a decision marks it expired.
@@ -142,7 +152,8 @@ const isOpen: Check = (ctx, d) => {
 
 const notTheAsker: Check = (ctx, d) => {
   if (!ctx.requireDifferentApprover || d.person === undefined) return undefined;
-  if (d.kind === 'reject' || d.kind === 'open-link' || d.kind === 'edit-preview') return undefined;
+  if (d.kind === 'reject' || d.kind === 'cancel' || d.kind === 'open-link' || d.kind === 'edit-preview')
+    return undefined;
   const refusal = fourEyesRefusal(d.record, d.person.id);
   if (refusal === undefined) return undefined;
   return d.fail('SAME_PERSON', refusal === 'no-actor' ? { detail: 'no-actor' } : {}, d.record);
@@ -195,7 +206,14 @@ const toolAndGates: Check = (ctx, d, found) => {
   return refusal === undefined ? undefined : fail(refusal, { tool: record.tool, scope: gates.scope }, record);
 };
 
+/**
+ * The caller's `authorize`, asked once. A cancel is the undo of one's own approval: a person who
+ * approved sending it may cancel without asking; anyone else only if `authorize` allows.
+ */
 const authorized: Check = async (_ctx, d) => {
+  if (d.kind === 'cancel' && d.person !== undefined && approvedSending(d.record, d.person.id))
+    return undefined;
+  if (d.kind === 'cancel' && d.authorize === undefined) return d.fail('FORBIDDEN', {}, d.record);
   if (d.authorize === undefined || d.person === undefined || !PERSON_DECIDES.has(d.kind)) return undefined;
   let allowed = false;
   try {
@@ -223,6 +241,14 @@ const editFollowsRules: Check = async (_ctx, d, found) => {
   const failure = fail(checked.code, { tool: record.tool, detail: checked.detail }, record);
   return 'issues' in checked ? { ...failure, issues: checked.issues } : failure;
 };
+
+/** Whether `by` approved sending it: the claim (held or not) or one approval of a quorum. */
+function approvedSending(record: Confirmation, by: string): boolean {
+  const claimed = record.history.some(
+    (entry) => entry.by === by && (entry.status === 'scheduled' || entry.status === 'delivering'),
+  );
+  return claimed || (record.approvals ?? []).some((approval) => approval.by === by);
+}
 
 const notAborted: Check = (_ctx, d) => (d.signal?.aborted ? d.fail('ABORTED', {}, d.record) : undefined);
 

@@ -1,6 +1,7 @@
 import { type Locale, toLocale } from '../messages/index.js';
 import { approve } from './approve.js';
 import { askConfirmation, type Created, type NewConfirmation } from './ask.js';
+import { cancelHeld } from './cancel.js';
 import { ChangeWatchers } from './change-watchers.js';
 import { checkDecision, type LinkToCheck } from './check-list.js';
 import { decide } from './decide.js';
@@ -103,6 +104,14 @@ export class ConfirmationFlow {
     return traceConfirmationStep(this.#ctx.telemetry, 'markDelivered', id, () =>
       this.#decide(id, options, 'markDelivered'),
     );
+  }
+
+  /** A person takes a held send back in its undo window: `scheduled` → `cancelled`, nothing sent. */
+  cancel(id: string, options: unknown): Promise<ConfirmationResult> {
+    return traceConfirmationStep(this.#ctx.telemetry, 'cancel', id, async () => {
+      const read = readDeciding(options, 'cancel', this.#locale);
+      return read.ok ? cancelHeld(this.#ctx, id, { deciding: read.value, fail: read.fail }) : read.failure;
+    });
   }
 
   /**

@@ -1,9 +1,12 @@
+import { type AuditSink, auditSink } from '../audit/audit-sink.js';
 import type { EventListener } from '../events.js';
 import type { Locale } from '../messages/index.js';
 import { type Telemetry, withConfirmationSteps } from '../telemetry/telemetry.js';
+import type { RegisteredTool } from '../tools/registered-tool.js';
 import { ApprovalLinks } from './approval-links.js';
 import { ApproverNotices } from './approver-notices.js';
 import { ConfirmationFlow } from './confirmation-flow.js';
+import { escalationPlans } from './escalations.js';
 import type { SendToolHandle } from './flow-context.js';
 import { createMemoryStore } from './memory-store.js';
 import type { NotifySettings } from './notify-options.js';
@@ -29,6 +32,8 @@ export interface ConfirmationPathTools {
   readonly sendTool: (name: string) => SendToolHandle | undefined;
   readonly titleOf: (tool: string) => string;
   readonly longestSendTimeoutMs: () => number;
+  /** The tools registered now, for their escalation steps. */
+  readonly registered: () => Iterable<RegisteredTool>;
 }
 
 /**
@@ -38,8 +43,15 @@ export interface ConfirmationPathTools {
 export function createConfirmationPath(
   settings: ConfirmationPathSettings,
   tools: ConfirmationPathTools,
-): { readonly flow: ConfirmationFlow; readonly links: ApprovalLinks; readonly store: ConfirmationStore } {
+): {
+  readonly flow: ConfirmationFlow;
+  readonly links: ApprovalLinks;
+  readonly store: ConfirmationStore;
+  /** Where decisions append to the store's audit log (the invoke path's rule refusals too). */
+  readonly audit: AuditSink | undefined;
+} {
   const store = settings.confirmations ?? createMemoryStore();
+  const audit = auditSink(store.audit, settings.onEvent, settings.now);
   const { notify, locale, now, onEvent } = settings;
   const flow = new ConfirmationFlow({
     store,
@@ -47,19 +59,18 @@ export function createConfirmationPath(
     ttlMs: settings.confirmationTtlMs,
     requireDigest: settings.requireDigest,
     requireDifferentApprover: settings.requireDifferentApprover,
-    notices:
-      notify.notifiers.length === 0
-        ? undefined
-        : new ApproverNotices({
-            notifiers: notify.notifiers,
-            consoleUrl: notify.consoleUrl,
-            includePayload: notify.includePayload,
-            locale,
-            onEvent,
-            now,
-            titleOf: tools.titleOf,
-          }),
+    // Always: a tool's own `escalate` needs the notices even when the registry has no `notify.to`.
+    notices: new ApproverNotices({
+      notifiers: notify.notifiers,
+      consoleUrl: notify.consoleUrl,
+      includePayload: notify.includePayload,
+      locale,
+      onEvent,
+      now,
+      titleOf: tools.titleOf,
+    }),
     remindBeforeMs: notify.remindBeforeMs,
+    escalations: () => escalationPlans(tools.registered(), notify.escalate),
     locale,
     defaultTimeoutMs: settings.defaultTimeoutMs,
     onEvent: withConfirmationSteps(onEvent, settings.telemetry),
@@ -67,6 +78,7 @@ export function createConfirmationPath(
     longestSendTimeoutMs: tools.longestSendTimeoutMs,
     describeError: settings.describeError,
     telemetry: settings.telemetry,
+    audit,
   });
   const links = new ApprovalLinks({
     store,
@@ -75,5 +87,5 @@ export function createConfirmationPath(
     onEvent,
     check: (kind, asked) => flow.checkLink(kind, asked),
   });
-  return { flow, links, store };
+  return { flow, links, store, audit };
 }

@@ -56,7 +56,7 @@ export async function decide(
     const outcome = written.value;
     if (!outcome.ok) return await refusedClaim(ctx, outcome, change, fail);
     if (link !== undefined && by !== undefined) ctx.emitLink(id, { approver: by });
-    ctx.emit(decision === 'reject' ? 'rejected' : 'delivered', outcome.confirmation, by);
+    await ctx.emit(decision === 'reject' ? 'rejected' : 'delivered', outcome.confirmation, by);
     return { ok: true, confirmation: outcome.confirmation };
   } catch (error) {
     return fail('RUN_FAILED', { detail: describeThrown(error) });

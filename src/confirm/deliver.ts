@@ -71,11 +71,11 @@ async function recordOutcome(
     try {
       finished = await ctx.store.finish(claimed.id, change);
     } catch (error) {
-      ctx.emit('delivered', claimed);
+      await ctx.emit('delivered', claimed);
       const detail = `it was delivered, but recording that failed (${storeFailure(error)}); it stays "delivering" until recoverStale marks it unknown`;
       return fail('STORE_FAILED', { detail }, claimed);
     }
-    ctx.emit('delivered', claimed);
+    await ctx.emit('delivered', claimed);
     // Refused only when a newer attempt or a person's decision came first; the delivery still happened.
     return { ok: true, data, confirmation: finished.ok ? finished.confirmation : claimed };
   }
@@ -88,7 +88,7 @@ async function recordOutcome(
   );
   const status = outcome.kind === 'threw' ? 'failed' : 'unknown';
   const finished = await callStore(() => ctx.store.finish(claimed.id, { now, attempt, status, error }));
-  ctx.emit(status, claimed);
+  await ctx.emit(status, claimed);
   const current = finished.ok && finished.value.ok ? finished.value.confirmation : claimed;
   return fail('DELIVERY_FAILED', { tool: claimed.tool, detail: error }, current);
 }

@@ -30,6 +30,8 @@ interface Words {
   readonly unknown: (error: string | undefined) => string;
   readonly pending: (until: string) => string;
   readonly delivering: () => string;
+  readonly scheduled: (at: string) => string;
+  readonly cancelled: (by: string | undefined, reason: string | undefined) => string;
 }
 
 const WORDS: Readonly<Record<Locale, Words>> = {
@@ -50,6 +52,10 @@ const WORDS: Readonly<Record<Locale, Words>> = {
       `A person approved this, but whether it was sent is unknown${error === undefined ? '' : ` (${error})`}. A person will check; do not send it again.`,
     pending: (until) => `It is waiting for a person to decide (until ${until}). Nothing has been sent yet.`,
     delivering: () => 'A person approved this and it is being sent now.',
+    scheduled: (at) =>
+      `A person approved this; it will be sent at ${at} unless someone cancels it first. Nothing has been sent yet.`,
+    cancelled: (by, reason) =>
+      `${by === undefined ? 'A person' : by} cancelled this after it was approved${reason === undefined ? '' : `: ${reason}`}. It was not sent.`,
   },
   'zh-CN': {
     delivered: (at, edited) =>
@@ -66,6 +72,9 @@ const WORDS: Readonly<Record<Locale, Words>> = {
       `有人批准了此请求，但不确定是否已发送${error === undefined ? '' : `（${error}）`}。将由人核实；请勿再次发送。`,
     pending: (until) => `正在等待有人决定（截至 ${until}）。尚未发送任何内容。`,
     delivering: () => '有人批准了此请求，正在发送。',
+    scheduled: (at) => `有人批准了此请求，将于 ${at} 发送，除非在此之前有人撤销。尚未发送任何内容。`,
+    cancelled: (by, reason) =>
+      `${by ?? '有人'}在批准后撤销了此请求${reason === undefined ? '' : `：${reason}`}。未发送。`,
   },
 };
 
@@ -111,6 +120,10 @@ export function describeDecision(confirmation: Confirmation, locale: Locale = 'e
       return words.unknown(confirmation.error);
     case 'delivering':
       return words.delivering();
+    case 'scheduled':
+      return words.scheduled(confirmation.deliverAt ?? at);
+    case 'cancelled':
+      return words.cancelled(step?.by, reasonOf(step?.note));
     default:
       return words.pending(confirmation.expiresAt);
   }

@@ -1,3 +1,5 @@
+import { confirmationDraft } from '../audit/audit-drafts.js';
+import type { AuditSink } from '../audit/audit-sink.js';
 import { type ConfirmationAction, type EventListener, emitSafely } from '../events.js';
 import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
 import { type ErrorCode, failure } from '../result.js';
@@ -7,6 +9,7 @@ import type { ToolInfo } from '../tool-info.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import type { ApproverNotices } from './approver-notices.js';
 import type { ChangeWatchers } from './change-watchers.js';
+import type { EscalationPlan } from './escalations.js';
 import type { EditRules } from './payload-edit.js';
 import type { ConfirmationStore } from './store.js';
 import type { Confirmation, ConfirmationFailure } from './types.js';
@@ -43,8 +46,12 @@ export interface ConfirmationFlowSettings {
   readonly notices: ApproverNotices | undefined;
   /** A reminder this long before expiry, from `sweep` (0: none). */
   readonly remindBeforeMs: number;
+  /** The escalation steps of the tools registered now, for `sweep` (empty: none). */
+  readonly escalations: () => readonly EscalationPlan[];
   /** Traces each confirm, retry, reject and markDelivered as a span, when the registry traces. */
   readonly telemetry: Telemetry | undefined;
+  /** Where each step is appended to the store's audit log (none: the store keeps no log). */
+  readonly audit?: AuditSink | undefined;
 }
 
 /** Builds a failure in the caller's language, carrying the confirmation when there is one. */
@@ -62,8 +69,11 @@ export interface FlowContext extends ConfirmationFlowSettings {
   readonly watchers: ChangeWatchers;
   /** Ids whose `deliver` this process is running right now. */
   readonly running: Set<string>;
-  /** Reports a step to the registry's listener, to watchers and to notices; never throws. */
-  readonly emit: (action: ConfirmationAction, confirmation: Confirmation, by?: string) => void;
+  /**
+   * Reports a step to the registry's listener, to watchers and to notices, and appends it to the audit
+   * log: resolves once that one append is written. Never throws or rejects.
+   */
+  readonly emit: (action: ConfirmationAction, confirmation: Confirmation, by?: string) => Promise<void>;
   /** Reports a link spent by a decision, or refused before one (`failure`); never the token. */
   readonly emitLink: (
     id: string,
@@ -71,16 +81,23 @@ export interface FlowContext extends ConfirmationFlowSettings {
   ) => void;
 }
 
+const LOGGED: Promise<void> = Promise.resolve();
+
 /** The context the flow's steps share, with its one `emit`. */
 export function flowContext(settings: ConfirmationFlowSettings, watchers: ChangeWatchers): FlowContext {
-  const emit = (action: ConfirmationAction, confirmation: Confirmation, by?: string): void => {
+  // Ids whose decision just spent a link: the decision's own entry says so (one append per decision).
+  const viaLink = new Set<string>();
+  const emit = (action: ConfirmationAction, confirmation: Confirmation, by?: string): Promise<void> => {
     watchers.notify({ id: confirmation.id });
     const { notices, onEvent, now } = settings;
+    const step = { action, confirmation, by, at: now(), viaLink: viaLink.delete(confirmation.id) };
+    const logged = settings.audit?.record(confirmationDraft(step)) ?? LOGGED;
     if (notices !== undefined) {
       if (action === 'created') notices.created(confirmation);
-      else if (action !== 'confirmed' && action !== 'approved') notices.decided(confirmation, action);
+      else if (action !== 'confirmed' && action !== 'approved' && action !== 'escalated')
+        notices.decided(confirmation, action);
     }
-    if (onEvent === undefined) return;
+    if (onEvent === undefined) return logged;
     emitSafely(onEvent, {
       type: 'confirmation',
       action,
@@ -89,11 +106,13 @@ export function flowContext(settings: ConfirmationFlowSettings, watchers: Change
       ...(by === undefined ? {} : { by }),
       at: now(),
     });
+    return logged;
   };
   const emitLink: FlowContext['emitLink'] = (id, outcome) => {
     const at = settings.now();
     const confirmationId = id.slice(0, 128);
     if ('approver' in outcome) {
+      if (settings.audit !== undefined) viaLink.add(confirmationId);
       emitSafely(settings.onEvent, {
         type: 'link',
         action: 'used',
@@ -153,7 +172,7 @@ export async function expireOne(
 ): Promise<ConfirmationFailure> {
   const expired = await callStore(() => ctx.store.expire({ now, id: record.id }));
   const changed = expired.ok ? expired.value[0] : undefined;
-  if (changed !== undefined) ctx.emit('expired', changed);
+  if (changed !== undefined) await ctx.emit('expired', changed);
   return fail('EXPIRED', {}, changed ?? record);
 }
 

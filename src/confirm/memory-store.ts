@@ -1,5 +1,7 @@
+import { memoryAuditChain } from '../audit/memory-audit.js';
 import type { ListPosition } from './cursor.js';
 import { listStart, pageOf } from './list-page.js';
+import { memoryEscalations } from './memory-escalations.js';
 import { memoryLimits } from './memory-limits.js';
 import { setOwn } from './own-property.js';
 import type {
@@ -123,6 +125,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
   // it sits behind every deleted one).
   const pending = new Set<Slot>();
   const delivering = new Set<Slot>();
+  /** Sends held for their undo window, each with `deliverAt` parsed (what the sweep compares). */
+  const scheduled = new Map<Slot, number>();
   let finished: Slot[] = [];
   let finishedHead = 0;
   const isFinished = new Set<ConfirmationStatus>(FINISHED_STATUSES);
@@ -135,6 +139,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     slot.alive = false;
     pending.delete(slot);
     delivering.delete(slot);
+    scheduled.delete(slot);
     slots.delete(slot.record.id);
     if (created.length > 2 * slots.size + 1_024) created = created.filter((s) => s.alive);
     if (finishedHead > 1_024 && finishedHead > finished.length / 2) {
@@ -146,6 +151,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
   const hold = (slot: Slot, status: ConfirmationStatus) => {
     if (status === 'pending') pending.add(slot);
     else if (status === 'delivering') delivering.add(slot);
+    else if (status === 'scheduled') scheduled.set(slot, Date.parse(slot.record.deliverAt ?? '') || 0);
     else if (isFinished.has(status)) finished.push(slot);
   };
 
@@ -172,6 +178,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     if (current.status === to) return out(next);
     if (current.status === 'pending') pending.delete(slot);
     else if (current.status === 'delivering') delivering.delete(slot);
+    else if (current.status === 'scheduled') scheduled.delete(slot);
     hold(slot, to);
     return out(next);
   };
@@ -215,11 +222,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     }
     if (quorum !== undefined)
       fields.approvals = frozenCopy(JSON.parse(approvalsJson(quorum.next)) as ConfirmationApproval[]);
+    const deliverAt = 'deliverAt' in at ? at.deliverAt : undefined;
+    if (deliverAt !== undefined) fields.deliverAt = new Date(deliverAt).toISOString();
     return { ok: true, confirmation: change(slot, { to: transition.to, at, fields }) };
   };
 
   return {
     ...limits,
+    audit: memoryAuditChain(),
+    ...memoryEscalations(pending),
 
     async create(confirmation) {
       if (slots.has(confirmation.id)) throw new Error(`a confirmation with id ${confirmation.id} exists`);
@@ -286,7 +297,27 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     },
 
     async claim(id, at) {
-      return move(id, TRANSITIONS.claim, at);
+      return move(id, at.deliverAt === undefined ? TRANSITIONS.claim : TRANSITIONS.hold, at);
+    },
+
+    async dueScheduled({ now, limit }) {
+      return [...scheduled]
+        .filter(([, deliverAt]) => deliverAt <= now)
+        .sort((a, b) => a[1] - b[1])
+        .slice(0, limit)
+        .map(([slot]) => out(slot.record));
+    },
+
+    async deliverDue(id, at) {
+      const slot = slots.get(id);
+      const deliverAt = slot === undefined ? undefined : scheduled.get(slot);
+      if (slot !== undefined && deliverAt !== undefined && deliverAt > at.now)
+        return { ok: false, reason: 'wrong-status', confirmation: out(slot.record) };
+      return move(id, TRANSITIONS.deliverDue, at);
+    },
+
+    async cancel(id, at) {
+      return move(id, TRANSITIONS.cancel, at);
     },
 
     async approve(id, at) {

@@ -1,9 +1,13 @@
 import type { Locale } from '../messages/index.js';
 import type { ApprovalRequirement } from '../policy/rules/rule.js';
+import type { EscalationStep } from './escalation.js';
 import type { ConfirmationLink, ConfirmationStatus } from './types.js';
 
-/** Why an approver is told: a send waits, it will expire soon, or it was decided (told to the asker). */
-export type NoticeKind = 'created' | 'reminder' | 'decided';
+/**
+ * Why an approver is told: a send waits, it will expire soon, it is still waiting after an escalation
+ * step's `afterMs` (told to that step's channels), or it was decided (told to the asker).
+ */
+export type NoticeKind = 'created' | 'reminder' | 'escalated' | 'decided';
 
 /**
  * One notification about one confirmation. It never holds the payload unless the registry's `notify`
@@ -46,6 +50,11 @@ export interface ApprovalNotice {
     readonly at: string;
     readonly by?: string;
     readonly note?: string;
+  };
+  /** For `escalated`: which step of `escalate` (1 for the first), and its `afterMs`. */
+  readonly escalation?: {
+    readonly step: number;
+    readonly afterMs: number;
   };
   /** The console page of this one confirmation (`consoleUrl` + `/confirmations/<id>`). */
   readonly link?: string;
@@ -103,4 +112,9 @@ export interface NotifyOptions {
   readonly remindBeforeMs?: number;
   /** Put the payload in notices (default false). */
   readonly includePayload?: boolean;
+  /**
+   * Who else to tell, step by step, when a confirmation is still pending: for every tool without an
+   * `escalate` of its own. Sent by `registry.sweep()`, each step once across instances.
+   */
+  readonly escalate?: readonly EscalationStep[];
 }

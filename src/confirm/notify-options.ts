@@ -1,3 +1,4 @@
+import { type EscalationStep, readEscalation } from './escalation.js';
 import type { Notifier, NotifyOptions } from './notice.js';
 
 /** The registry's `notify` option, checked once at startup. */
@@ -6,6 +7,8 @@ export interface NotifySettings {
   readonly consoleUrl: string | undefined;
   readonly remindBeforeMs: number;
   readonly includePayload: boolean;
+  /** The escalation steps of tools without their own (`notify.escalate`). */
+  readonly escalate: readonly EscalationStep[] | undefined;
 }
 
 const NONE: NotifySettings = {
@@ -13,6 +16,7 @@ const NONE: NotifySettings = {
   consoleUrl: undefined,
   remindBeforeMs: 0,
   includePayload: false,
+  escalate: undefined,
 };
 
 /**
@@ -23,7 +27,10 @@ const NONE: NotifySettings = {
 export function readNotifyOptions(value: unknown, ttlMs: number): NotifySettings | string {
   if (value === undefined) return NONE;
   if (typeof value !== 'object' || value === null) return '`notify` must be an object: { to: [channels], … }';
-  const { to, consoleUrl, remindBeforeMs, includePayload } = value as Record<keyof NotifyOptions, unknown>;
+  const { to, consoleUrl, remindBeforeMs, includePayload, escalate } = value as Record<
+    keyof NotifyOptions,
+    unknown
+  >;
   if (!Array.isArray(to) || to.length === 0) return '`notify.to` must list at least one channel';
   const notifiers = [...to];
   for (const notifier of notifiers) {
@@ -45,5 +52,13 @@ export function readNotifyOptions(value: unknown, ttlMs: number): NotifySettings
     return '`notify.remindBeforeMs` must be a number of milliseconds shorter than `confirmationTtlMs`';
   if (includePayload !== undefined && typeof includePayload !== 'boolean')
     return '`notify.includePayload` must be true or false';
-  return { notifiers, consoleUrl: url, remindBeforeMs: remind, includePayload: includePayload === true };
+  const steps = escalate === undefined ? undefined : readEscalation(escalate, 'notify.escalate');
+  if (typeof steps === 'string') return steps;
+  return {
+    notifiers,
+    consoleUrl: url,
+    remindBeforeMs: remind,
+    includePayload: includePayload === true,
+    escalate: steps,
+  };
 }

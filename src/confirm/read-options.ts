@@ -150,13 +150,18 @@ export function readApproving(
   });
 }
 
-/** The options of a reject (`rejectedBy`, `reason`) or a markDelivered (`by`, `note`). */
+/** The options of a reject (`rejectedBy`, `reason`), a markDelivered (`by`, `note`) or a cancel (`by`, `reason`). */
 export function readDeciding(
   options: unknown,
-  decision: 'reject' | 'markDelivered',
+  decision: 'reject' | 'markDelivered' | 'cancel',
   locale: Locale,
 ): Read<Deciding> {
-  const [byKey, noteKey] = decision === 'reject' ? ['rejectedBy', 'reason'] : ['by', 'note'];
+  const [byKey, noteKey] =
+    decision === 'reject'
+      ? ['rejectedBy', 'reason']
+      : decision === 'cancel'
+        ? ['by', 'reason']
+        : ['by', 'note'];
   return readWith(options, [byKey, noteKey, 'link', 'authorize'], locale, (read) => {
     const { [byKey]: by, [noteKey]: note, link, authorize } = read;
     if (link !== undefined && decision !== 'reject') return 'a one-time approval link confirms or rejects';
@@ -193,7 +198,7 @@ export function readSweep(options: unknown, locale: Locale): Read<number | undef
 
 /** What `canDecide` asks about: a person's decision, as the check list will see it. */
 export interface DecisionAsked {
-  readonly kind: 'confirm' | 'retry' | 'reject' | 'markDelivered';
+  readonly kind: 'confirm' | 'retry' | 'reject' | 'markDelivered' | 'cancel';
   readonly person: {
     readonly id: string;
     readonly flags?: Readonly<Record<string, true>>;
@@ -202,7 +207,7 @@ export interface DecisionAsked {
   readonly authorize: AuthorizeDecision | undefined;
 }
 
-const DECISION_KINDS = ['confirm', 'retry', 'reject', 'markDelivered'];
+const DECISION_KINDS = ['confirm', 'retry', 'reject', 'markDelivered', 'cancel'];
 
 /** The options of `canDecide`: which decision, by whom (id, flags, scope), and the app's `authorize`. */
 export function readDecisionAsked(options: unknown, locale: Locale): Read<DecisionAsked> {

@@ -1,3 +1,5 @@
+import type { AuditChain } from '../audit/audit-chain.js';
+import type { EscalationClaim } from './escalation.js';
 import type { Confirmation, ConfirmationApproval, ConfirmationStatus } from './types.js';
 
 /**
@@ -52,6 +54,11 @@ export interface ClaimChange extends DecisionChange {
    * are still exactly `expected` (compare-and-set), and stores `next` (the completing approval added).
    */
   readonly quorum?: ApprovalsSwap | undefined;
+  /**
+   * A send with an undo window (`holdMs`): the claim moves it to `scheduled` with this `deliverAt`
+   * (epoch ms) instead of `delivering`, and starts no attempt; `deliverDue` starts it later.
+   */
+  readonly deliverAt?: number | undefined;
 }
 
 /** The approvals as read, and as they are to be: a conditional write refuses when they changed since. */
@@ -232,6 +239,13 @@ export interface ConfirmationStore {
    */
   remindDue?(change: { readonly now: number; readonly within: number }): Promise<Confirmation[]>;
   /**
+   * Optional (the three stores have it): marks `change.tool`'s `pending` confirmations created at or
+   * before `olderThan`, not expired at `now`, whose highest announced escalation step is below
+   * `change.step`, as escalated to that step, appending `escalationEntry` to their history; returns them.
+   * One conditional write per row and step, so of any number of sweeping instances exactly one gets each.
+   */
+  escalateDue?(change: EscalationClaim): Promise<Confirmation[]>;
+  /**
    * Optional, with `findLink` and `useLink` (the three stores have them): stores a new one-time approval
    * link. Rejects when its `tokenHash` exists. `prune` deletes links that expired before its cutoff.
    */
@@ -260,13 +274,36 @@ export interface ConfirmationStore {
   /** Where a counter stands, writing nothing (`registry.check`): 0 for none. */
   peekLimit?(key: string, windowStart: number): Promise<number>;
   /**
+   * Optional, with `deliverDue` and `cancel` (the three stores have them; a tool with `holdMs` needs
+   * them): the `scheduled` confirmations whose `deliverAt` is at or before `now`, earliest first, at
+   * most `limit`. Reads only.
+   */
+  dueScheduled?(change: { readonly now: number; readonly limit: number }): Promise<Confirmation[]>;
+  /**
+   * `scheduled` → `delivering` when its `deliverAt` is at or before `now`, adding one to `attempt`: one
+   * conditional write, so of any number of sweeping instances (and a racing `cancel`) exactly one wins.
+   */
+  deliverDue?(id: string, change: StoreChange): Promise<TransitionOutcome>;
+  /** `scheduled` → `cancelled`: a person took the send back in its undo window. One conditional write. */
+  cancel?(id: string, change: StoreChange): Promise<TransitionOutcome>;
+  /**
    * Optional: calls `listener` soon after a confirmation is created or changed by *another* process
    * sharing this store (PostgreSQL `LISTEN/NOTIFY`, SQLite polling); changes made through this process's
    * registry are reported by the registry itself. Returns a function that stops watching. `listener` is
    * never called after that, and what it throws is swallowed.
    */
   watch?(listener: (notice: StoreNotice) => void): () => void;
+  /**
+   * Optional (the three stores have it): the tamper-evident audit log, one hash chain per store, appended
+   * atomically across processes (`registry.audit` reads it). A store without one logs nothing.
+   */
+  readonly audit?: AuditChain;
 }
 
 /** Statuses `prune` may delete: nothing is left to decide about them. */
-export const FINISHED_STATUSES: readonly ConfirmationStatus[] = ['delivered', 'rejected', 'expired'];
+export const FINISHED_STATUSES: readonly ConfirmationStatus[] = [
+  'delivered',
+  'rejected',
+  'expired',
+  'cancelled',
+];

@@ -1,3 +1,5 @@
+import { deliverDue } from './deliver-due.js';
+import { escalateDue } from './escalations.js';
 import { type Fail, type FlowContext, storeFailure } from './flow-context.js';
 import type { Confirmation, SweepResult } from './types.js';
 
@@ -8,13 +10,13 @@ export const STALE_MARGIN_MS = 60_000;
 
 /**
  * The housekeeping of the confirmation path, each step once; `sweep` is built from them. None ever
- * delivers: only a person does.
+ * delivers on its own: only what a person confirmed with an undo window (`deliver-due.ts`) is sent by it.
  */
 
 /** Marks every pending confirmation past its `expiresAt` as `expired`. */
 export async function expireDue(ctx: FlowContext): Promise<Confirmation[]> {
   const changed = await ctx.store.expire({ now: ctx.now() });
-  for (const confirmation of changed) ctx.emit('expired', confirmation);
+  for (const confirmation of changed) await ctx.emit('expired', confirmation);
   return changed;
 }
 
@@ -36,7 +38,7 @@ export async function recoverStale(ctx: FlowContext, olderThanMs: number): Promi
     olderThanMs: staleThreshold(ctx, olderThanMs),
     running: [...ctx.running],
   });
-  for (const confirmation of changed) ctx.emit('unknown', confirmation);
+  for (const confirmation of changed) await ctx.emit('unknown', confirmation);
   return changed;
 }
 
@@ -58,7 +60,8 @@ export async function prune(ctx: FlowContext, olderThanMs: number): Promise<numb
 
 /**
  * What an app runs now and then (the console runs it on an interval): expire the overdue, mark stale
- * deliveries `unknown`, remind approvers of what expires soon.
+ * deliveries `unknown`, remind approvers of what expires soon, escalate what still waits, deliver held
+ * sends whose time came.
  */
 export async function sweep(
   ctx: FlowContext,
@@ -69,7 +72,9 @@ export async function sweep(
     const expired = await expireDue(ctx);
     const recovered = await recoverStale(ctx, staleAfterMs ?? DEFAULT_STALE_AFTER_MS);
     const reminded = await remindDue(ctx);
-    return { ok: true, expired, recovered, reminded };
+    const escalated = await escalateDue(ctx);
+    const delivered = await deliverDue(ctx, fail);
+    return { ok: true, expired, recovered, reminded, escalated, delivered };
   } catch (error) {
     return fail('STORE_FAILED', { detail: storeFailure(error) });
   }

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../result.js';
+import { decisionOf } from '../telemetry/decision-attributes.js';
 import {
   type ConfirmationStep,
   endSpan,
@@ -21,7 +22,7 @@ type StepResult =
   | { readonly ok: true; readonly confirmation: Confirmation; readonly data?: unknown }
   | ConfirmationFailure;
 
-function endOf(result: StepResult): ToolSpanEnd {
+function endOf(step: ConfirmationStep, result: StepResult): ToolSpanEnd {
   const confirmation = result.confirmation;
   const known =
     confirmation === undefined
@@ -29,6 +30,7 @@ function endOf(result: StepResult): ToolSpanEnd {
       : {
           tool: confirmation.tool,
           confirmationStatus: confirmation.status,
+          decision: decisionOf(step, confirmation, result.ok ? undefined : result.code),
           payload: confirmation.payload,
         };
   if (result.ok) return { ...known, result: result.data };
@@ -61,7 +63,7 @@ export function traceConfirmationStep<R extends StepResult>(
   if (span === undefined) return run();
   const traced = span;
   return runWithin(traced, run).then((result) => {
-    endSpan(traced, endOf(result));
+    endSpan(traced, endOf(step, result));
     return result;
   });
 }

@@ -19,11 +19,17 @@ export interface Transition {
 /** The moves a person's decision makes. `finish`, `expire` and `recoverStale` are below. */
 export const TRANSITIONS = {
   claim: { from: ['pending'], to: 'delivering', startsAttempt: true, refusedWhenExpired: true },
+  /** The claim of a send with an undo window (`ClaimChange.deliverAt`): it waits, nothing starts yet. */
+  hold: { from: ['pending'], to: 'scheduled', refusedWhenExpired: true },
   /** One approval short of the quorum: the confirmation stays pending, its approvals grow. */
   approve: { from: ['pending'], to: 'pending', refusedWhenExpired: true },
   reclaim: { from: ['unknown', 'failed'], to: 'delivering', startsAttempt: true },
   reject: { from: ['pending'], to: 'rejected' },
   markDelivered: { from: ['unknown', 'failed'], to: 'delivered' },
+  /** A held send's time came (only once `deliverAt` is at or before `now`): a sweep delivers it. */
+  deliverDue: { from: ['scheduled'], to: 'delivering', startsAttempt: true },
+  /** A held send taken back in its undo window. */
+  cancel: { from: ['scheduled'], to: 'cancelled' },
 } as const satisfies Record<string, Transition>;
 
 /** The statuses a delivery attempt may be finished from (its own attempt only). */
@@ -113,4 +119,7 @@ export const DECISIONS: ReadonlySet<keyof import('./store.js').ConfirmationStore
   // either to a power cut would loosen what the rules asked for.
   'approve',
   'spendLimit',
+  // Which of a held send's sweep and its cancel won decides whether it is sent.
+  'deliverDue',
+  'cancel',
 ] as const);

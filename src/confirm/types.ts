@@ -6,31 +6,38 @@ import type { JsonSchema } from '../tool.js';
 /**
  * Where a confirmation stands.
  * - `pending`: prepared, waiting for a person to confirm or reject it.
+ * - `scheduled`: confirmed, for a send tool with `holdMs`: it waits until `deliverAt` (the undo window),
+ *   then a `sweep` delivers it; until then the approver (or anyone `authorize` allows) may `cancel` it.
  * - `delivering`: claimed by one confirmer; `deliver` is running (or the process died while it ran).
  * - `delivered`: `deliver` returned; the result is recorded.
  * - `failed`: `deliver` threw; a person may `retry` it or `markDelivered`.
  * - `rejected`: a person said no. Final.
  * - `expired`: nobody confirmed it in time. Final.
+ * - `cancelled`: a scheduled send taken back before its time; nothing was sent. Final.
  * - `unknown`: nobody knows whether it was delivered (a crash or a timeout inside `deliver`); a person
  *   decides with `markDelivered` or `retry`. Nothing re-delivers it on its own.
  */
 export type ConfirmationStatus =
   | 'pending'
+  | 'scheduled'
   | 'delivering'
   | 'delivered'
   | 'failed'
   | 'rejected'
   | 'expired'
+  | 'cancelled'
   | 'unknown';
 
 /** Every status, in the order a confirmation usually moves through them. */
 export const CONFIRMATION_STATUSES: readonly ConfirmationStatus[] = [
   'pending',
+  'scheduled',
   'delivering',
   'delivered',
   'failed',
   'rejected',
   'expired',
+  'cancelled',
   'unknown',
 ];
 
@@ -52,6 +59,8 @@ export interface ConfirmationHistoryEntry {
     readonly toDigest: string;
     readonly fields: readonly string[];
   };
+  /** An escalation `registry.sweep()` announced: which step of `escalate` (1 for the first). */
+  readonly escalated?: { readonly step: number };
 }
 
 /**
@@ -84,6 +93,8 @@ export interface Confirmation {
   readonly expiresAt: string;
   /** When the status last changed. */
   readonly updatedAt: string;
+  /** A send held for its undo window (`holdMs`): when a sweep delivers it, unless someone cancels it. */
+  readonly deliverAt?: string;
   readonly status: ConfirmationStatus;
   /** How many times delivery was started (0 while pending; a `retry` adds one). */
   readonly attempt: number;
@@ -230,6 +241,20 @@ export interface MarkDeliveredOptions {
   readonly locale?: Locale | undefined;
 }
 
+/**
+ * What `registry.cancel` is told: who takes a scheduled send back, and why. Once it is being delivered
+ * (or was cancelled, or never held) the answer is `ALREADY_DECIDED`; racing a sweep, exactly one wins.
+ */
+export interface CancelOptions {
+  /** Who cancels: the approver who confirmed it, or anyone `authorize` allows. */
+  readonly by: string;
+  /** Why; recorded in the history. */
+  readonly reason?: string | undefined;
+  /** Asked once (for anyone but the approver): may this person cancel it? (`FORBIDDEN` if not.) */
+  readonly authorize?: AuthorizeDecision | undefined;
+  readonly locale?: Locale | undefined;
+}
+
 /** What `registry.recoverStale` is told. */
 export interface RecoverStaleOptions {
   /**
@@ -300,6 +325,10 @@ export type SweepResult =
       readonly recovered: Confirmation[];
       /** Pending ones close to expiry whose approvers were reminded (by this instance). */
       readonly reminded: Confirmation[];
+      /** Scheduled sends whose time came, delivered by this instance: each as its delivery ended. */
+      readonly delivered: Confirmation[];
+      /** Pending ones announced to an escalation step's channels (by this instance), with the step. */
+      readonly escalated: readonly { readonly confirmation: Confirmation; readonly step: number }[];
     }
   | ConfirmationFailure;
 
@@ -380,7 +409,7 @@ export interface ConfirmationsView {
 
 /** What `registry.confirmations.canDecide` is told. */
 export interface CanDecideOptions {
-  readonly kind: 'confirm' | 'retry' | 'reject' | 'markDelivered';
+  readonly kind: 'confirm' | 'retry' | 'reject' | 'markDelivered' | 'cancel';
   /** Who would decide: their id, and for a confirm or retry their flags and scope. */
   readonly person: {
     readonly id: string;

@@ -2,11 +2,15 @@ import { isConfirmationIdShape } from './confirmation-id.js';
 import { callStore, type Fail, type FlowContext } from './flow-context.js';
 import type { Confirmation, ConfirmationResult, ConfirmationStatus } from './types.js';
 
-/** The statuses a waiting agent hears about: a person (or the clock) decided, and nothing is in flight. */
+/**
+ * The statuses a waiting agent hears about: a person (or the clock) decided, and nothing is in flight.
+ * A `scheduled` send is not decided yet: it may still be cancelled.
+ */
 export const DECIDED_STATUSES: ReadonlySet<ConfirmationStatus> = new Set<ConfirmationStatus>([
   'delivered',
   'rejected',
   'expired',
+  'cancelled',
   'failed',
   'unknown',
 ]);
@@ -140,7 +144,7 @@ class Waiter {
       // Nobody can confirm it any more: mark it (conditionally; a sweep may be first), then read it.
       void callStore(() => this.#ctx.store.expire({ now, id: last.id })).then((expired) => {
         const changed = expired.ok ? expired.value[0] : undefined;
-        if (changed !== undefined) this.#ctx.emit('expired', changed);
+        if (changed !== undefined) void this.#ctx.emit('expired', changed);
         this.#read();
       });
       return;

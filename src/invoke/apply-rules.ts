@@ -1,3 +1,4 @@
+import type { AuditSink } from '../audit/audit-sink.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import { type EventListener, emitSafely } from '../events.js';
 import type { MessageParams } from '../messages/index.js';
@@ -13,6 +14,7 @@ import type { ErrorCode, ToolFailure } from '../result.js';
 import type { CallerKind, SideEffect } from '../tool.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
 import { describeThrown } from '../util/describe-thrown.js';
+import { afterAuditingRefusal } from './audit-refusal.js';
 
 /** Where limits are counted: the registry's confirmation store (the three stores have these). */
 export interface LimitCounter {
@@ -77,6 +79,8 @@ export interface RuledCall {
   readonly counter: LimitCounter;
   readonly onEvent: EventListener | undefined;
   readonly now: number;
+  /** Where an enforced refusal (deny, limit, a rule that failed) is appended to the audit log. */
+  readonly audit?: AuditSink | undefined;
 }
 
 /**
@@ -89,8 +93,14 @@ export function applyRules(ruled: RuledCall): RulesAnswer | Promise<RulesAnswer>
   const verdict = evaluateRules(ruled.rules, ruled.call);
   report(ruled, verdict.reports);
   if (verdict.denied !== undefined) {
-    const { rule, reason } = verdict.denied;
-    return { kind: 'refuse', code: 'RULE_DENIED', params: { detail: reason }, extra: { rule } };
+    const { rule, reason, failed } = verdict.denied;
+    const refused: RulesAnswer = {
+      kind: 'refuse',
+      code: 'RULE_DENIED',
+      params: { detail: reason },
+      extra: { rule },
+    };
+    return afterAuditingRefusal(ruled, { rule, decision: failed ? 'error' : 'deny', reason }, refused);
   }
   const next = proceed(ruled, verdict);
   // Refused before any limit is counted: a call that cannot go on uses up nobody's allowance.
@@ -148,9 +158,9 @@ async function spendAll(ruled: RuledCall, uses: readonly LimitUse[]): Promise<Ru
     }
     if (!outcome.ok) {
       await refund(counter, spent);
-      report(ruled, [
-        { rule: use.rule, mode: 'enforce', decision: 'limit', reason: limitState(use, outcome.used) },
-      ]);
+      const reason = limitState(use, outcome.used);
+      report(ruled, [{ rule: use.rule, mode: 'enforce', decision: 'limit', reason }]);
+      await afterAuditingRefusal(ruled, { rule: use.rule, decision: 'limit', reason }, undefined);
       const resetsAt = new Date(use.windowEnd).toISOString();
       return {
         kind: 'refuse',

@@ -24,7 +24,7 @@ import type { CallerKind } from '../tool.js';
 import type { ToolEntry, ToolTable } from '../tools/tool-table.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { type StandardOutcome, validateStandard } from '../validation/standard-schema.js';
-import { applyRules, type LimitCounter, NO_RULES, type RulesAnswer } from './apply-rules.js';
+import { applyRules, type LimitCounter, NO_RULES, type RuledCall, type RulesAnswer } from './apply-rules.js';
 import { type ArgumentLimits, ArgumentsProblem, readArguments } from './arguments.js';
 import type { AskConfirmation, ConfirmationRequest } from './ask-confirmation.js';
 import { ToolRunContext } from './run-context.js';
@@ -45,6 +45,7 @@ export interface InvokeSettings {
   readonly telemetry: Telemetry | undefined;
   /** Where rules' limits are counted: the confirmation store. */
   readonly counter: LimitCounter;
+  readonly audit?: RuledCall['audit'];
   /** The registry's clock (epoch ms): rules see it as `now`. */
   readonly now: () => number;
   /** A path for `registry.check`: every step up to the rules, then `WouldRun`; nothing runs or counts. */
@@ -200,6 +201,7 @@ export class InvokePath {
       caller: ctx.caller,
       mayWaitForPerson: ctx.caller === 'person' || call.proposal !== undefined,
       counter: this.#settings.counter,
+      audit: this.#settings.audit,
       onEvent: this.#settings.onEvent,
       now,
     });

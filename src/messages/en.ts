@@ -76,4 +76,6 @@ export const en: MessageCatalog = {
     'You already approved this payload; nothing more was done. Another person must approve it.',
   AWAITING_APPROVALS: (p) =>
     `Your approval is recorded (${p.detail ?? 'more are needed'} approvals); nothing is sent until enough different people approve the same payload.`,
+  SCHEDULED: (p) =>
+    `Approved: it will be sent at ${p.until ?? 'the end of its undo window'} unless someone cancels it.`,
 };

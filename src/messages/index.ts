@@ -26,4 +26,13 @@ export function toLocale(value: unknown, fallback: Locale): Locale {
   return typeof value === 'string' && Object.hasOwn(catalogs, value) ? (value as Locale) : fallback;
 }
 
+/** The `locale` of a caller's options: one that cannot be read, or names no catalog, is `fallback`. */
+export function localeOption(options: { readonly locale?: unknown } | undefined, fallback: Locale): Locale {
+  try {
+    return toLocale(options?.locale, fallback);
+  } catch {
+    return fallback;
+  }
+}
+
 export type { Locale, MessageCatalog, MessageParams } from './catalog.js';

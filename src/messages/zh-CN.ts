@@ -68,4 +68,5 @@ export const zhCN: MessageCatalog = {
   ALREADY_APPROVED: () => '您已批准过此内容；未执行任何操作。需要另一位人员批准。',
   AWAITING_APPROVALS: (p) =>
     `您的批准已记录（${p.detail ?? '还需要更多批准'}）；在足够多的不同人员批准同一内容之前，不会发送任何内容。`,
+  SCHEDULED: (p) => `已批准：将于 ${p.until ?? '撤销时限结束时'} 发送，除非有人在此之前撤销。`,
 };

@@ -4,6 +4,7 @@ import type { ConfirmationStore, StoreNotice } from '../confirm/store.js';
 import { postgresDialect } from './sql/postgres-dialect.js';
 import { notifyChannel, notifyStatements, watchNotifications } from './sql/postgres-watch.js';
 import { schemaStatements } from './sql/schema.js';
+import { auditSchemaStatements, sqlAuditChain } from './sql/sql-audit.js';
 import { createSqlStore } from './sql/sql-store.js';
 import { DEFAULT_TABLE, quoteTableName } from './sql/table-name.js';
 
@@ -113,7 +114,7 @@ export function createPostgresStore(
   }
   const pool = options.pool ?? createPool(options.connectionString as string, options.poolConfig);
   const dialect = postgresDialect({ pool, table, tableName, relax: synchronous === 'decisions' });
-  const store: ConfirmationStore = createSqlStore(dialect);
+  const store: ConfirmationStore = { ...createSqlStore(dialect), audit: sqlAuditChain(dialect, 'postgres') };
   const watcher = watchNotifications(pool, notifyChannel(tableName));
 
   return {
@@ -126,7 +127,11 @@ export function createPostgresStore(
         await client.query('BEGIN');
         // Two instances creating the same table at once can collide in the catalog; serialise them.
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`graded-tools:${table}`]);
-        for (const statement of [...schemaStatements(dialect), ...notifyStatements(table, tableName)])
+        for (const statement of [
+          ...schemaStatements(dialect),
+          ...notifyStatements(table, tableName),
+          ...auditSchemaStatements(table, 'postgres'),
+        ])
           await client.query(statement);
         await client.query('COMMIT');
       } catch (error) {

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ConfirmationStore, StoreNotice } from '../confirm/store.js';
 import { schemaStatements } from './sql/schema.js';
+import { auditSchemaStatements, sqliteAuditChain } from './sql/sql-audit.js';
 import { createSqlStore } from './sql/sql-store.js';
 import { sqliteDialect } from './sql/sqlite-dialect.js';
 import { watchDataVersion } from './sql/sqlite-watch.js';
@@ -125,8 +126,8 @@ export function createSqliteStore(options: SqliteStoreSource & SqliteStoreOption
     tableName,
     syncDecisions: owned && synchronous === 'decisions',
   });
-  db.exec(schemaStatements(dialect).join(';\n'));
-  const store: ConfirmationStore = createSqlStore(dialect);
+  db.exec([...schemaStatements(dialect), ...auditSchemaStatements(table, 'sqlite')].join(';\n'));
+  const store: ConfirmationStore = { ...createSqlStore(dialect), audit: sqliteAuditChain(db, dialect) };
   const watcher = watchDataVersion(db, watchIntervalMs);
   return {
     ...store,

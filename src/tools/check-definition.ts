@@ -1,4 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import { type EscalationStep, readEscalation } from '../confirm/escalation.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import { compileRules, RuleProblem } from '../policy/rules/compile-rules.js';
 import { describeRule } from '../policy/rules/rule-info.js';
@@ -20,6 +21,27 @@ export const MAX_TIMEOUT_MS = 2_147_483_647;
 
 function fail(code: ToolDefinitionError['code'], name: string, message: string): never {
   throw new ToolDefinitionError(code, name, `Tool "${name}": ${message}`);
+}
+
+/** The longest undo window a send tool may hold a confirmed send for: a day. */
+export const MAX_HOLD_MS = 24 * 60 * 60 * 1000;
+
+/** A send tool's undo window: a positive number of milliseconds, at most a day. */
+function checkHoldMs(holdMs: unknown, grade: SideEffect, name: string): number | undefined {
+  if (holdMs === undefined) return undefined;
+  if (grade !== 'send')
+    return fail(
+      'INVALID_OPTION',
+      name,
+      '`holdMs` (an undo window before delivery) is only for `send` tools.',
+    );
+  if (typeof holdMs !== 'number' || !(holdMs > 0) || holdMs > MAX_HOLD_MS)
+    return fail(
+      'INVALID_OPTION',
+      name,
+      `\`holdMs\` must be a positive number of milliseconds, at most ${MAX_HOLD_MS} (a day).`,
+    );
+  return holdMs;
 }
 
 /** True for a usable timeout: a positive number of milliseconds Node's timers can wait for. */
@@ -45,6 +67,8 @@ interface Fields {
   readonly payloadSchema: unknown;
   readonly editable: unknown;
   readonly effect: unknown;
+  readonly holdMs: unknown;
+  readonly escalate: unknown;
   readonly rules: unknown;
 }
 
@@ -67,6 +91,8 @@ function readFields(definition: ToolDefinition): Fields {
     payloadSchema: d.payloadSchema,
     editable: d.editable,
     effect: d.effect,
+    holdMs: d.holdMs,
+    escalate: d.escalate,
     rules: d.rules,
   };
 }
@@ -321,6 +347,8 @@ export function checkDefinition(definition: ToolDefinition): RegisteredTool {
   const { json, text, standard } = checkInputSchema(fields.inputSchema, name);
   const payload = checkPayloadSpec(fields, grade, name);
   const effect = checkEffect(fields.effect, grade, name);
+  const holdMs = checkHoldMs(fields.holdMs, grade, name);
+  const escalate = checkEscalate(fields.escalate, grade, name);
   const rules = compileRules(fields.rules, grade);
   if (rules instanceof RuleProblem) fail('INVALID_RULE', name, `${rules.message}.`);
   const info: ToolInfo = Object.freeze({
@@ -336,6 +364,7 @@ export function checkDefinition(definition: ToolDefinition): RegisteredTool {
     openWorld: fields.openWorld === true,
     inputSchema: json,
     ...(effect === undefined ? {} : { effect }),
+    ...(holdMs === undefined ? {} : { holdMs }),
     ...(rules.length === 0 ? {} : { rules: Object.freeze(rules.map(describeRule)) }),
   });
   // Called as methods on the app's object, as before: a tool written as a class keeps its `this`.
@@ -349,5 +378,18 @@ export function checkDefinition(definition: ToolDefinition): RegisteredTool {
     standard,
     payload,
     rules,
+    ...(escalate === undefined ? {} : { escalate }),
   });
+}
+
+/** A send tool's escalation steps, read once (`readEscalation` says what is wrong with them). */
+function checkEscalate(
+  value: unknown,
+  grade: SideEffect,
+  name: string,
+): readonly EscalationStep[] | undefined {
+  if (value === undefined) return undefined;
+  if (grade !== 'send') return fail('INVALID_OPTION', name, '`escalate` is only for `send` tools.');
+  const steps = readEscalation(value, 'escalate');
+  return typeof steps === 'string' ? fail('INVALID_OPTION', name, `${steps}.`) : steps;
 }

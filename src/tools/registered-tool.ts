@@ -1,4 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { EscalationStep } from '../confirm/escalation.js';
 import type { CompiledRule } from '../policy/rules/compile-rules.js';
 import type { JsonSchema } from '../tool.js';
 import type { ToolInfo } from '../tool-info.js';
@@ -27,6 +28,8 @@ export interface RegisteredTool {
   readonly payload: PayloadSpec | undefined;
   /** The rules, compiled at register (empty: none). */
   readonly rules: readonly CompiledRule[];
+  /** A send tool's own escalation steps, read at register; absent: the registry's `notify.escalate`. */
+  readonly escalate?: readonly EscalationStep[];
 }
 
 /** What a person may change in a send tool's payload before confirming, and what it must match. */

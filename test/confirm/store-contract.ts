@@ -8,6 +8,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCursor } from '../../src/confirm/cursor.js';
 import type { ApprovalLinkRecord, PayloadEdit } from '../../src/confirm/store.js';
+import { escalationCases } from './store-contract-escalation.js';
+import { heldCases } from './store-contract-held.js';
 import { limitCases, quorumCases } from './store-contract-rules.js';
 
 /** A store under test and how to tidy up after it. */
@@ -431,6 +433,8 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
   linkCases(name, open);
   quorumCases(name, open);
   limitCases(name, open);
+  escalationCases(name, open);
+  heldCases(name, open);
 
   // The SQL engine's cases (issue 7): prune in batches, list by tool.
   describe(`ConfirmationStore contract, prune and list at volume: ${name}`, () => {

@@ -54,9 +54,9 @@ export function uniqueTable(prefix: string): string {
   return `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
 }
 
-/** A store's table and the ones beside it (`…_notices`, `…_links`, `…_limits`), as a `DROP TABLE` lists them. */
+/** A store's table and the ones beside it (`…_notices`, `…_links`, `…_limits`, `…_audit`), as a `DROP TABLE` lists them. */
 export function storeTables(table: string): string {
-  return ['', '_notices', '_links', '_limits'].map((suffix) => `${table}${suffix}`).join(', ');
+  return ['', '_notices', '_links', '_limits', '_audit'].map((suffix) => `${table}${suffix}`).join(', ');
 }
 
 /** In CI, an unreachable PostgreSQL is a failing test, not a skip. */

@@ -1,3 +1,4 @@
+import type { ConfirmationStatus } from '../../confirm/types.js';
 import type { ConfirmationRow } from './sql-row.js';
 
 /** What one statement gave back: its rows (a `SELECT` or `RETURNING`) and how many rows it changed. */
@@ -34,6 +35,15 @@ export interface SqlDialect {
    * table is new or has it): `migrate()` and an opening store run them after the `CREATE TABLE`.
    */
   addColumnIfMissing(column: string, type: string): readonly string[];
+  /**
+   * The statements that let a table an older version created hold every one of `statuses` (its status
+   * CHECK names fewer): none when the table is new or current. `createAs(name)` is today's CREATE TABLE
+   * under another name (SQLite cannot change a CHECK in place: it copies the table, keeping `rowid`).
+   */
+  widenStatusCheck(
+    statuses: readonly ConfirmationStatus[],
+    createAs: (table: string) => string,
+  ): readonly string[];
   /** What breaks ties between rows created in the same millisecond, newest first. */
   readonly insertionOrder: string;
   /** `insertionOrder` as trailing index columns (empty where every index holds it already). */

@@ -1,6 +1,7 @@
 import type { Pool } from 'pg';
 import type { SqlDialect } from './dialect.js';
 import type { ConfirmationRow } from './sql-row.js';
+import { indexName } from './table-name.js';
 
 /**
  * Inside a statement, `set_config(…, true)` is `SET LOCAL` for that statement's own transaction, so its
@@ -44,6 +45,22 @@ export function postgresDialect({
     addColumnIfMissing: (column, type) => [
       `ALTER TABLE IF EXISTS ${table} ADD COLUMN IF NOT EXISTS ${column} ${type}`,
     ],
+    // Replaced (by its name, as PostgreSQL named it) only when it lacks one of the statuses.
+    widenStatusCheck(statuses) {
+      const current = statuses.map((status) => `def LIKE '%''${status}''%'`).join(' AND ');
+      const list = statuses.map((status) => `'${status}'`).join(', ');
+      return [
+        `DO $do$ DECLARE stale text; BEGIN
+  SELECT conname INTO stale FROM (SELECT conname, pg_get_constraintdef(oid) AS def FROM pg_constraint
+    WHERE conrelid = to_regclass('${table}') AND contype = 'c') AS checks
+    WHERE def LIKE '%status%' AND NOT (${current}) LIMIT 1;
+  IF stale IS NOT NULL THEN
+    EXECUTE format('ALTER TABLE ${table} DROP CONSTRAINT %I', stale);
+    ALTER TABLE ${table} ADD CONSTRAINT ${indexName(tableName, 'status_check')} CHECK (status IN (${list}));
+  END IF;
+END $do$`,
+      ];
+    },
     insertionOrder: 'seq',
     indexedInsertionOrder: ', seq',
     order: (digits) => digits,

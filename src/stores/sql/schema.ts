@@ -13,12 +13,7 @@ export function schemaStatements(dialect: SqlDialect): string[] {
   const ordered = (suffix: string) => (seq === '' ? suffix : `${suffix}_seq`);
   const index = (suffix: string, columns: string) =>
     `CREATE INDEX IF NOT EXISTS ${indexName(tableName, suffix)} ON ${table} (${columns})`;
-  return [
-    // Columns a later version added, for a table an earlier one made: before CREATE (which then does
-    // nothing), since SQLite's check reads whether the table exists.
-    ...dialect.addColumnIfMissing('about', types.text),
-    ...dialect.addColumnIfMissing('approvals', types.text),
-    `CREATE TABLE IF NOT EXISTS ${table} (
+  const createAs = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (
       id ${types.text} PRIMARY KEY NOT NULL,
       tool ${types.text} NOT NULL,
       status ${types.text} NOT NULL ${statusCheck(CONFIRMATION_STATUSES)},
@@ -35,8 +30,20 @@ export function schemaStatements(dialect: SqlDialect): string[] {
       error ${types.text},
       history ${types.text} NOT NULL,
       about ${types.text},
-      approvals ${types.text}${dialect.extraColumns}
-    )`,
+      approvals ${types.text},
+      deliver_at ${types.time},
+      escalated ${types.integer}${dialect.extraColumns}
+    )`;
+  return [
+    // Columns a later version added, for a table an earlier one made: before CREATE (which then does
+    // nothing), since SQLite's check reads whether the table exists.
+    ...dialect.addColumnIfMissing('about', types.text),
+    ...dialect.addColumnIfMissing('approvals', types.text),
+    ...dialect.addColumnIfMissing('deliver_at', types.time),
+    ...dialect.addColumnIfMissing('escalated', types.integer),
+    // The undo window's `scheduled` and `cancelled`, for a table whose CHECK predates them.
+    ...dialect.widenStatusCheck(CONFIRMATION_STATUSES, createAs),
+    createAs(table),
     // Every list the console makes is one range of one of these, newest first, a cursor's
     // `(created_at, order) < (…)` included: the tie-break is the last key (SQLite's rowid always is).
     // PostgreSQL's first two lacked `seq` once, so theirs have new names; the old ones stay.
@@ -46,6 +53,8 @@ export function schemaStatements(dialect: SqlDialect): string[] {
     index('status_tool_created', `status, tool, created_at${seq}`),
     // `prune` (finished, changed before) and `recoverStale` (delivering, changed before) walk ranges.
     index('status_updated', 'status, updated_at'),
+    // The sweep's held sends that are due: one range of (status, deliver_at).
+    index('status_deliver_at', 'status, deliver_at'),
     // Which reminders were claimed, and by the first instance only (a primary key decides). Finding the
     // due ones walks the pending range of `status_created`: an index on (status, expires_at) would tempt
     // both planners away from it for the inbox's own list, which also filters on `expires_at`.

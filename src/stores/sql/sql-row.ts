@@ -33,6 +33,10 @@ export interface ConfirmationRow {
   readonly about: string | null;
   /** The approvals so far as `approvalsJson` writes them (a compare-and-set compares this text), or null. */
   readonly approvals: string | null;
+  /** A held send's `deliverAt`, as the driver returns times; null when it was not held. */
+  readonly deliver_at: unknown;
+  /** The highest escalation step announced (`escalateDue`), or null; absent on a row not read back. */
+  readonly escalated?: number | string | null;
   /** `list` only: the row's tie-break between equal creation times, as text. */
   readonly list_order?: string | number;
 }
@@ -56,6 +60,7 @@ export const COLUMNS = [
   'history',
   'about',
   'approvals',
+  'deliver_at',
 ] as const;
 
 /** A row read back into a record; `toIso` turns the driver's time value into an ISO string. */
@@ -71,6 +76,7 @@ export function rowToConfirmation(row: ConfirmationRow, toIso: (time: unknown) =
     createdAt: toIso(row.created_at),
     expiresAt: toIso(row.expires_at),
     updatedAt: toIso(row.updated_at),
+    ...(row.deliver_at == null ? {} : { deliverAt: toIso(row.deliver_at) }),
     status: row.status as ConfirmationStatus,
     attempt: Number(row.attempt),
     ...(row.result === null ? {} : { result: JSON.parse(row.result) as unknown }),
@@ -123,6 +129,7 @@ export function confirmationRow(confirmation: Confirmation, time: (ms: number) =
     history: JSON.stringify(confirmation.history),
     about: aboutText(confirmation),
     approvals: confirmation.approvals === undefined ? null : approvalsJson(confirmation.approvals),
+    deliver_at: confirmation.deliverAt === undefined ? null : time(Date.parse(confirmation.deliverAt)),
   };
 }
 
@@ -138,7 +145,7 @@ export function appendedHistory(history: string, entry: string): string {
 
 /**
  * A status as an SQL literal. Statuses are spliced into statements (they pick the statement, they are
- * not data), so anything but one of the seven is refused rather than quoted.
+ * not data), so anything but one of `CONFIRMATION_STATUSES` is refused rather than quoted.
  */
 export function statusLiteral(status: ConfirmationStatus): string {
   if (!CONFIRMATION_STATUSES.includes(status))

@@ -22,6 +22,7 @@ import type { Confirmation, ConfirmationStatus } from '../../confirm/types.js';
 import type { SqlDialect, SqlStatement } from './dialect.js';
 import { type Guards, guardedUpdate, isGuarded } from './guarded-update.js';
 import { pruneInBatches } from './prune-batches.js';
+import { sqlEscalations } from './sql-escalations.js';
 import { sqlLimits } from './sql-limits.js';
 import { sqlLinks } from './sql-links.js';
 import {
@@ -48,7 +49,7 @@ export interface SqlStoreOptions {
 }
 
 type Write = keyof ConfirmationStore;
-type Move = 'claim' | 'reclaim' | 'reject' | 'markDelivered';
+type Move = 'claim' | 'reclaim' | 'reject' | 'markDelivered' | 'deliverDue' | 'cancel';
 
 /**
  * The last millisecond of year 9999 (the latest ISO time both databases read) and the largest 64-bit
@@ -72,9 +73,9 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
   const fromRow = (row: ConfirmationRow): Confirmation => rowToConfirmation(row, dialect.isoOf);
 
   // The row as this store last read or wrote it. A write whose `WHERE` also pins the remembered
-  // `status` and `attempt` (and no approvals) changes exactly that row or nothing — each status is left
-  // for good or re-entered only with a new attempt, and only an approval changes a pending row in
-  // place, so these name one version — and the row after it is computed here instead of sent back
+  // `status` and `attempt` (and no approvals or escalation) changes exactly that row or nothing — each
+  // status is left for good or re-entered only with a new attempt, and only an approval or an escalation
+  // changes a pending row in place, so these name one version — and the row after it is computed here instead of sent back
   // (`RETURNING *`). A miss falls back to the plain statement.
   const known = new Map<string, ConfirmationRow>();
   const remembering = options.rememberRows !== false;
@@ -86,7 +87,10 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
   };
   const knownIn = (id: string, from: readonly ConfirmationStatus[]): ConfirmationRow | undefined => {
     const row = known.get(id);
-    return row !== undefined && row.approvals == null && from.includes(row.status as ConfirmationStatus)
+    return row !== undefined &&
+      row.approvals == null &&
+      row.escalated == null &&
+      from.includes(row.status as ConfirmationStatus)
       ? row
       : undefined;
   };
@@ -134,14 +138,17 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
     'useLink',
     `UPDATE ${linksTable} SET used_at = $2, digest = ${dialect.relaxed('digest')} WHERE token_hash = $1 AND used_at IS NULL`,
   );
-  const moveClauses = (name: Move | 'approve') => {
+  const moveClauses = (name: Move | 'approve' | 'hold') => {
     const transition: Transition = TRANSITIONS[name];
+    // A held claim is written as a claim (a decision), its `deliverAt` bound as $4.
     const set =
-      `status = ${statusLiteral(transition.to)}, updated_at = $2, history = ${history(name, '$3')}` +
-      (transition.startsAttempt ? ', attempt = attempt + 1' : '');
+      `status = ${statusLiteral(transition.to)}, updated_at = $2, history = ${history(name === 'hold' ? 'claim' : name, '$3')}` +
+      (transition.startsAttempt ? ', attempt = attempt + 1' : '') +
+      (name === 'hold' ? ', deliver_at = $4' : '');
     const where =
       `id = $1 AND status IN (${statusList(transition.from)})` +
-      (transition.refusedWhenExpired ? ' AND expires_at > $2' : '');
+      (transition.refusedWhenExpired ? ' AND expires_at > $2' : '') +
+      (name === 'deliverDue' ? ' AND deliver_at <= $2' : '');
     return { transition, set, where };
   };
   const moveStatements = (name: Move) => {
@@ -151,7 +158,7 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
       full: write(name, `UPDATE ${table} SET ${set} WHERE ${where} RETURNING *`),
       lean: write(
         name,
-        `UPDATE ${table} SET ${set} WHERE ${where} AND status = $4 AND attempt = $5 AND approvals IS NULL`,
+        `UPDATE ${table} SET ${set} WHERE ${where} AND status = $4 AND attempt = $5 AND approvals IS NULL AND escalated IS NULL`,
       ),
     };
   };
@@ -160,6 +167,8 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
     reclaim: moveStatements('reclaim'),
     reject: moveStatements('reject'),
     markDelivered: moveStatements('markDelivered'),
+    deliverDue: moveStatements('deliverDue'),
+    cancel: moveStatements('cancel'),
   };
   const guardedStatements = new Map<string, SqlStatement>();
   /**
@@ -168,18 +177,20 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
    * made for). Always the full statement (guards are rare); its row is remembered like any other.
    */
   const guardedMove = async (
-    name: Move | 'approve',
+    name: Move | 'approve' | 'hold',
     id: string,
-    change: DecisionChange & Guards & { readonly approval?: ApproveChange['approval'] },
+    change: DecisionChange &
+      Guards & { readonly approval?: ApproveChange['approval']; readonly deliverAt?: number | undefined },
   ): Promise<TransitionOutcome> => {
     const { transition, set, where } = moveClauses(name);
     const now = dialect.time(change.now);
     const entry = JSON.stringify(historyEntry(change, transition.to, change.edit, change.approval));
+    const held = name === 'hold' ? [dialect.time(change.deliverAt ?? change.now)] : [];
     const { sql, values } = guardedUpdate(
-      { table, linksTable, set, where, values: [id, now, entry] },
+      { table, linksTable, set, where, values: [id, now, entry, ...held] },
       change,
     );
-    const statement = guardedStatements.get(sql) ?? write(name, sql);
+    const statement = guardedStatements.get(sql) ?? write(name === 'hold' ? 'claim' : name, sql);
     guardedStatements.set(sql, statement);
     const [after] = (await statement(values)).rows;
     if (after === undefined) return refusal(id, transition, change.now, change);
@@ -247,6 +258,10 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
         ` WHERE status = ${statusLiteral(status)} AND updated_at < $1 LIMIT $2)`,
     ),
   );
+  const dueHeld = dialect.prepare(
+    `SELECT * FROM ${table} WHERE status = 'scheduled' AND deliver_at <= $1 ORDER BY deliver_at LIMIT $2`,
+    false,
+  );
   const lists = new Map<string, SqlStatement>();
   // Reminders: the due ones not claimed yet, then one claim each — the primary key lets one instance in.
   const notices = noticesTableOf(table);
@@ -275,6 +290,7 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
   return {
     ...links,
     ...limits,
+    ...sqlEscalations(dialect, fromRow),
 
     async create(confirmation) {
       const row = confirmationRow(confirmation, dialect.time);
@@ -334,7 +350,15 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
       }));
     },
 
-    claim: (id, change) => move('claim', id, change),
+    // A held send (`deliverAt`) takes the guarded path's one statement: only a tool with `holdMs` pays.
+    claim: (id, change) =>
+      change.deliverAt === undefined ? move('claim', id, change) : guardedMove('hold', id, change),
+    deliverDue: (id, change) => move('deliverDue', id, change),
+    cancel: (id, change) => move('cancel', id, change),
+    async dueScheduled({ now, limit }) {
+      const { rows } = await dueHeld([dialect.time(now), limit]);
+      return rows.map(fromRow);
+    },
     approve: (id, change) => guardedMove('approve', id, change),
     reclaim: (id, change) => move('reclaim', id, change),
     reject: (id, change) => move('reject', id, change),

@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import type { SqlDialect, SqlResult } from './dialect.js';
-import type { ConfirmationRow } from './sql-row.js';
+import { type ConfirmationRow, statusList } from './sql-row.js';
 
 /** `$1, $2, …` are named parameters to SQLite: bound from an object keyed 1, 2, …. */
 function named(values: readonly unknown[]): Record<number, unknown> {
@@ -37,6 +37,28 @@ export function sqliteDialect({
       const columns = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
       if (columns.length === 0 || columns.some((existing) => existing.name === column)) return [];
       return [`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`];
+    },
+    // The CHECK is part of the table's stored SQL: a table whose CHECK lacks a status is copied into a
+    // table made as today, its rows (and rowids, the list order) kept, in one savepoint.
+    widenStatusCheck(statuses, createAs) {
+      const made = db
+        .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
+        .get(tableName) as { sql: string } | undefined;
+      if (made === undefined || !made.sql.includes('CHECK') || made.sql.includes(statusList(statuses)))
+        return [];
+      const columns = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[])
+        .map(({ name }) => `"${name}"`)
+        .join(', ');
+      const copy = `"${tableName}__widened"`;
+      return [
+        'SAVEPOINT graded_tools_widen',
+        `DROP TABLE IF EXISTS ${copy}`,
+        createAs(copy),
+        `INSERT INTO ${copy} (rowid, ${columns}) SELECT rowid, ${columns} FROM ${table}`,
+        `DROP TABLE ${table}`,
+        `ALTER TABLE ${copy} RENAME TO ${table}`,
+        'RELEASE graded_tools_widen',
+      ];
     },
     insertionOrder: 'rowid',
     indexedInsertionOrder: '',
