@@ -157,7 +157,8 @@ export function emailContent(
   const prefix = options.subjectPrefix ?? '';
   // Why it arrived, and what the tool's rules ask of the approvers ("Needs 2 approvals from finance").
   const needs = requirementLine(data, words);
-  const intro = needs === undefined ? [words.intro(data.kind)] : [words.intro(data.kind), needs];
+  const why = words.intro(data.kind, data.escalation?.afterMs);
+  const intro = needs === undefined ? [why] : [why, needs];
   return {
     subject: oneLine(prefix === '' ? headline : `${prefix} ${headline}`),
     text: textBody(headline, intro, rows, link, labels, payload, links),

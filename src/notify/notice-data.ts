@@ -43,6 +43,9 @@ export function noticeData(notice: ApprovalNotice, includePayload: boolean): Not
             ...(notice.decision.note === undefined ? {} : { note: notice.decision.note }),
           },
         }),
+    ...(notice.escalation === undefined
+      ? {}
+      : { escalation: { step: notice.escalation.step, afterMs: notice.escalation.afterMs } }),
     ...(notice.link === undefined ? {} : { link: notice.link }),
     ...(includePayload && notice.payload !== undefined ? { payload: notice.payload } : {}),
     ...(notice.recipient === undefined ? {} : { recipient: notice.recipient }),

@@ -7,8 +7,8 @@ import type { NoticeKind } from './notifier.js';
 export interface NoticeWords {
   /** The one line a person sees first: subject, Slack header, title of the mail. */
   headline(kind: NoticeKind, title: string, status: ConfirmationStatus): string;
-  /** One sentence saying why this arrived. */
-  intro(kind: NoticeKind): string;
+  /** One sentence saying why this arrived; an `escalated` one says how long it has waited (`afterMs`). */
+  intro(kind: NoticeKind, afterMs?: number): string;
   /** What the tool's rules ask of the approvers: "Needs 2 approvals from finance" (`flags` joined, or ''). */
   needs(approvals: number, flags: string): string;
   /** After `needs`, how many approved so far: " — 1 of 2 approved". */
@@ -40,19 +40,42 @@ export interface NoticeWords {
   };
 }
 
+type Units = readonly [
+  minute: (n: number) => string,
+  hour: (n: number) => string,
+  day: (n: number) => string,
+];
+const EN_UNITS: Units = [
+  (n) => `${n} minute${n === 1 ? '' : 's'}`,
+  (n) => `${n} hour${n === 1 ? '' : 's'}`,
+  (n) => `${n} day${n === 1 ? '' : 's'}`,
+];
+const ZH_UNITS: Units = [(n) => `${n} 分钟`, (n) => `${n} 小时`, (n) => `${n} 天`];
+
+/** An escalation's `afterMs` as people say it: whole minutes, hours past two, days past two. */
+function waited(ms: number, [minutes, hours, days]: Units): string {
+  const m = Math.max(1, Math.round(ms / 60_000));
+  if (m < 120) return minutes(m);
+  return m < 48 * 60 ? hours(Math.round(m / 60)) : days(Math.round(m / 1_440));
+}
+
 const en: NoticeWords = {
   headline: (kind, title, status) =>
     kind === 'created'
       ? `Approval needed: ${title}`
       : kind === 'reminder'
         ? `Reminder: ${title} is still waiting for approval`
-        : `${title}: ${en.status[status]}`,
-  intro: (kind) =>
+        : kind === 'escalated'
+          ? `Escalated: ${title} is still waiting for approval`
+          : `${title}: ${en.status[status]}`,
+  intro: (kind, afterMs = 0) =>
     kind === 'created'
       ? 'A send is waiting for a person to approve or reject it.'
       : kind === 'reminder'
         ? 'This send is still waiting for approval and expires soon.'
-        : 'The send you asked for has been decided.',
+        : kind === 'escalated'
+          ? `Still waiting after ${waited(afterMs, EN_UNITS)} — escalated to you.`
+          : 'The send you asked for has been decided.',
   needs: (approvals, flags) =>
     flags === ''
       ? `Needs ${approvals} approvals from different people`
@@ -63,11 +86,13 @@ const en: NoticeWords = {
   lang: 'en',
   status: {
     pending: 'waiting for approval',
+    scheduled: 'approved, sending soon (can still be cancelled)',
     delivering: 'being sent',
     delivered: 'sent',
     failed: 'failed',
     rejected: 'rejected',
     expired: 'expired',
+    cancelled: 'cancelled before sending',
     unknown: 'outcome unknown',
   },
   labels: {
@@ -94,13 +119,17 @@ const zhCN: NoticeWords = {
       ? `待审批：${title}`
       : kind === 'reminder'
         ? `提醒：${title} 仍在等待审批`
-        : `${title}：${zhCN.status[status]}`,
-  intro: (kind) =>
+        : kind === 'escalated'
+          ? `升级：${title} 仍在等待审批`
+          : `${title}：${zhCN.status[status]}`,
+  intro: (kind, afterMs = 0) =>
     kind === 'created'
       ? '有一项发送正在等待人工批准或拒绝。'
       : kind === 'reminder'
         ? '这项发送仍在等待审批，即将过期。'
-        : '你发起的发送已有结果。',
+        : kind === 'escalated'
+          ? `已等待 ${waited(afterMs, ZH_UNITS)} 仍无人审批，现升级给你。`
+          : '你发起的发送已有结果。',
   needs: (approvals, flags) =>
     flags === ''
       ? `需要 ${approvals} 位不同的人批准`
@@ -111,11 +140,13 @@ const zhCN: NoticeWords = {
   lang: 'zh-CN',
   status: {
     pending: '等待审批',
+    scheduled: '已批准，即将发送（仍可撤销）',
     delivering: '发送中',
     delivered: '已发送',
     failed: '发送失败',
     rejected: '已拒绝',
     expired: '已过期',
+    cancelled: '已在发送前撤销',
     unknown: '结果未知',
   },
   labels: {

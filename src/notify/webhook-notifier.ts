@@ -21,7 +21,11 @@ export interface WebhookNotifierOptions extends HttpChannelOptions {
 
 /** The body of every webhook this library sends. */
 export interface WebhookBody {
-  readonly type: 'confirmation.created' | 'confirmation.reminder' | 'confirmation.decided';
+  readonly type:
+    | 'confirmation.created'
+    | 'confirmation.reminder'
+    | 'confirmation.escalated'
+    | 'confirmation.decided';
   /** When the notice was first sent (ISO 8601); the same on every retry, so the body is too. */
   readonly timestamp: string;
   readonly data: Omit<ApprovalNotice, 'locale'>;
