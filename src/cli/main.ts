@@ -1,9 +1,10 @@
 import { PACKAGE_VERSION } from '../util/package-version.js';
 import { runAccessCommand } from './access-command.js';
+import { runAuditCommand } from './audit-command.js';
 import type { CommandIo } from './command-io.js';
 import { runMcpCommand } from './mcp-command.js';
 import { runRulesCommand } from './rules-command.js';
-import { ACCESS_USAGE, MCP_USAGE, RULES_USAGE } from './usage.js';
+import { ACCESS_USAGE, AUDIT_USAGE, MCP_USAGE, RULES_USAGE } from './usage.js';
 
 const USAGE = `Usage: graded-tools <command> [options]
 
@@ -13,6 +14,8 @@ Commands:
                             --check a snapshot in CI
   rules test <registry-module> <cases.json>
                             check the rules against a file of cases (allow, deny, limit, confirm)
+  audit verify|export --store <sqlite:FILE | postgres:URL>
+                            check the audit log's hash chain, or print it as JSON Lines
 
 Options:
   -h, --help                show this help
@@ -20,7 +23,8 @@ Options:
 
 ${MCP_USAGE}
 ${ACCESS_USAGE}
-${RULES_USAGE}`;
+${RULES_USAGE}
+${AUDIT_USAGE}`;
 
 /** Runs the CLI with `args` (without `node` and the script) and resolves with the exit code. */
 export async function main(
@@ -35,6 +39,8 @@ export async function main(
       return runAccessCommand(rest, io);
     case 'rules':
       return runRulesCommand(rest, io);
+    case 'audit':
+      return runAuditCommand(rest, io);
     case '-v':
     case '--version':
       io.out(PACKAGE_VERSION);

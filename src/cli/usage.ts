@@ -62,3 +62,24 @@ Options:
 Exit codes: 0 every case holds, 1 a case does not, 2 the command, the module or the cases file
 cannot be used.
 `;
+
+/** Help for `graded-tools audit`. */
+export const AUDIT_USAGE = `Usage: graded-tools audit verify|export --store <sqlite:FILE | postgres:URL> [options]
+
+verify  reads the whole audit log and checks its hash chain: every entry in place, unedited, none
+        missing; with --signed-head and --public-key, also that nothing after the signed head's entry
+        was cut off and that the chain up to it is the one signed.
+export  prints the log as JSON Lines, oldest first, streamed.
+
+Options:
+  --store <spec>             sqlite:./confirmations.db or postgres://user@host/db
+  --table <name>             the confirmation table (default graded_tools_confirmations)
+  --signed-head <file>       verify: a head saved from registry.audit.signHead (JSON)
+  --public-key <file>        verify: the Ed25519 public key (PEM) the head was signed for
+  --since <time>             export: entries at or after this ISO time
+  --until <time>             export: entries before this ISO time
+  -h, --help                 show this help
+
+Exit codes: 0 the log verifies (or was exported), 1 the log is broken (the first bad entry is
+named), 2 the command, the store or the signed head cannot be used.
+`;

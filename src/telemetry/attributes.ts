@@ -20,6 +20,12 @@ export const ATTR = {
   confirmationStatus: 'graded_tools.confirmation.status',
   confirmationStep: 'graded_tools.confirmation.step',
   confirmationBy: 'graded_tools.confirmation.by',
+  confirmationDecision: 'graded_tools.confirmation.decision',
+  confirmationApprovals: 'graded_tools.confirmation.approvals',
+  confirmationApprovalsNeeded: 'graded_tools.confirmation.approvals_needed',
+  confirmationHeld: 'graded_tools.confirmation.held',
+  confirmationCancelled: 'graded_tools.confirmation.cancelled',
+  confirmationEscalated: 'graded_tools.confirmation.escalated',
 } as const;
 
 /** A confirmation step's span name, before the tool's name: a confirm or retry executes the tool. */
@@ -28,4 +34,5 @@ export const STEP_NAME: Readonly<Record<ConfirmationStep, string>> = {
   retry: 'execute_tool',
   reject: 'reject',
   markDelivered: 'mark_delivered',
+  cancel: 'cancel',
 };

@@ -16,6 +16,7 @@ import {
 import type { ConfirmationEvent } from '../events.js';
 import { PACKAGE_VERSION } from '../util/package-version.js';
 import { ATTR, STEP_NAME } from './attributes.js';
+import { decisionAttributes } from './decision-attributes.js';
 import type { ConfirmationStep, Telemetry, ToolSpan, ToolSpanEnd, ToolSpanStart } from './telemetry.js';
 
 export type { Telemetry } from './telemetry.js';
@@ -83,7 +84,10 @@ class OtelToolSpan implements ToolSpan {
     if (this.#ended || !span.isRecording()) return;
     if (this.#confirmationId === undefined) this.#confirmationId = event.confirmationId;
     else if (this.#confirmationId !== event.confirmationId) return;
-    const attributes: Attributes = { [ATTR.confirmationId]: event.confirmationId };
+    const attributes: Attributes = {
+      [ATTR.confirmationId]: event.confirmationId,
+      [ATTR.confirmationDecision]: event.action,
+    };
     if (event.by !== undefined) attributes[ATTR.confirmationBy] = event.by;
     span.addEvent(`graded_tools.confirmation.${event.action}`, attributes);
   }
@@ -105,6 +109,7 @@ class OtelToolSpan implements ToolSpan {
     }
     if (end.confirmationId !== undefined) attributes[ATTR.confirmationId] = end.confirmationId;
     if (end.confirmationStatus !== undefined) attributes[ATTR.confirmationStatus] = end.confirmationStatus;
+    if (end.decision !== undefined) Object.assign(attributes, decisionAttributes(end.decision));
     if (end.refusal !== undefined) attributes[ATTR.refusal] = end.refusal;
     if (this.#options.recordArguments === true && end.payload !== undefined) {
       const text = jsonText(end.payload);

@@ -2,6 +2,7 @@ import type { ConfirmationEvent, EventListener } from '../events.js';
 import type { ErrorCode } from '../result.js';
 import type { CallerKind } from '../tool.js';
 import type { ToolInfo } from '../tool-info.js';
+import type { ConfirmationDecision } from './decision-attributes.js';
 
 /** How one call began, for its span. */
 export interface ToolSpanStart {
@@ -17,7 +18,7 @@ export interface ToolSpanStart {
 }
 
 /** The confirmation path's own steps, each a span of its own. */
-export type ConfirmationStep = 'confirm' | 'retry' | 'reject' | 'markDelivered';
+export type ConfirmationStep = 'confirm' | 'retry' | 'reject' | 'markDelivered' | 'cancel';
 
 /** How a call or a confirmation step ended; nothing set is a success. */
 export interface ToolSpanEnd {
@@ -32,6 +33,8 @@ export interface ToolSpanEnd {
   readonly confirmationId?: string | undefined;
   /** The confirmation's status after the step (`delivered`, `pending` …). */
   readonly confirmationStatus?: string | undefined;
+  /** What the step decided (counts and flags, no names). */
+  readonly decision?: ConfirmationDecision | undefined;
   /** A confirmation's payload, for a span that records arguments. */
   readonly payload?: unknown;
   /** What the tool returned; a span records it only when the app opted in. */

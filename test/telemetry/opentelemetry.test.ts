@@ -205,7 +205,11 @@ describe('graded-tools/opentelemetry', () => {
     expect(ask.events.map((event) => [event.name, event.attributes])).toEqual([
       [
         'graded_tools.confirmation.created',
-        { 'graded_tools.confirmation.id': asked.confirmationId, 'graded_tools.confirmation.by': 'agent-7' },
+        {
+          'graded_tools.confirmation.id': asked.confirmationId,
+          'graded_tools.confirmation.by': 'agent-7',
+          'graded_tools.confirmation.decision': 'created',
+        },
       ],
     ]);
 
@@ -223,7 +227,13 @@ describe('graded-tools/opentelemetry', () => {
       'graded_tools.confirmation.step': 'confirm',
       'graded_tools.confirmation.id': asked.confirmationId,
       'graded_tools.confirmation.status': 'delivered',
+      'graded_tools.confirmation.decision': 'confirmed',
+      'graded_tools.confirmation.held': false,
+      'graded_tools.confirmation.cancelled': false,
+      'graded_tools.confirmation.escalated': false,
     });
+    // No names on the span: who decided is on its step events only (ids, as before).
+    expect(confirm?.attributes['graded_tools.confirmation.approvals']).toBeUndefined();
     expect(confirm && eventNames(confirm)).toEqual([
       'graded_tools.confirmation.confirmed',
       'graded_tools.confirmation.delivered',
@@ -238,6 +248,7 @@ describe('graded-tools/opentelemetry', () => {
     expect(refused.attributes).toMatchObject({
       'error.type': 'ALREADY_DECIDED',
       'graded_tools.confirmation.status': 'delivered',
+      'graded_tools.confirmation.decision': 'refused',
     });
     expect(refused.events).toEqual([]);
     expect(delivered).toHaveLength(1);

@@ -1,0 +1,62 @@
+import type { Confirmation } from '../confirm/types.js';
+import type { AuditDetail, AuditDraft } from './audit-entry.js';
+
+/**
+ * The audit entry of one confirmation step: the digest of its payload (never
+ * the payload), the attempt and approvals so far, whether a link was spent — ids and counts only.
+ */
+export function confirmationDraft(step: {
+  readonly action: string;
+  readonly confirmation: Confirmation;
+  readonly by: string | undefined;
+  readonly at: number;
+  /** The decision spent a one-time approval link (recorded in the same entry: one append per decision). */
+  readonly viaLink: boolean;
+}): AuditDraft {
+  const { action, confirmation, by, at } = step;
+  const detail: Record<string, string | number | boolean> = { digest: confirmation.digest };
+  // A claim says where it went (delivering, or scheduled for an undo window); other actions say it all.
+  if (action === 'confirmed') detail.status = confirmation.status;
+  if (confirmation.attempt > 0) detail.attempt = confirmation.attempt;
+  if (step.viaLink) detail.viaLink = true;
+  const { approvals, requires } = confirmation;
+  if (requires !== undefined) {
+    detail.approvals = approvals?.length ?? 0;
+    detail.approvalsNeeded = requires.approvals;
+  }
+  return {
+    at,
+    kind: 'confirmation',
+    confirmationId: confirmation.id,
+    tool: confirmation.tool,
+    ...(by === undefined ? {} : { by }),
+    action,
+    detail,
+  };
+}
+
+/** The audit entry of a rule that refused a call: deny, limit or error. */
+export function ruleDraft(refusal: {
+  readonly tool: string;
+  readonly actor: string | undefined;
+  readonly caller: string;
+  readonly rule: string;
+  readonly decision: string;
+  readonly reason: string | undefined;
+  readonly at: number;
+}): AuditDraft {
+  const detail: AuditDetail = {
+    rule: refusal.rule,
+    caller: refusal.caller,
+    ...(refusal.reason === undefined ? {} : { reason: refusal.reason.slice(0, 500) }),
+  };
+  const { actor } = refusal;
+  return {
+    at: refusal.at,
+    kind: 'rule',
+    tool: refusal.tool,
+    ...(actor === undefined || actor === '' ? {} : { by: actor }),
+    action: refusal.decision,
+    detail,
+  };
+}

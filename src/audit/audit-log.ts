@@ -1,0 +1,139 @@
+import { describeThrown } from '../util/describe-thrown.js';
+import type { AuditChain } from './audit-chain.js';
+import { type AuditKey, isAuditHeadSigned, type SignedAuditHead, signAuditHead } from './signed-head.js';
+import { type AuditVerification, ChainCheck } from './verify-chain.js';
+
+/** Entries read per page by `verify` and `export`. */
+const PAGE = 500;
+
+/** `verify`'s options: a head signed earlier, and the public key to check its signature with. */
+export interface AuditVerifyOptions {
+  readonly signedHead?: SignedAuditHead;
+  readonly publicKey?: AuditKey;
+}
+
+/** `export`'s range: entries with `at` at or after `since` and before `until` (Date, ISO text or epoch ms). */
+export interface AuditExportRange {
+  readonly since?: Date | string | number | undefined;
+  readonly until?: Date | string | number | undefined;
+}
+
+function epochOf(value: Date | string | number | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const ms = value instanceof Date ? value.getTime() : typeof value === 'number' ? value : Date.parse(value);
+  if (!Number.isFinite(ms)) throw new RangeError(`audit.export: \`${name}\` is not a time.`);
+  return ms;
+}
+
+/**
+ * The registry's tamper-evident audit log (`registry.audit`): every change of every confirmation and
+ * every rule that refused a call, one hash chain per store with a store-wide `seq`.
+ *
+ * What `verify()` alone catches: an entry edited, deleted or moved anywhere before the newest one.
+ * What it does **not** catch without a signed head: the newest entries deleted (the chain just ends
+ * sooner), and someone with write access rewriting the chain from some entry to the end with fresh
+ * hashes (SHA-256 needs no key). Sign the head now and then (`signHead`) and keep the copy elsewhere:
+ * `verify({ signedHead, publicKey })` then proves every entry up to it.
+ *
+ * @example
+ * ```ts
+ * import { generateKeyPairSync } from 'node:crypto';
+ * import { ToolRegistry } from 'graded-tools';
+ *
+ * const registry = new ToolRegistry();
+ * const { privateKey, publicKey } = generateKeyPairSync('ed25519');
+ * const signedHead = await registry.audit.signHead(privateKey); // keep it elsewhere
+ * const checked = await registry.audit.verify({ signedHead, publicKey });
+ * if (!checked.ok) console.log(checked.reason, checked.brokenAt);
+ * for await (const line of registry.audit.export({ since: '2025-01-01' })) process.stdout.write(line);
+ * ```
+ */
+export class AuditLog {
+  readonly #chain: AuditChain | undefined;
+  readonly #now: () => number;
+
+  constructor(chain: AuditChain | undefined, now: () => number = Date.now) {
+    this.#chain = chain;
+    this.#now = now;
+  }
+
+  /** Reads the whole log, page by page, and says whether it is one unbroken chain (and up to where). */
+  async verify(options: AuditVerifyOptions = {}): Promise<AuditVerification> {
+    const chain = this.#chain;
+    const unreadable = (message: string): AuditVerification => ({
+      ok: false,
+      entries: 0,
+      brokenAt: 0,
+      reason: 'unreadable',
+      message,
+    });
+    if (chain === undefined) return unreadable('this confirmation store keeps no audit log');
+    const { signedHead, publicKey } = options;
+    if (signedHead !== undefined) {
+      if (publicKey === undefined || !isAuditHeadSigned(signedHead, publicKey))
+        return {
+          ok: false,
+          entries: 0,
+          brokenAt: signedHead.seq,
+          reason: 'signature',
+          message: 'the signed head does not verify with this public key',
+        };
+    }
+    const check = new ChainCheck();
+    if (signedHead !== undefined) check.watch(signedHead.seq);
+    try {
+      for (let afterSeq = 0; ; ) {
+        const page = await chain.read({ afterSeq, limit: PAGE });
+        if (!check.check(page) || page.length < PAGE) break;
+        afterSeq = (page.at(-1) as { seq: number }).seq;
+      }
+    } catch (error) {
+      return unreadable(describeThrown(error).slice(0, 500));
+    }
+    return check.end(signedHead);
+  }
+
+  /**
+   * The log as JSON Lines (one entry per string, newline-terminated), oldest first, read a page at a
+   * time as the consumer pulls — a log of any size streams in constant memory.
+   */
+  async *export(range: AuditExportRange = {}): AsyncIterable<string> {
+    const chain = this.#chain;
+    if (chain === undefined) return;
+    const since = epochOf(range.since, 'since');
+    const until = epochOf(range.until, 'until');
+    for (let afterSeq = 0; ; ) {
+      const page = await chain.read({ afterSeq, limit: PAGE, since, until });
+      for (const entry of page) yield `${JSON.stringify(entry)}\n`;
+      if (page.length < PAGE) return;
+      afterSeq = (page.at(-1) as { seq: number }).seq;
+    }
+  }
+
+  /**
+   * Signs the newest entry's `seq` and `hash` with an Ed25519 private key the app keeps. Rejects when
+   * the log cannot be read or the key is not Ed25519.
+   */
+  async signHead(privateKey: AuditKey): Promise<SignedAuditHead> {
+    const last = await this.#chain?.last();
+    const head = last === undefined ? { seq: 0, hash: '0'.repeat(64) } : { seq: last.seq, hash: last.hash };
+    return signAuditHead(head, privateKey, this.#now());
+  }
+
+  /** True when `signed` carries a valid signature by the private half of `publicKey`. */
+  verifyHead(signed: SignedAuditHead, publicKey: AuditKey): boolean {
+    return isAuditHeadSigned(signed, publicKey);
+  }
+}
+
+const logs = new WeakMap<object, AuditLog>();
+
+/** The one `AuditLog` over a store's chain (`registry.audit`): registries sharing a store share it. */
+export function auditLogOf(store: { readonly audit?: AuditChain | undefined }): AuditLog {
+  let log = logs.get(store);
+  if (log === undefined) {
+    log = new AuditLog(store.audit);
+    logs.set(store, log);
+  }
+  return log;
+}

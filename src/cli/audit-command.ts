@@ -1,0 +1,134 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { SignedAuditHead } from '../audit/signed-head.js';
+import { describeThrown } from '../util/describe-thrown.js';
+import { openAudit } from './audit-store.js';
+import type { CommandIo } from './command-io.js';
+import { AUDIT_USAGE } from './usage.js';
+
+/** Where `graded-tools audit` writes: the verdict or the JSON Lines on `out`, problems on `error`. */
+export interface AuditIo extends CommandIo {
+  readonly out: (line: string) => void;
+  /** Raw output for `export` (each line already ends in a newline); `out` when absent. */
+  readonly write?: (text: string) => void;
+}
+
+const PREFIX = 'graded-tools audit:';
+
+interface AuditRequest {
+  readonly command: 'verify' | 'export';
+  readonly store: string;
+  readonly table: string | undefined;
+  readonly signedHead: string | undefined;
+  readonly publicKey: string | undefined;
+  readonly since: string | undefined;
+  readonly until: string | undefined;
+}
+
+function readRequest(args: readonly string[]): AuditRequest | { readonly usage: string } | 'help' {
+  let parsed: ReturnType<typeof parse>;
+  const parse = () =>
+    parseArgs({
+      args: [...args],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        store: { type: 'string' },
+        table: { type: 'string' },
+        'signed-head': { type: 'string' },
+        'public-key': { type: 'string' },
+        since: { type: 'string' },
+        until: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  try {
+    parsed = parse();
+  } catch (error) {
+    return { usage: describeThrown(error) };
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) return 'help';
+  const [command, ...extra] = positionals;
+  if (command !== 'verify' && command !== 'export')
+    return {
+      usage:
+        command === undefined
+          ? 'Give an audit command: verify or export.'
+          : `Unknown audit command "${command}".`,
+    };
+  if (extra.length > 0) return { usage: `Unexpected: ${extra.join(' ')}` };
+  if (values.store === undefined) return { usage: 'Give --store sqlite:FILE or postgres:URL.' };
+  if ((values['signed-head'] === undefined) !== (values['public-key'] === undefined))
+    return { usage: 'Give --signed-head and --public-key together.' };
+  return {
+    command,
+    store: values.store,
+    table: values.table,
+    signedHead: values['signed-head'],
+    publicKey: values['public-key'],
+    since: values.since,
+    until: values.until,
+  };
+}
+
+/**
+ * `graded-tools audit verify|export --store …`: verify exits 0 for an unbroken log, 1 naming the first
+ * bad entry, 2 when the command, the store or the signed head cannot be used; export streams JSON Lines.
+ */
+export async function runAuditCommand(args: readonly string[], io: AuditIo): Promise<number> {
+  const request = readRequest(args);
+  if (request === 'help') {
+    io.out(AUDIT_USAGE);
+    return 0;
+  }
+  if ('usage' in request) {
+    io.error(`${PREFIX} ${request.usage}\n\n${AUDIT_USAGE}`);
+    return 2;
+  }
+  let signed: { signedHead: SignedAuditHead; publicKey: string } | undefined;
+  try {
+    if (request.signedHead !== undefined && request.publicKey !== undefined)
+      signed = {
+        signedHead: JSON.parse(readFileSync(resolve(io.cwd, request.signedHead), 'utf8')) as SignedAuditHead,
+        publicKey: readFileSync(resolve(io.cwd, request.publicKey), 'utf8'),
+      };
+  } catch (error) {
+    io.error(`${PREFIX} cannot read the signed head or the public key: ${describeThrown(error)}`);
+    return 2;
+  }
+  let opened: Awaited<ReturnType<typeof openAudit>>;
+  try {
+    opened = await openAudit(request.store, io.cwd, request.table);
+  } catch (error) {
+    opened = describeThrown(error);
+  }
+  if (typeof opened === 'string') {
+    io.error(`${PREFIX} ${opened}`);
+    return 2;
+  }
+  try {
+    if (request.command === 'export') {
+      const write = io.write ?? ((text: string) => io.out(text.slice(0, -1)));
+      for await (const line of opened.log.export({ since: request.since, until: request.until })) write(line);
+      return 0;
+    }
+    const verdict = await opened.log.verify(signed ?? {});
+    if (verdict.ok) {
+      io.out(`ok: ${verdict.entries} entries, head ${verdict.head.seq} ${verdict.head.hash}`);
+      return 0;
+    }
+    if (verdict.reason === 'unreadable') {
+      io.error(`${PREFIX} ${verdict.message}`);
+      return 2;
+    }
+    io.out(`broken at ${verdict.brokenAt} (${verdict.reason}): ${verdict.message}`);
+    return 1;
+  } catch (error) {
+    io.error(`${PREFIX} ${describeThrown(error)}`);
+    return 2;
+  } finally {
+    await opened.close();
+  }
+}

@@ -1,0 +1,57 @@
+import type { Confirmation } from '../confirm/types.js';
+import { ATTR } from './attributes.js';
+
+/** What a confirmation step decided, for its span: counts and flags only — no payload, no names. */
+export interface ConfirmationDecision {
+  /** `confirmed`, `approved` (one of several), `rejected`, `delivered`, `cancelled`, or `refused`. */
+  readonly decision: string;
+  readonly approvals?: number;
+  readonly approvalsNeeded?: number;
+  /** Held for its undo window (`scheduled`). */
+  readonly held: boolean;
+  readonly cancelled: boolean;
+  /** An escalation step announced it. */
+  readonly escalated: boolean;
+}
+
+const DECIDED: Readonly<Record<string, string>> = {
+  confirm: 'confirmed',
+  retry: 'confirmed',
+  reject: 'rejected',
+  markDelivered: 'delivered',
+  cancel: 'cancelled',
+};
+
+/** The decision of `step` that ended with `confirmation` (`code` when it was refused). */
+export function decisionOf(
+  step: string,
+  confirmation: Confirmation,
+  code: string | undefined,
+): ConfirmationDecision {
+  const decision =
+    code === undefined ? (DECIDED[step] ?? step) : code === 'AWAITING_APPROVALS' ? 'approved' : 'refused';
+  const needed = confirmation.requires?.approvals;
+  return {
+    decision,
+    ...(needed === undefined
+      ? {}
+      : { approvals: confirmation.approvals?.length ?? 0, approvalsNeeded: needed }),
+    held: confirmation.status === 'scheduled',
+    cancelled: confirmation.status === 'cancelled',
+    escalated: confirmation.history.some((entry) => entry.escalated !== undefined),
+  };
+}
+
+/** `graded_tools.confirmation.decision`, `.approvals`, `.approvals_needed`, `.held`, `.cancelled`, `.escalated`. */
+export function decisionAttributes(decided: ConfirmationDecision): Record<string, string | number | boolean> {
+  const attributes: Record<string, string | number | boolean> = {
+    [ATTR.confirmationDecision]: decided.decision,
+    [ATTR.confirmationHeld]: decided.held,
+    [ATTR.confirmationCancelled]: decided.cancelled,
+    [ATTR.confirmationEscalated]: decided.escalated,
+  };
+  if (decided.approvals !== undefined) attributes[ATTR.confirmationApprovals] = decided.approvals;
+  if (decided.approvalsNeeded !== undefined)
+    attributes[ATTR.confirmationApprovalsNeeded] = decided.approvalsNeeded;
+  return attributes;
+}

@@ -1,0 +1,57 @@
+import { createPostgresStore } from 'graded-tools/postgres';
+import pg from 'pg';
+import { afterAll, expect, it } from 'vitest';
+import { describePostgres, storeTables, uniqueTable } from '../helpers/postgres.js';
+import {
+  auditedRegistry,
+  entriesOf,
+  expectTamperingCaught,
+  expectTruncationCaughtBySignedHead,
+  fillLog,
+} from './audit-scenarios.js';
+
+await describePostgres('audit log on a PostgreSQL table', (url) => {
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  const tables: string[] = [];
+  afterAll(async () => {
+    for (const table of tables) {
+      await pool.query(`DROP TABLE IF EXISTS ${storeTables(table)}`);
+      await pool.query(`DROP FUNCTION IF EXISTS "${table}_audit_append"`);
+    }
+    await pool.end();
+  });
+
+  /** A new table with a store on it, and raw SQL on the same pool. */
+  const fresh = async () => {
+    const table = uniqueTable('gt_audit');
+    tables.push(table);
+    const store = createPostgresStore({ pool, table });
+    await store.migrate();
+    return {
+      store,
+      audit: `"${table}_audit"`,
+      raw: async (sql: string) => void (await pool.query(sql)),
+      close: () => store.close(),
+    };
+  };
+
+  it('records every step, chained, with a store-wide seq', async () => {
+    const { store, close } = await fresh();
+    const registry = auditedRegistry(store);
+    const actions = await fillLog(registry);
+    const entries = await entriesOf(registry);
+    expect(entries.map((e) => [e.seq, e.action])).toEqual(actions.map((action, i) => [i + 1, action]));
+    expect(await registry.audit.verify()).toMatchObject({ ok: true, entries: 7 });
+    await close();
+  });
+
+  it('names the first edited, deleted or reordered entry', async () => {
+    await expectTamperingCaught(fresh);
+  });
+
+  it('catches the newest entries deleted only against a signed head', async () => {
+    const { store, raw, audit, close } = await fresh();
+    await expectTruncationCaughtBySignedHead(store, raw, audit);
+    await close();
+  });
+});

@@ -1,0 +1,104 @@
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { AuditEntry, RegistryEvent } from 'graded-tools';
+import { createSqliteStore } from 'graded-tools/sqlite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.js';
+import {
+  auditedRegistry,
+  entriesOf,
+  expectTamperingCaught,
+  expectTruncationCaughtBySignedHead,
+  fillLog,
+} from './audit-scenarios.js';
+
+const dir = tempDir();
+afterAll(() => dir.remove());
+const AUDIT = '"graded_tools_confirmations_audit"';
+let files = 0;
+
+/** A new SQLite file with a store on it, and a second connection for raw SQL. */
+async function fresh() {
+  const path = join(dir.path, `audit-${++files}.db`);
+  const store = createSqliteStore({ path });
+  const db = new Database(path);
+  return {
+    store,
+    audit: AUDIT,
+    raw: async (sql: string) => void db.exec(sql),
+    close: async () => {
+      db.close();
+      store.close();
+    },
+  };
+}
+
+describe('audit log on a SQLite file', () => {
+  it('records every step, chained, with a store-wide seq', async () => {
+    const { store, close } = await fresh();
+    const registry = auditedRegistry(store);
+    const actions = await fillLog(registry);
+    const entries = await entriesOf(registry);
+    expect(entries.map((e) => e.action)).toEqual(actions);
+    expect(entries.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    expect(entries[0]?.prevHash).toBe('0'.repeat(64));
+    for (let i = 1; i < entries.length; i++) expect(entries[i]?.prevHash).toBe(entries[i - 1]?.hash);
+    expect(entries[5]).toMatchObject({ kind: 'rule', tool: 'refund.create', by: 'agent-7', action: 'deny' });
+    expect(entries[5]?.detail).toMatchObject({ rule: 'big', caller: 'person' });
+    expect(entries[1]).toMatchObject({
+      kind: 'confirmation',
+      by: 'lead-2',
+      detail: { status: 'delivering' },
+    });
+    // No payload anywhere: the digest stands for it.
+    expect(JSON.stringify(entries)).not.toContain('Refunded.');
+    expect(await registry.audit.verify()).toMatchObject({
+      ok: true,
+      entries: 7,
+      head: entries[6] && { seq: 7, hash: entries[6].hash },
+    });
+    await close();
+  });
+
+  it('names the first edited, deleted or reordered entry', async () => {
+    await expectTamperingCaught(fresh);
+  });
+
+  it('catches the newest entries deleted only against a signed head', async () => {
+    const { store, raw, audit, close } = await fresh();
+    await expectTruncationCaughtBySignedHead(store, raw, audit);
+    await close();
+  });
+
+  it('streams JSON Lines, filtered by time', async () => {
+    const { store, close } = await fresh();
+    const registry = auditedRegistry(store);
+    await fillLog(registry);
+    const lines: string[] = [];
+    for await (const line of registry.audit.export()) lines.push(line);
+    expect(lines).toHaveLength(7);
+    for (const line of lines) expect(line.endsWith('\n') && !line.slice(0, -1).includes('\n')).toBe(true);
+    const all = lines.map((line) => JSON.parse(line) as AuditEntry);
+    const at = all[3]?.at ?? 0;
+    const since: string[] = [];
+    for await (const line of registry.audit.export({ since: at, until: new Date(at + 1) })) since.push(line);
+    expect(since.length).toBeGreaterThanOrEqual(1);
+    for (const line of since) expect((JSON.parse(line) as AuditEntry).at).toBe(at);
+    await close();
+  });
+
+  it('a failed append is reported, and the decision stands', async () => {
+    const { store, raw, audit, close } = await fresh();
+    const events: RegistryEvent[] = [];
+    const registry = auditedRegistry(store, events);
+    await raw(`DROP TABLE ${audit}`);
+    const asked = await registry.invoke('message.send', { text: 'hi' }, { actor: 'agent-7' });
+    expect(asked).toMatchObject({ ok: true, requiresConfirm: true });
+    if (!asked.ok || !asked.requiresConfirm) return;
+    const sent = await registry.confirm(asked.confirmationId, { approvedBy: 'lead-2', digest: asked.digest });
+    expect(sent.ok).toBe(true);
+    const failed = events.filter((e) => e.type === 'audit');
+    expect(failed.map((e) => e.type === 'audit' && e.entry)).toEqual(['created', 'confirmed', 'delivered']);
+    await close();
+  });
+});
