@@ -32,7 +32,7 @@ describe('timeouts (registry.invoke with timeoutMs)', () => {
       bothTimedOut = resolve;
     });
     const registry = new ToolRegistry()
-      .register(readTool('b.slow', 40, never))
+      .register(readTool('b.slow', 300, never))
       .register(readTool('a.slow', 15, never))
       // Answers only once both slow calls have timed out: its own minute is never reached.
       .register(readTool('c.patient', 60_000, () => slowOnesDone.then(() => 'done')));
