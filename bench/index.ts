@@ -1,5 +1,6 @@
 // `npm run bench`: every benchmark of the project, against the built package, one after another.
 // `npm run bench -- --quick` runs shorter rounds.
+import { benchAudit } from './audit.js';
 import { benchConfirm } from './confirm.js';
 import { benchCore } from './core.js';
 import { benchImportCost } from './import-cost.js';
@@ -21,5 +22,6 @@ for (const line of await benchMcp({ quick })) console.log(line);
 for (const line of await benchNotify({ quick })) console.log(line);
 await benchConfirm({ quick });
 await benchSql({ quick });
+await benchAudit({ quick });
 await benchRules({ quick });
 await benchInbox({ quick });

@@ -59,7 +59,7 @@ function registryTrip(store: ConfirmationStore): Trip {
 }
 
 /** The store calls a registry round trip makes: create, the read before the claim, claim, finish. */
-function storeTrip(store: ConfirmationStore): Trip {
+export function storeTrip(store: ConfirmationStore): Trip {
   return async (n) => {
     const c = confirmationFor(n);
     await store.create(c);
