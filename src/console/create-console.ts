@@ -41,7 +41,8 @@ import type { ApprovalLinkOptions, ApprovalsConsole, ApprovalsConsoleOptions } f
  * (`propose`'s `note` and `links`, the people by `displayName`), and the payload's fields under their
  * labels: a property's `title` in the tool's `payloadSchema`, or per language
  * `"x-title": { "zh-CN": "收件人" }` (else the key). Only the buttons `confirmations.canDecide` allows
- * are offered, and an edit is confirmed only as previewed.
+ * are offered, and an edit is confirmed only as previewed. A send held for its undo window (`holdMs`)
+ * shows "Sending in 0:24 — Undo" to whoever may cancel it, and a confirm of one answers 202 `SCHEDULED`.
  *
  * @example
  * ```ts
@@ -184,7 +185,8 @@ class ConsoleApp {
       case 'confirm':
       case 'reject':
       case 'retry':
-      case 'markDelivered': {
+      case 'markDelivered':
+      case 'cancel': {
         const ask = askFromBody(route.name, body);
         if (ask === undefined) return refusal(400, 'BAD_REQUEST', ctx.locale);
         const { status, decision } = await decide(ctx, id, ask);

@@ -28,7 +28,8 @@ export function askFromBody(kind: DecisionAsk['kind'], body: Body): DecisionAsk 
       const digest = optionalText(body, 'digest');
       return digest === null ? undefined : { kind, digest };
     }
-    case 'reject': {
+    case 'reject':
+    case 'cancel': {
       const reason = optionalText(body, 'reason');
       return reason === null ? undefined : { kind, reason };
     }

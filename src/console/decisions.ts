@@ -37,6 +37,11 @@ export type Decision =
        * of this payload now, of how many the tool's rules ask.
        */
       readonly approval?: { readonly count: number; readonly needed: number };
+      /**
+       * For `SCHEDULED` (approved, and held for its undo window): when it is sent unless someone
+       * cancels it (ISO 8601).
+       */
+      readonly deliverAt?: string;
       /** For `FLAG_NOT_GRANTED` by the tool's rules (`approverFlags`): the flags this person lacks. */
       readonly missingFlags?: readonly string[];
       /** For `RULE_DENIED` and `LIMIT_REACHED`: the rule that decided. */
@@ -61,7 +66,8 @@ export type DecisionAsk =
     }
   | { readonly kind: 'retry'; readonly digest: string | undefined }
   | { readonly kind: 'reject'; readonly reason: string | undefined }
-  | { readonly kind: 'markDelivered'; readonly note: string | undefined };
+  | { readonly kind: 'markDelivered'; readonly note: string | undefined }
+  | { readonly kind: 'cancel'; readonly reason: string | undefined };
 
 /**
  * One decision, through the registry's one check list: `authorize` is asked there, once (about the
@@ -126,8 +132,17 @@ async function unseenEdit(
   };
 }
 
-/** The app's `authorize`, as the registry's check list asks it: the action, and `edit` for an edit. */
-function authorizeFor(ctx: PersonRequest, ask: DecisionAsk, link: string | undefined): AuthorizeDecision {
+/**
+ * The app's `authorize`, as the registry's check list asks it: the action, and `edit` for an edit.
+ * Without one, a cancel is asked with none: the registry then lets only a person who approved the
+ * send take it back, never anyone signed in.
+ */
+function authorizeFor(
+  ctx: PersonRequest,
+  ask: DecisionAsk,
+  link: string | undefined,
+): AuthorizeDecision | undefined {
+  if (ask.kind === 'cancel' && ctx.settings.authorize === undefined) return undefined;
   const actions: ConsoleAction[] =
     ask.kind === 'confirm' && ask.payload !== undefined ? ['confirm', 'edit'] : [ask.kind];
   return async (confirmation, approver) => {
@@ -150,14 +165,10 @@ function askRegistry(
   const { person, locale } = ctx;
   const authorize = authorizeFor(ctx, ask, link);
   if (link !== undefined) {
-    return ask.kind === 'confirm'
-      ? registry.confirm(id, { link, digest: ask.digest, authorize, locale })
-      : registry.reject(id, {
-          link,
-          reason: ask.kind === 'reject' ? ask.reason : undefined,
-          authorize,
-          locale,
-        });
+    if (ask.kind === 'confirm') return registry.confirm(id, { link, digest: ask.digest, authorize, locale });
+    if (ask.kind === 'reject') return registry.reject(id, { link, reason: ask.reason, authorize, locale });
+    // A link confirms or rejects, nothing else (its routes say so too).
+    return Promise.resolve({ ok: false, code: 'FORBIDDEN', error: '' });
   }
   const approver = { approvedBy: person.id, flags: person.flags, scope: person.scope, locale, authorize };
   switch (ask.kind) {
@@ -173,14 +184,17 @@ function askRegistry(
       return registry.reject(id, { rejectedBy: person.id, reason: ask.reason, authorize, locale });
     case 'markDelivered':
       return registry.markDelivered(id, { by: person.id, note: ask.note, authorize, locale });
+    case 'cancel':
+      return registry.cancel(id, { by: person.id, reason: ask.reason, authorize, locale });
   }
 }
 
 /**
  * Not refusals but what the person's own decision did: a delivery that failed, an approval recorded
- * while the rules ask for more people. Through a link, the link was spent on it: the card is theirs.
+ * while the rules ask for more people, an approved send held for its undo window. Through a link, the
+ * link was spent on it: the card is theirs.
  */
-const OUTCOMES: ReadonlySet<string> = new Set(['DELIVERY_FAILED', 'AWAITING_APPROVALS']);
+const OUTCOMES: ReadonlySet<string> = new Set(['DELIVERY_FAILED', 'AWAITING_APPROVALS', 'SCHEDULED']);
 
 /**
  * A registry failure as a decision: its code and words, the card, who decided it first, and for an
@@ -207,6 +221,7 @@ async function failed(
   const by =
     body.code === 'ALREADY_DECIDED' && confirmation !== undefined ? decidedBy(confirmation) : undefined;
   const quorum = body.code === 'AWAITING_APPROVALS' && confirmation ? quorumOf(confirmation) : undefined;
+  const deliverAt = body.code === 'SCHEDULED' ? confirmation?.deliverAt : undefined;
   const missing =
     body.code === 'FLAG_NOT_GRANTED' && confirmation !== undefined && !throughLink
       ? missingApproverFlags(confirmation, ctx.person.flags)
@@ -221,6 +236,7 @@ async function failed(
       ...(quorum === undefined
         ? {}
         : { approval: { count: quorum.approvedBy.length, needed: quorum.needed } }),
+      ...(deliverAt === undefined ? {} : { deliverAt }),
       ...(missing.length === 0 ? {} : { missingFlags: missing }),
     },
   };

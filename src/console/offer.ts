@@ -13,6 +13,8 @@ export interface Offer {
   readonly edit: boolean;
   readonly retry: boolean;
   readonly markDelivered: boolean;
+  /** Undo: take back a send held in its undo window (`scheduled`), before it is delivered. */
+  readonly cancel: boolean;
   readonly whyNot?: string;
   /**
    * With `whyNot: 'FLAG_NOT_GRANTED'` from the tool's rules (`approverFlags`): the flags this person

@@ -12,6 +12,7 @@ const NOTHING: Offer = Object.freeze({
   edit: false,
   retry: false,
   markDelivered: false,
+  cancel: false,
 });
 
 export type { Offer } from './offer.js';
@@ -21,7 +22,9 @@ export type { Offer } from './offer.js';
  * deciding (`confirmations.canDecide`: status and expiry, the app's `authorize` for that action, four
  * eyes, what the tool's rules ask of approvers, the stored payload, the tool's gates with the person's
  * flags and scope). An edit also needs `authorize` to allow `edit`, as the decision asks it. Through an
- * approval link (`throughLink`) only confirm and reject, never an edit. When Confirm is not offered,
+ * approval link (`throughLink`) only confirm and reject, never an edit. A held send (`scheduled`)
+ * offers Undo (`cancel`) to a person who approved it, and to others only when the app's `authorize`
+ * allows `cancel` (without one, the check list is asked with none). When Confirm is not offered,
  * `whyNot` says why, and `missingFlags` which of the rules' approver flags the person lacks.
  */
 export async function offeredActions(
@@ -34,11 +37,14 @@ export async function offeredActions(
   asked: { readonly locale: Locale; readonly throughLink: boolean },
 ): Promise<Offer> {
   const { registry, authorize } = settings;
-  const can = (kind: 'confirm' | 'reject' | 'retry' | 'markDelivered') =>
+  const can = (kind: 'confirm' | 'reject' | 'retry' | 'markDelivered' | 'cancel') =>
     registry.confirmations.canDecide(confirmation, {
       kind,
       person: { id: person.id, flags: person.flags, scope: person.scope },
-      authorize: (record) => isAllowed(authorize, person, kind, record),
+      authorize:
+        kind === 'cancel' && authorize === undefined
+          ? undefined
+          : (record) => isAllowed(authorize, person, kind, record),
       locale: asked.locale,
     });
   if (confirmation.status === 'pending') {
@@ -55,6 +61,8 @@ export async function offeredActions(
       ...(confirm.ok ? {} : whyNot(confirm.code, person, confirmation)),
     };
   }
+  if (!asked.throughLink && confirmation.status === 'scheduled')
+    return { ...NOTHING, cancel: (await can('cancel')).ok };
   if (!asked.throughLink && (confirmation.status === 'failed' || confirmation.status === 'unknown')) {
     const [retry, markDelivered] = await Promise.all([can('retry'), can('markDelivered')]);
     return {

@@ -39,8 +39,10 @@ export function failureBody(failure: ToolFailure, locale: Locale): FailureBody {
  */
 function statusForCode(code: string): number {
   switch (code) {
-    // Recorded, not refused: the person's approval counts, and more people must approve.
+    // Recorded, not refused: the person's approval counts, and more people must approve; or it is
+    // approved and held for its undo window (`holdMs`), sent when that ends.
     case 'AWAITING_APPROVALS':
+    case 'SCHEDULED':
       return 202;
     case 'CONFIRMATION_NOT_FOUND':
       return 404;

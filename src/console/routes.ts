@@ -12,6 +12,7 @@ export type RouteName =
   | 'reject'
   | 'retry'
   | 'markDelivered'
+  | 'cancel'
   | 'preview'
   | 'confirmMany'
   | 'rejectMany'
@@ -45,6 +46,7 @@ const DECISIONS: Readonly<Record<string, RouteName>> = {
   reject: 'reject',
   retry: 'retry',
   'mark-delivered': 'markDelivered',
+  cancel: 'cancel',
   preview: 'preview',
 };
 

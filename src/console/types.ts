@@ -19,8 +19,12 @@ export interface ConsolePerson {
   readonly scope?: string | undefined;
 }
 
-/** What a person asks to do with a confirmation; `authorize` is asked about each. */
-export type ConsoleAction = 'view' | 'confirm' | 'reject' | 'retry' | 'markDelivered' | 'edit';
+/**
+ * What a person asks to do with a confirmation; `authorize` is asked about each. `cancel` takes back a
+ * send held in its undo window (`holdMs`): a person who approved it may always; anyone else only when
+ * the console has an `authorize` and it allows `cancel`.
+ */
+export type ConsoleAction = 'view' | 'confirm' | 'reject' | 'retry' | 'markDelivered' | 'edit' | 'cancel';
 
 /** How an approvals console is set up. */
 export interface ApprovalsConsoleOptions<AppContext = unknown> {
@@ -35,7 +39,8 @@ export interface ApprovalsConsoleOptions<AppContext = unknown> {
   ) => ConsolePerson | undefined | null | Promise<ConsolePerson | undefined | null>;
   /**
    * May `person` do `action` with `confirmation`? Anything but `true` — `false`, a throw, a rejected
-   * promise — denies (403). Default: every signed-in person may do everything.
+   * promise — denies (403). Default: every signed-in person may do everything, but `cancel` a held
+   * send someone else approved (the registry's rule: that needs an `authorize` that allows it).
    */
   readonly authorize?: (
     person: ConsolePerson,

@@ -91,6 +91,7 @@ describe('a card: names, labels, what confirming does, and the buttons offered',
       edit: true,
       retry: false,
       markDelivered: false,
+      cancel: false,
     });
     expect((await cardOf(asked.confirmationId, 'lead-wu')).offer).toEqual({
       confirm: false,
@@ -98,6 +99,7 @@ describe('a card: names, labels, what confirming does, and the buttons offered',
       edit: false,
       retry: false,
       markDelivered: false,
+      cancel: false,
       whyNot: 'FORBIDDEN',
     });
   });
@@ -122,6 +124,7 @@ describe('a card: names, labels, what confirming does, and the buttons offered',
       edit: false,
       retry: true,
       markDelivered: true,
+      cancel: false,
     });
     expect(f.deliveries).toHaveLength(1);
   });

@@ -91,6 +91,7 @@ describe.each(STORES)(
         edit: false,
         retry: false,
         markDelivered: false,
+        cancel: false,
         whyNot: 'FLAG_NOT_GRANTED',
         missingFlags: ['finance'],
       });

@@ -26,6 +26,8 @@ export interface Failure {
   readonly missingFlags?: readonly string[];
   /** `LIMIT_REACHED`: when the limit starts again. */
   readonly resetsAt?: string;
+  /** `SCHEDULED`: approved and held for its undo window; sent at this time unless someone undoes it. */
+  readonly deliverAt?: string;
 }
 
 export type Decision =
@@ -74,6 +76,8 @@ export interface Api {
   reject(id: string, reason: string): Promise<Decision>;
   retry(id: string, digest: string): Promise<Decision>;
   markDelivered(id: string, note: string): Promise<Decision>;
+  /** Undo: takes back a send held in its undo window. */
+  cancel(id: string): Promise<Decision>;
   preview(id: string, payload: unknown): Promise<Preview | Failure>;
   confirmMany(
     items: { id: string; digest: string }[],
@@ -129,6 +133,7 @@ export function createApi(base: string, networkError: string, linkToken?: string
     reject: (id, reason) => call(at(id, '/reject'), withReason('reason', reason)),
     retry: (id, digest) => call(at(id, '/retry'), { digest }),
     markDelivered: (id, note) => call(at(id, '/mark-delivered'), withReason('note', note)),
+    cancel: (id) => call(at(id, '/cancel'), {}),
     preview: (id, payload) => call(at(id, '/preview'), { payload }),
     confirmMany: (items) => call('confirm-many', { items }),
     rejectMany: (ids, reason) =>

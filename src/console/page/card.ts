@@ -2,17 +2,12 @@
 // what confirming does, who asked and why, its payload's fields, a countdown, the buttons the server
 // offers this person, "Technical details" (digest, canonical JSON) and a role="status" line that says
 // what happened. In the inbox a card is a compact row until opened with "Review"; only an open card
-// offers its buttons. One click decides; while a request runs every button of the card is disabled.
+// offers its buttons — but for a held send's "Sending in 0:24 — Undo", on every card while it runs,
+// because Undo sends nothing and its window is short. One click decides; while a request runs every
+// button of the card is disabled.
 import type { Api, Card, Decision } from './api.js';
 import { countdown } from './countdown.js';
-import {
-  type Action,
-  decider,
-  describeDecision,
-  formatTime,
-  isRecordedApproval,
-  nameOn,
-} from './decision-words.js';
+import { type Action, decider, describeDecision, formatTime, isTaken, nameOn } from './decision-words.js';
 import { el, present } from './dom.js';
 import type { EditState } from './edit-form.js';
 import { renderFields, summarise } from './fields.js';
@@ -89,6 +84,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
       );
     } else if (action === 'reject') decision = await api.reject(id, input?.value ?? '');
     else if (action === 'retry') decision = await api.retry(id, view.card.digest);
+    else if (action === 'cancel') decision = await api.cancel(id);
     else decision = await api.markDelivered(id, input?.value ?? '');
     view.setBusy(false);
     view.showDecision(decision, action);
@@ -119,7 +115,6 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
   };
 
   const actions = (card: Card, edit: EditState): HTMLElement | undefined => {
-    buttons = [];
     const pending = card.status === 'pending';
     if (ctx.oneUse && (spent || !pending)) return undefined;
     const { offer } = card;
@@ -222,6 +217,18 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
       ),
     );
 
+  /** A held send's undo window: "Sending in 0:24 — Undo", Undo only when the server offers it. */
+  const held = (card: Card): HTMLElement | false => {
+    if (card.status !== 'scheduled' || card.deliverAt === undefined) return false;
+    const left = countdown(el('span', { class: 'countdown' }), card.deliverAt, t, {
+      left: t.sendingIn,
+      over: t.sendingNow,
+    });
+    const undo = card.offer.cancel && !ctx.oneUse && make(t.undo, 'cancel', 'undo');
+    if (undo) undo.disabled = busy;
+    return el('p', { class: 'held' }, left, undo && ' — ', undo);
+  };
+
   /** What went wrong with a delivery, said once: on the card (the outcome line only points to it). */
   const failure = (card: Card) =>
     card.error !== undefined &&
@@ -229,6 +236,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     el('p', { class: 'error' }, t.whatWentWrong(card.error));
 
   const render = (card: Card) => {
+    buttons = [];
     element.dataset.id = card.id;
     element.dataset.status = card.status;
     element.dataset.expanded = String(expanded);
@@ -260,10 +268,12 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     const who = decider(card, t.lang);
     const whoText =
       who &&
-      t.decidedBy(
-        who.what === 'confirmed' ? t.confirmedBy : who.what === 'rejected' ? t.rejectedBy : t.markedBy,
-        who.who,
-      ) + (who.note ? `: ${who.note}` : '');
+      (who.what === 'cancelled'
+        ? t.cancelledBy(who.who)
+        : t.decidedBy(
+            who.what === 'confirmed' ? t.confirmedBy : who.what === 'rejected' ? t.rejectedBy : t.markedBy,
+            who.who,
+          )) + (who.note ? `: ${who.note}` : '');
     const meta = el(
       'p',
       { class: 'meta' },
@@ -327,6 +337,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
             el('span', { class: 'summary' }, ` — ${summarise(card.payload, card.labels, card.effect)}`),
           ),
           whoText && el('p', { class: 'decided' }, whoText),
+          held(card),
           failure(card),
           outcome,
         ),
@@ -355,6 +366,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
         result,
         failure(card),
         whoText && el('p', { class: 'decided' }, whoText),
+        held(card),
         actions(card, edit) ?? false,
         technical(card, shown),
         outcome,
@@ -388,7 +400,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     showDecision(decision, action) {
       outcome.textContent = describeDecision(decision, action, t, ctx.oneUse === true);
       outcome.dataset.outcome = decision.ok ? decision.status : decision.code;
-      outcome.classList.toggle('bad', !decision.ok && !isRecordedApproval(decision));
+      outcome.classList.toggle('bad', !decision.ok && !isTaken(decision));
       const wasSpent = spent;
       if (ctx.oneUse && (decision.ok || !TRANSIENT.test(decision.code))) spent = true;
       if (decision.confirmation) view.update(decision.confirmation);

@@ -5,7 +5,7 @@ import type { Strings } from './i18n.js';
 import { issueText } from './issue-text.js';
 import { approverNames, listOf } from './quorum.js';
 
-export type Action = 'confirm' | 'reject' | 'retry' | 'markDelivered';
+export type Action = 'confirm' | 'reject' | 'retry' | 'markDelivered' | 'cancel';
 
 /** The app's name for `id` on this card, or the id. */
 export function nameOn(card: Pick<Card, 'names'> | undefined, id: string): string {
@@ -14,39 +14,43 @@ export function nameOn(card: Pick<Card, 'names'> | undefined, id: string): strin
 
 /**
  * Who decided, as the history says: the approver's claim (with everyone who approved it, when the
- * tool's rules asked for several people), a rejection or a manual "delivered".
+ * tool's rules asked for several people; a held send's claim is its `scheduled` step), a rejection, a
+ * held send taken back, or a manual "delivered".
  */
 export function decider(
   card: Card,
   lang = 'en',
-): { what: 'confirmed' | 'rejected' | 'marked'; who: string; note?: string } | undefined {
+): { what: 'confirmed' | 'rejected' | 'marked' | 'cancelled'; who: string; note?: string } | undefined {
   for (let i = card.history.length - 1; i >= 0; i--) {
     const entry = card.history[i];
     if (entry?.by === undefined) continue;
     const note = entry.note === undefined ? {} : { note: entry.note };
     const who = nameOn(card, entry.by);
-    if (entry.status === 'delivering') {
+    if (entry.status === 'delivering' || entry.status === 'scheduled') {
       const all = card.quorum?.approvedBy.includes(entry.by) ? approverNames(card) : [];
       return { what: 'confirmed', who: all.length > 1 ? listOf(all, lang) : who };
     }
     if (entry.status === 'rejected') return { what: 'rejected', who, ...note };
+    if (entry.status === 'cancelled') return { what: 'cancelled', who, ...note };
     if (entry.status === 'delivered') return { what: 'marked', who, ...note };
   }
   return undefined;
 }
 
 /**
- * Not a refusal: the person's approval was recorded, and the tool's rules ask for more people before
- * anything is sent. Said as what happened, not as an error.
+ * Not a refusal but what the person's decision did, though nothing is sent yet: their approval was
+ * recorded and the tool's rules ask for more people, or the send is approved and held for its undo
+ * window. Said as what happened, not as an error.
  */
-export function isRecordedApproval(decision: Decision): boolean {
-  return !decision.ok && decision.code === 'AWAITING_APPROVALS';
+export function isTaken(decision: Decision): boolean {
+  return !decision.ok && (decision.code === 'AWAITING_APPROVALS' || decision.code === 'SCHEDULED');
 }
 
 /** A decision in the person's words: never a code, never words meant for a model. */
 export function describeDecision(decision: Decision, action: Action, t: Strings, oneUse = false): string {
   if (decision.ok) {
     if (decision.status === 'rejected') return t.rejected;
+    if (decision.status === 'cancelled') return t.undone;
     if (action === 'markDelivered') return t.markedDelivered;
     if (decision.status === 'delivered') return t.delivered;
     return decision.message;
@@ -58,6 +62,10 @@ export function describeDecision(decision: Decision, action: Action, t: Strings,
       const count = decision.approval?.count ?? card?.quorum?.approvedBy.length ?? 1;
       return t.approvalRecorded(count, decision.approval?.needed ?? card?.quorum?.needed ?? count + 1);
     }
+    case 'SCHEDULED': {
+      const at = decision.deliverAt ?? card?.deliverAt;
+      return t.scheduled(at === undefined ? '' : formatClock(at, t.lang));
+    }
     case 'ALREADY_APPROVED':
       return t.alreadyApproved;
     case 'FLAG_NOT_GRANTED': {
@@ -68,6 +76,11 @@ export function describeDecision(decision: Decision, action: Action, t: Strings,
     case 'LIMIT_REACHED':
       return t.limitReached(decision.resetsAt === undefined ? '' : formatTime(decision.resetsAt, t.lang));
     case 'ALREADY_DECIDED': {
+      if (action === 'cancel' && status === 'cancelled') {
+        const who = card && decider(card, t.lang)?.who;
+        return t.alreadyUndone(who ?? '?');
+      }
+      if (action === 'cancel') return t.tooLateToUndo;
       const who = decision.decidedBy ? nameOn(card, decision.decidedBy) : card && decider(card, t.lang)?.who;
       return t.alreadyDecidedBy(who ?? '?', t.statuses[status ?? ''] ?? status ?? '');
     }
@@ -93,6 +106,16 @@ export function describeDecision(decision: Decision, action: Action, t: Strings,
       return [words, ...issues].join('\n');
     }
   }
+}
+
+/** A time later today (a held send's): "14:05"; with its date when it is another day. */
+export function formatClock(iso: string, locale: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const today = date.toDateString() === new Date().toDateString();
+  return today
+    ? new Intl.DateTimeFormat(locale, { timeStyle: 'short' }).format(date)
+    : formatTime(iso, locale);
 }
 
 export function formatTime(iso: string, locale: string): string {

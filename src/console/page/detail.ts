@@ -3,7 +3,7 @@
 import type { Api, Card, HistoryEntry } from './api.js';
 import { type CardView, createCardView } from './card.js';
 import { syncClock } from './countdown.js';
-import { nameOn } from './decision-words.js';
+import { formatClock, nameOn } from './decision-words.js';
 import { el, present } from './dom.js';
 import { createEditForm, type EditForm } from './edit-form.js';
 import type { Strings } from './i18n.js';
@@ -17,7 +17,10 @@ export interface DetailOptions {
   readonly link?: (person: { id: string; name?: string }) => void;
 }
 
-/** One history entry in words: "Li approved", "Li approved (1 of 2)", "Delivered", "Rejected by Li: reason". */
+/**
+ * One history entry in words: "Li approved", "Li approved (1 of 2)", "Li approved; held until 14:05 so
+ * it can be undone", "Delivered", "Rejected by Li: reason", "Cancelled by Li; nothing was sent".
+ */
 export function historyWords(entry: HistoryEntry, index: number, card: Card, t: Strings): string {
   const who = entry.by === undefined ? undefined : nameOn(card, entry.by);
   const labelled = (fields: readonly string[]) =>
@@ -52,6 +55,12 @@ export function historyWords(entry: HistoryEntry, index: number, card: Card, t: 
       return t.h.unknown;
     case 'rejected':
       return withNote(who === undefined ? t.h.rejectedNobody : t.h.rejected(who));
+    case 'scheduled': {
+      const at = card.deliverAt === undefined ? '' : formatClock(card.deliverAt, t.lang);
+      return t.h.scheduled(who ?? '?', at);
+    }
+    case 'cancelled':
+      return withNote(who === undefined ? t.h.cancelledNobody : t.h.cancelled(who));
     case 'expired':
       return t.h.expired;
     default:

@@ -1,16 +1,27 @@
 // The inbox: an h1 with the pending count (also in the tab's title), filters (status, tool), compact
 // rows newest first, "Load more" through the server's cursor, select + "Confirm selected" (which first
-// lists what will go out) / "Reject selected", and live updates applied in place.
+// lists what will go out) / "Reject selected", and live updates applied in place. Next to the pending
+// ones, a "Sending soon" group holds the sends approved and held for their undo window, until they go.
 import type { Api, Card, Decision } from './api.js';
 import { type CardView, createCardView } from './card.js';
 import { syncClock } from './countdown.js';
-import { describeDecision, isRecordedApproval } from './decision-words.js';
+import { describeDecision, isTaken } from './decision-words.js';
 import { el } from './dom.js';
 import { summarise } from './fields.js';
 import type { Strings } from './i18n.js';
 import { needsMoreApprovals } from './quorum.js';
 
-const STATUSES = ['pending', 'delivering', 'delivered', 'failed', 'unknown', 'rejected', 'expired'];
+const STATUSES = [
+  'pending',
+  'scheduled',
+  'delivering',
+  'delivered',
+  'failed',
+  'unknown',
+  'rejected',
+  'cancelled',
+  'expired',
+];
 
 export interface InboxOptions {
   readonly api: Api;
@@ -87,11 +98,18 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     step,
     bulkStatus,
   );
+  const soonList = el('div', { class: 'list' });
+  const soon = el(
+    'section',
+    { class: 'soon', 'aria-labelledby': 'soon-title', hidden: true },
+    el('h2', { id: 'soon-title', class: 'soon-title' }, t.statuses.scheduled ?? ''),
+    soonList,
+  );
   const list = el('div', { class: 'list' });
   const empty = el('p', { class: 'empty' }, t.empty);
   const more = el('button', { type: 'button', class: 'more secondary' }, t.loadMore);
   const loading = el('p', { class: 'loading', role: 'status' });
-  root.replaceChildren(filters, bulk, list, empty, more, loading);
+  root.replaceChildren(filters, bulk, soon, list, empty, more, loading);
 
   let bulkBusy = false;
   const selection = () => [...views.values()].filter((view) => view.isSelected);
@@ -119,11 +137,15 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
       }
     }
     empty.hidden = views.size > 0;
+    soon.hidden = soonList.childElementCount === 0;
     more.hidden = nextCursor === undefined;
   };
 
+  /** Held sends show beside the pending ones ("Sending soon") until they are delivered. */
+  const isSoon = (card: Card) => filter.status === 'pending' && card.status === 'scheduled';
   const matches = (card: Card) =>
-    (!filter.status || card.status === filter.status) && (!filter.tool || card.tool === filter.tool);
+    (!filter.status || card.status === filter.status || isSoon(card)) &&
+    (!filter.tool || card.tool === filter.tool);
 
   /** Adds a card in newest-first order, or updates the one already shown. */
   const place = (card: Card, atEnd: boolean) => {
@@ -134,15 +156,17 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     }
     const view = createCardView(card, { ...options, detail: false, onChange: refreshControls });
     views.set(card.id, view);
+    const into = isSoon(card) ? soonList : list;
     if (atEnd) {
-      list.append(view.element);
+      into.append(view.element);
       return;
     }
     const later = [...views.values()].find(
-      (other) => other !== view && other.card.createdAt < card.createdAt,
+      (other) =>
+        other !== view && other.element.parentElement === into && other.card.createdAt < card.createdAt,
     );
-    if (later) list.insertBefore(view.element, later.element);
-    else list.append(view.element);
+    if (later) into.insertBefore(view.element, later.element);
+    else into.append(view.element);
   };
 
   /** The pending count when the rows shown are not all of them: one page of up to 100 pending. */
@@ -174,13 +198,23 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     }
     nextCursor = page.nextCursor;
     for (const card of page.confirmations) place(card, cursor !== undefined);
+    if (cursor === undefined) await loadSoon();
     refreshControls();
     void countPending();
+  };
+
+  /** With the pending ones: the held sends, still in their undo window (one page of up to 100). */
+  const loadSoon = async () => {
+    if (filter.status !== 'pending') return;
+    const page = await api.list({ status: 'scheduled', tool: filter.tool, limit: '100' });
+    if (!page.ok) return;
+    for (const card of page.confirmations) place(card, false);
   };
 
   const reload = () => {
     views.clear();
     list.replaceChildren();
+    soonList.replaceChildren();
     nextCursor = undefined;
     const search = new URLSearchParams();
     if (filter.status !== 'pending') search.set('status', filter.status);
@@ -259,7 +293,7 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     let done = 0;
     for (const result of answer.results) {
       const view = views.get(result.id);
-      if (result.ok || isRecordedApproval(result)) done++;
+      if (result.ok || isTaken(result)) done++;
       view?.setSelected(false);
       view?.showDecision(result as Decision, action);
     }
@@ -279,6 +313,7 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
         if (!page.ok) return;
         syncClock(page.serverTime);
         for (const card of page.confirmations) place(card, false);
+        await loadSoon();
         refreshControls();
         void countPending();
       })();

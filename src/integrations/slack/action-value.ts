@@ -9,6 +9,8 @@ export const ACTIONS = {
   approve: 'graded_tools_approve',
   reject: 'graded_tools_reject',
   edit: 'graded_tools_edit',
+  /** Undo: take back a send held in its undo window (`holdMs`). */
+  cancel: 'graded_tools_cancel',
 } as const;
 
 /** The modals' `callback_id`s. */

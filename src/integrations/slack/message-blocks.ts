@@ -4,7 +4,7 @@ import { payloadLabels } from '../../console/payload-labels.js';
 import type { Locale } from '../../messages/index.js';
 import { isRecord } from '../../util/is-record.js';
 import { ACTIONS, buttonValue } from './action-value.js';
-import { cut, escapedWithin, escapeMrkdwn, slackDate, webUrl } from './mrkdwn.js';
+import { cut, escapedWithin, escapeMrkdwn, slackDate, slackTime, webUrl } from './mrkdwn.js';
 import { joinNames, type SlackWords, slackWords } from './slack-words.js';
 
 /** One Block Kit block, as JSON. */
@@ -48,7 +48,8 @@ const SHORT_VALUE = 120;
  * The card of one confirmation, for `chat.postMessage` and every `chat.update` after it: the tool's
  * title and effect, the payload's top-level fields (escaped: no value becomes a mention or a link),
  * why and who asked, when it expires, what the rules ask, and — while pending — Approve / Reject (and
- * Edit for an editable tool). Once decided, the buttons give way to who decided what.
+ * Edit for an editable tool). Once decided, the buttons give way to who decided what; a send held for
+ * its undo window says when it goes and offers Undo until then.
  */
 export function approvalMessage(input: CardInput): SlackMessage {
   const { confirmation: c, tool, nameOf } = input;
@@ -74,6 +75,7 @@ export function approvalMessage(input: CardInput): SlackMessage {
   const standing = standingLine(c, words, nameOf);
   if (standing !== undefined) blocks.push(section(standing));
   if (c.status === 'pending') blocks.push(decisionButtons(c, tool, words));
+  if (c.status === 'scheduled') blocks.push(undoButton(c, words));
   const status = standing === undefined ? '' : ` — ${standing.replace(/^:[a-z_]+: /, '')}`;
   return { text: cut(`${title}${effect ? `: ${effect}` : ''}${status}`, 3000), blocks };
 }
@@ -176,7 +178,7 @@ function standingLine(
         : `:hourglass_flowing_sand: ${needs}. ${words.soFar(so.length, requires.approvals, names(so))}`;
     }
     case 'scheduled':
-      return `:clock3: ${approved()} — ${words.sendsAt(c.deliverAt === undefined ? '' : slackDate(c.deliverAt))}`;
+      return `:clock3: ${approved()} — ${words.sendsAt(c.deliverAt === undefined ? '' : slackTime(c.deliverAt))}`;
     case 'cancelled':
       return `:leftwards_arrow_with_hook: ${words.cancelledBy(names(last?.by === undefined ? [] : [last.by]), last?.note === undefined ? undefined : note(last.note))}`;
     case 'delivering':
@@ -198,10 +200,15 @@ function standingLine(
   }
 }
 
-/** Who approved the payload as it is: the short approvals of a quorum, then the one who claimed it. */
+/**
+ * Who approved the payload as it is: the short approvals of a quorum, then the one who claimed it (a
+ * held send's claim is its `scheduled` step; the sweep's `delivering` after it names nobody).
+ */
 function approvers(c: Confirmation): string[] {
   const ids = (c.approvals ?? []).filter((a) => a.digest === c.digest).map((a) => a.by);
-  const claim = c.history.findLast((entry) => entry.status === 'delivering' || entry.status === 'scheduled');
+  const claim = c.history.findLast(
+    (entry) => (entry.status === 'delivering' || entry.status === 'scheduled') && entry.by !== undefined,
+  );
   if (claim?.by !== undefined) ids.push(claim.by);
   return [...new Set(ids)];
 }
@@ -228,6 +235,16 @@ function decisionButtons(c: Confirmation, tool: ConfirmationToolView | undefined
   if ((tool?.editable.length ?? 0) > 0)
     elements.push({ type: 'button', action_id: ACTIONS.edit, text: plain(words.edit, 75), value });
   return { type: 'actions', block_id: 'graded_tools_decision', elements };
+}
+
+/** Undo on a held send: the registry's `cancel` decides whether this person may take it back. */
+function undoButton(c: Confirmation, words: SlackWords): Block {
+  const value = buttonValue({ id: c.id, digest: c.digest });
+  return {
+    type: 'actions',
+    block_id: 'graded_tools_undo',
+    elements: [{ type: 'button', action_id: ACTIONS.cancel, text: plain(words.undo, 75), value }],
+  };
 }
 
 /** A plain-text object cut to `max` (plain text is never parsed for markup). */

@@ -35,6 +35,14 @@ export function slackDate(iso: string): string {
   return `<!date^${Math.floor(time.getTime() / 1000)}^{date_short_pretty} {time}|${fallback}>`;
 }
 
+/** A clock time (a held send's, within the day) each reader sees in their own time zone: "14:05". */
+export function slackTime(iso: string): string {
+  const time = new Date(iso);
+  if (Number.isNaN(time.getTime())) return escapeMrkdwn(iso);
+  const fallback = `${time.toISOString().slice(11, 16)} UTC`;
+  return `<!date^${Math.floor(time.getTime() / 1000)}^{time}|${fallback}>`;
+}
+
 /** An http(s) URL Slack may link to, or `undefined`: nothing else becomes a button's `url`. */
 export function webUrl(url: string): string | undefined {
   try {

@@ -51,8 +51,10 @@ export interface SlackApprovals {
  * takes the clicks: it verifies Slack's signature (HMAC-SHA256 with the signing secret, five minutes,
  * replays refused), maps the Slack user to a person with `person`, and decides with
  * `registry.confirm` / `registry.reject` — the one check list: four eyes, the rules' approvals and
- * approver flags, the digest shown on the buttons, the expiry. After every decision, from anywhere,
- * the message says who decided what (`chat.update`).
+ * approver flags, the digest shown on the buttons, the expiry. A send held for its undo window
+ * (`holdMs`) says when it goes and shows Undo, which is `registry.cancel` as that person (only someone
+ * who approved it may). After every decision, from anywhere, the message says who decided what
+ * (`chat.update`).
  *
  * The message of a confirmation is found again through an in-process map of what this instance
  * posted or saw clicked, and otherwise through the confirmation id in the message's metadata

@@ -36,7 +36,7 @@ export type EditAnswer =
 /**
  * What a click or a modal in Slack asks of the registry. The Slack user is mapped to a person by the
  * app first (nobody: nothing is decided, and they are told so, to themselves only); then every
- * decision is a `registry.confirm` or `registry.reject` with that person, so the one check list
+ * decision is a `registry.confirm`, `registry.reject` or (Undo) `registry.cancel` with that person, so the one check list
  * decides — nothing is checked here. A modal opens only when `canDecide` (the same list, asked dry)
  * says the decision could pass. After each attempt the message is drawn again from the store.
  */
@@ -55,6 +55,7 @@ export class SlackDecisions {
       this.#s.locator.remember(id, { channel: click.channel, ts: click.messageTs });
     const to = { channel: click.channel, user: click.user };
     if (click.action === 'approve') return this.#approve(id, person, { digest, payload: undefined, to });
+    if (click.action === 'cancel') return this.#undo(id, person, to);
     const kind = click.action === 'reject' ? 'reject' : 'confirm';
     const record = await this.#decidable(id, kind, person, to);
     if (record === undefined || click.triggerId === undefined) return;
@@ -124,11 +125,26 @@ export class SlackDecisions {
       locale: this.#s.locale(),
     });
     const { channel, user } = asked.to;
-    // A short approval is told as the registry words it; a failed delivery shows on the message.
+    // A short approval is told as the registry words it; a failed delivery, and a held send's time
+    // and its Undo, show on the message.
     if (!result.ok && result.code === 'AWAITING_APPROVALS')
       await this.#s.messages.tell(channel, user, result.error);
-    else if (!result.ok && result.code !== 'DELIVERY_FAILED')
+    else if (!result.ok && result.code !== 'DELIVERY_FAILED' && result.code !== 'SCHEDULED')
       await this.#s.messages.tell(channel, user, this.#words.notDone(result.error));
+    await this.#s.messages.refresh(id);
+  }
+
+  /**
+   * Undo on a held send: `registry.cancel` as this person, with no `authorize` — so the check list lets
+   * only someone who approved it take it back (and not once it is being sent).
+   */
+  async #undo(
+    id: string,
+    person: SlackPerson,
+    to: { channel: string | undefined; user: string },
+  ): Promise<void> {
+    const result = await this.#s.registry().cancel(id, { by: person.id, locale: this.#s.locale() });
+    if (!result.ok) await this.#s.messages.tell(to.channel, to.user, this.#words.notDone(result.error));
     await this.#s.messages.refresh(id);
   }
 

@@ -1,4 +1,5 @@
 import type {
+  CancelOptions,
   ConfirmationResult,
   ConfirmationsView,
   ConfirmOptions,
@@ -8,13 +9,14 @@ import type {
 import type { Locale } from '../../messages/index.js';
 
 /**
- * What the Slack channel uses of a `ToolRegistry`: its decisions and its read view. Every decision
+ * What the Slack channel uses of a `ToolRegistry`: its decisions (Undo is `cancel`) and its read view. Every decision
  * made in Slack is one of these calls, so the registry's one check list — four eyes, the rules'
  * approvals and approver flags, the digest, the expiry, the gates — decides it.
  */
 export interface SlackRegistry {
   confirm(id: string, options: ConfirmOptions): Promise<ConfirmResult>;
   reject(id: string, options: RejectOptions): Promise<ConfirmationResult>;
+  cancel(id: string, options: CancelOptions): Promise<ConfirmationResult>;
   readonly confirmations: ConfirmationsView;
   /** The registry's language, when the channel is given none. */
   readonly locale?: Locale;

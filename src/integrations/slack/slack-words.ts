@@ -8,6 +8,8 @@ export interface SlackWords {
   readonly reject: string;
   readonly edit: string;
   readonly cancel: string;
+  /** The button that takes back a held send in its undo window. */
+  readonly undo: string;
   /** Slack's own "are you sure?" before Approve sends. */
   readonly approveConfirmTitle: string;
   readonly approveConfirmText: string;
@@ -25,8 +27,8 @@ export interface SlackWords {
   approvedBy(names: string): string;
   readonly sending: string;
   readonly sent: string;
-  /** A held send's undo window: `date` is already mrkdwn. */
-  sendsAt(date: string): string;
+  /** A held send's undo window: `time` is already mrkdwn. */
+  sendsAt(time: string): string;
   cancelledBy(name: string, reason: string | undefined): string;
   failed(error: string): string;
   unknown(error: string): string;
@@ -50,6 +52,7 @@ const en: SlackWords = {
   reject: 'Reject',
   edit: 'Edit',
   cancel: 'Cancel',
+  undo: 'Undo',
   approveConfirmTitle: 'Approve this send?',
   approveConfirmText: 'It is sent as shown once enough people approve.',
   approveAndSend: 'Approve',
@@ -69,7 +72,7 @@ const en: SlackWords = {
   approvedBy: (names) => `Approved by ${names}`,
   sending: 'sending…',
   sent: 'sent',
-  sendsAt: (date) => `sends ${date} unless someone cancels it`,
+  sendsAt: (time) => `sending at ${time} unless someone presses Undo`,
   cancelledBy: (name, reason) =>
     reason === undefined
       ? `Cancelled by ${name}; nothing was sent`
@@ -98,6 +101,7 @@ const zhCN: SlackWords = {
   reject: '拒绝',
   edit: '编辑',
   cancel: '取消',
+  undo: '撤销',
   approveConfirmTitle: '批准这项发送？',
   approveConfirmText: '足够多的人批准后，将按所示内容发送。',
   approveAndSend: '批准',
@@ -117,9 +121,9 @@ const zhCN: SlackWords = {
   approvedBy: (names) => `${names} 已批准`,
   sending: '发送中……',
   sent: '已发送',
-  sendsAt: (date) => `将于 ${date} 发送，除非有人撤回`,
+  sendsAt: (time) => `将于 ${time} 发送，除非有人点击撤销`,
   cancelledBy: (name, reason) =>
-    reason === undefined ? `${name} 已撤回，未发送` : `${name} 已撤回：${reason}，未发送`,
+    reason === undefined ? `${name} 已撤销，未发送` : `${name} 已撤销：${reason}，未发送`,
   failed: (error) => `发送失败：${error}`,
   unknown: (error) => `结果未知：${error}`,
   rejectedBy: (name, reason) => (reason === undefined ? `${name} 已拒绝` : `${name} 已拒绝：${reason}`),

@@ -50,6 +50,8 @@ export interface ConsoleApp {
   readonly deliveries: Message[];
   /** The refunds `refund.issue` delivered, in order, with who approved the last step. */
   readonly refunds: { readonly orderId: string; readonly amount: string; readonly approvedBy: string }[];
+  /** What `reminder.send` (held 30 s for its undo window) delivered, in order, with who approved it. */
+  readonly reminders: { readonly to: string; readonly approvedBy: string }[];
   /** Every request the console answered, in order. */
   readonly answered: Answered[];
   /** Moves the registry's clock on (for expiry). */
@@ -60,6 +62,8 @@ export interface ConsoleApp {
   ask(message: Message, actor?: string, why?: Why): Promise<string>;
   /** The agent asks to refund an order (over 50,000 cents: two finance approvers); returns the confirmation's id. */
   askRefund(orderId: string, amountCents: number): Promise<string>;
+  /** The agent asks to send a payment reminder, held 30 s after it is approved; returns the confirmation's id. */
+  askHeld(to: string): Promise<string>;
   /** `approvals.createApprovalLink`: a one-time link under `url`. */
   createApprovalLink(id: string, options: ApprovalLinkOptions): Promise<ApprovalLinkResult>;
   /** Signs `person` in for `context` (a session cookie for the console's origin). */
@@ -88,6 +92,7 @@ export async function startConsoleApp(options: {
   let failNext = false;
   const deliveries: Message[] = [];
   const refunds: ConsoleApp['refunds'] = [];
+  const reminders: ConsoleApp['reminders'] = [];
   const answered: Answered[] = [];
   const sessions = new Map<string, ConsolePerson>();
 
@@ -181,6 +186,29 @@ export async function startConsoleApp(options: {
     }),
   );
 
+  registry.register(
+    defineTool({
+      name: 'reminder.send',
+      title: 'Payment reminder',
+      description: 'Email a customer a reminder that an invoice is due.',
+      sideEffect: 'send',
+      effect: 'Emails a payment reminder to {to}',
+      // Approved, it waits 30 s before it goes: the undo window.
+      holdMs: 30_000,
+      inputSchema: {
+        type: 'object',
+        properties: { to: { type: 'string' }, invoice: { type: 'string' } },
+        required: ['to', 'invoice'],
+        additionalProperties: false,
+      } as const,
+      prepare: (input) => ({ to: input.to, invoice: input.invoice }),
+      deliver: (payload, approval) => {
+        reminders.push({ to: String(payload.to), approvedBy: approval.approvedBy });
+        return { queued: true };
+      },
+    }),
+  );
+
   // The port is known only once the server listens; `publicUrl` must be known to the console before.
   const server: Server = createServer((req, res) => {
     res.on('finish', () => {
@@ -218,6 +246,7 @@ export async function startConsoleApp(options: {
     registry,
     deliveries,
     refunds,
+    reminders,
     answered,
     advanceClock: (ms) => {
       clockOffset += ms;
@@ -232,6 +261,15 @@ export async function startConsoleApp(options: {
     },
     async askRefund(orderId, amountCents) {
       const asked = await registry.propose('refund.issue', { orderId, amountCents }, { actor: 'agent-ana' });
+      if (!asked.ok || !asked.requiresConfirm) throw new Error(`ask failed: ${JSON.stringify(asked)}`);
+      return asked.confirmationId;
+    },
+    async askHeld(to) {
+      const asked = await registry.propose(
+        'reminder.send',
+        { to, invoice: 'INV-2041' },
+        { actor: 'agent-ana' },
+      );
       if (!asked.ok || !asked.requiresConfirm) throw new Error(`ask failed: ${JSON.stringify(asked)}`);
       return asked.confirmationId;
     },

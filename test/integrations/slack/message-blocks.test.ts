@@ -74,9 +74,50 @@ describe('the approval card', () => {
     });
     expect(JSON.stringify(rejected.blocks)).toContain('Rejected by wu: &lt;!here&gt; no');
     expect(JSON.stringify(rejected.blocks)).not.toContain('graded_tools_approve');
-    const held = draw({ status: 'scheduled', deliverAt: '2030-01-01T00:00:30.000Z' });
-    expect(JSON.stringify(held.blocks)).toContain('sends <!date^1893456030^');
     const zh = draw({ status: 'expired' }, 'zh-CN');
     expect(JSON.stringify(zh.blocks)).toContain('已过期');
+  });
+
+  it('a held send: who approved it, when it goes and Undo; then who cancelled it, or that it was sent (en, zh-CN)', () => {
+    const at = base.createdAt;
+    const scheduled = {
+      status: 'scheduled' as const,
+      deliverAt: '2030-01-01T00:00:30.000Z',
+      history: [...base.history, { at, status: 'scheduled' as const, by: 'li' }],
+    };
+    const time = '<!date^1893456030^{time}|00:00 UTC>';
+    const held = draw(scheduled);
+    const text = JSON.stringify(held.blocks);
+    expect(text).toContain(`Approved by li — sending at ${time} unless someone presses Undo`);
+    expect(text).toContain('graded_tools_cancel');
+    expect(text).not.toContain('graded_tools_approve');
+    expect(blocksProblem(held.blocks, 50)).toBeUndefined();
+    expect(JSON.stringify(draw(scheduled, 'zh-CN').blocks)).toContain(
+      `li 已批准 — 将于 ${time} 发送，除非有人点击撤销`,
+    );
+    expect(JSON.stringify(draw(scheduled, 'zh-CN').blocks)).toContain('"text":"撤销"');
+
+    const cancelled = {
+      ...scheduled,
+      status: 'cancelled' as const,
+      history: [...scheduled.history, { at, status: 'cancelled' as const, by: 'wu' }],
+    };
+    expect(JSON.stringify(draw(cancelled).blocks)).toContain('Cancelled by wu; nothing was sent');
+    expect(JSON.stringify(draw(cancelled).blocks)).not.toContain('graded_tools_cancel');
+    expect(JSON.stringify(draw(cancelled, 'zh-CN').blocks)).toContain('wu 已撤销，未发送');
+
+    // The sweep's delivery names nobody: the approver is the one who scheduled it.
+    const sent = {
+      ...scheduled,
+      status: 'delivered' as const,
+      history: [
+        ...scheduled.history,
+        { at, status: 'delivering' as const },
+        { at, status: 'delivered' as const },
+      ],
+    };
+    expect(JSON.stringify(draw(sent).blocks)).toContain('Approved by li — sent');
+    expect(JSON.stringify(draw(sent, 'zh-CN').blocks)).toContain('li 已批准 — 已发送');
+    expect(JSON.stringify(draw(sent).blocks)).not.toContain('graded_tools_cancel');
   });
 });

@@ -257,6 +257,7 @@ describe('the signing secret, the bot token and Block Kit limits', () => {
       registry: {
         confirm: async () => ({}) as never,
         reject: async () => ({}) as never,
+        cancel: async () => ({}) as never,
         confirmations: {} as never,
       },
       signingSecret: SIGNING_SECRET,

@@ -16,6 +16,8 @@ export const DIRECTORY: Record<string, SlackPerson> = {
 
 export function slackDesk(fake: FakeSlack, options: { store?: ConfirmationStore; now?: () => number } = {}) {
   const delivered: unknown[] = [];
+  // The registry's clock, moved on by `advance` (a held send's undo window).
+  let offset = 0;
   const slack = slackApprovals({
     registry: () => registry,
     signingSecret: SIGNING_SECRET,
@@ -31,6 +33,7 @@ export function slackDesk(fake: FakeSlack, options: { store?: ConfirmationStore;
   const registry = new ToolRegistry({
     ...(options.store === undefined ? {} : { confirmations: options.store }),
     notify: { to: [slack.notifier] },
+    now: () => Date.now() + offset,
   })
     .register({
       name: 'message.send',
@@ -71,6 +74,19 @@ export function slackDesk(fake: FakeSlack, options: { store?: ConfirmationStore;
         delivered.push(payload);
         return { paid: true };
       },
+    })
+    .register({
+      name: 'reminder.send',
+      title: 'Send a payment reminder',
+      description: 'Email a payment reminder, 30 s after it is approved.',
+      sideEffect: 'send',
+      holdMs: 30_000,
+      inputSchema: { type: 'object', properties: { to: { type: 'string' } }, required: ['to'] },
+      prepare: (input: { to: string }) => ({ to: input.to }),
+      deliver: (payload) => {
+        delivered.push(payload);
+        return { queued: true };
+      },
     });
   const ask = async (
     tool = 'message.send',
@@ -83,5 +99,8 @@ export function slackDesk(fake: FakeSlack, options: { store?: ConfirmationStore;
     expect(asked).toMatchObject({ ok: true, requiresConfirm: true });
     return asked as ConfirmRequired;
   };
-  return { slack, registry, delivered, ask };
+  const advance = (ms: number) => {
+    offset += ms;
+  };
+  return { slack, registry, delivered, ask, advance };
 }
