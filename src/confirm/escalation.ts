@@ -60,3 +60,9 @@ function isNotifier(value: unknown): value is Notifier {
 export function escalationEntry(now: number, step: number): ConfirmationHistoryEntry {
   return { at: toIso(now), status: 'pending', escalated: { step } };
 }
+
+/** A tool's escalation steps, in order. */
+export interface EscalationPlan {
+  readonly tool: string;
+  readonly steps: readonly EscalationStep[];
+}

@@ -1,13 +1,9 @@
 import type { RegisteredTool } from '../tools/registered-tool.js';
-import type { EscalationStep } from './escalation.js';
+import type { EscalationPlan, EscalationStep } from './escalation.js';
 import type { FlowContext } from './flow-context.js';
 import type { Confirmation } from './types.js';
 
 /** One tool's escalation steps, as registered now (its own `escalate`, or the registry's). */
-export interface EscalationPlan {
-  readonly tool: string;
-  readonly steps: readonly EscalationStep[];
-}
 
 /**
  * The plans of the tools registered now that may have confirmations — send tools, and write tools

@@ -9,7 +9,7 @@ import type { ToolInfo } from '../tool-info.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import type { ApproverNotices } from './approver-notices.js';
 import type { ChangeWatchers } from './change-watchers.js';
-import type { EscalationPlan } from './escalations.js';
+import type { EscalationPlan } from './escalation.js';
 import type { EditRules } from './payload-edit.js';
 import type { ConfirmationStore } from './store.js';
 import type { Confirmation, ConfirmationFailure } from './types.js';

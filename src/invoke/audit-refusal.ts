@@ -1,12 +1,18 @@
 import { ruleDraft } from '../audit/audit-drafts.js';
-import type { RuledCall } from './apply-rules.js';
+import type { AuditSink } from '../audit/audit-sink.js';
+import type { CallerKind } from '../tool.js';
 
 /**
  * `answer` once the rule's refusal is appended to the audit log (one append; a failed one is reported,
  * never thrown), or at once when nothing keeps a log.
  */
 export function afterAuditingRefusal<T>(
-  ruled: RuledCall,
+  ruled: {
+    readonly audit?: AuditSink | undefined;
+    readonly call: { readonly tool: string; readonly actor: string | undefined };
+    readonly caller: CallerKind;
+    readonly now: number;
+  },
   refusal: { readonly rule: string; readonly decision: 'deny' | 'limit' | 'error'; readonly reason?: string },
   answer: T,
 ): T | Promise<T> {

@@ -1,18 +1,6 @@
 import type { Confirmation } from '../confirm/types.js';
 import { ATTR } from './attributes.js';
-
-/** What a confirmation step decided, for its span: counts and flags only — no payload, no names. */
-export interface ConfirmationDecision {
-  /** `confirmed`, `approved` (one of several), `rejected`, `delivered`, `cancelled`, or `refused`. */
-  readonly decision: string;
-  readonly approvals?: number;
-  readonly approvalsNeeded?: number;
-  /** Held for its undo window (`scheduled`). */
-  readonly held: boolean;
-  readonly cancelled: boolean;
-  /** An escalation step announced it. */
-  readonly escalated: boolean;
-}
+import type { ConfirmationDecision } from './telemetry.js';
 
 const DECIDED: Readonly<Record<string, string>> = {
   confirm: 'confirmed',

@@ -2,7 +2,19 @@ import type { ConfirmationEvent, EventListener } from '../events.js';
 import type { ErrorCode } from '../result.js';
 import type { CallerKind } from '../tool.js';
 import type { ToolInfo } from '../tool-info.js';
-import type { ConfirmationDecision } from './decision-attributes.js';
+
+/** What a confirmation step decided, for its span: counts and flags only — no payload, no names. */
+export interface ConfirmationDecision {
+  /** `confirmed`, `approved` (one of several), `rejected`, `delivered`, `cancelled`, or `refused`. */
+  readonly decision: string;
+  readonly approvals?: number;
+  readonly approvalsNeeded?: number;
+  /** Held for its undo window (`scheduled`). */
+  readonly held: boolean;
+  readonly cancelled: boolean;
+  /** An escalation step announced it. */
+  readonly escalated: boolean;
+}
 
 /** How one call began, for its span. */
 export interface ToolSpanStart {
