@@ -43,7 +43,7 @@ export interface InvokeSettings {
   readonly ask: AskConfirmation;
   /** Traces each call as a span, when the registry was given one. */
   readonly telemetry: Telemetry | undefined;
-  /** Where rules' limits are counted: the confirmation store. */
+  /** Where rules' limits are counted (the confirmation store), and their refusals logged (its audit log). */
   readonly counter: LimitCounter;
   readonly audit?: RuledCall['audit'];
   /** The registry's clock (epoch ms): rules see it as `now`. */
@@ -218,7 +218,6 @@ export class InvokePath {
     if (call.entry.tool.info.sideEffect !== 'write') return this.#run(ruled, input, undefined);
     if (!answer.asksPerson)
       return call.proposal === undefined ? this.#run(ruled, input, undefined) : this.#notASend(call);
-    // A person confirms this write first (others were refused by the rules step).
     return this.#askForConfirmation(ruled, input, input);
   }
 
@@ -392,8 +391,6 @@ export class InvokePath {
     this.#endSpan(call, { code, message, refusal: REFUSALS.has(code) ? code : undefined });
     return failure(code, message, extra);
   }
-
-  // ── telemetry: only when the registry traces ──────────────────────────────────────────────
 
   #startSpan(ctx: CallContext, entry: ToolEntry, asked: unknown, input: unknown): ToolSpan | undefined {
     const telemetry = this.#settings.telemetry;
