@@ -1,5 +1,5 @@
-import type { ApprovalRequirement } from '../policy/rules/rule.js';
 import type { ConfirmRequired, ErrorCode } from '../result.js';
+import type { ApprovalRequirement } from '../rule.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { newConfirmationId } from './confirmation-id.js';
 import { confirmationDigest, snapshotJson } from './digest.js';

@@ -1,5 +1,5 @@
 import type { Locale } from '../messages/index.js';
-import type { ApprovalRequirement } from '../policy/rules/rule.js';
+import type { ApprovalRequirement } from '../rule.js';
 import type { EscalationStep } from './escalation.js';
 import type { ConfirmationLink, ConfirmationStatus } from './types.js';
 

@@ -1,6 +1,6 @@
 import type { Locale } from '../messages/index.js';
-import type { ApprovalRequirement } from '../policy/rules/rule.js';
 import type { ToolFailure } from '../result.js';
+import type { ApprovalRequirement } from '../rule.js';
 import type { JsonSchema } from '../tool.js';
 
 /**

@@ -9,8 +9,8 @@ import {
   type RuleReport,
   type RuleVerdict,
 } from '../policy/rules/evaluate-rules.js';
-import type { ApprovalRequirement, RuleCall } from '../policy/rules/rule.js';
 import type { ErrorCode, ToolFailure } from '../result.js';
+import type { ApprovalRequirement, RuleCall } from '../rule.js';
 import type { CallerKind, SideEffect } from '../tool.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
 import { describeThrown } from '../util/describe-thrown.js';

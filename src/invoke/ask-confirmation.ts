@@ -1,5 +1,5 @@
-import type { ApprovalRequirement } from '../policy/rules/rule.js';
 import type { ConfirmRequired, ErrorCode } from '../result.js';
+import type { ApprovalRequirement } from '../rule.js';
 
 /** What the invoke path hands the confirmation side once a send's `prepare` has built its payload. */
 export interface ConfirmationRequest {

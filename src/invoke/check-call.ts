@@ -1,8 +1,8 @@
 import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
 import { readGates } from '../policy/call-context.js';
 import { evaluateRules, type RuleReport } from '../policy/rules/evaluate-rules.js';
-import type { LimitKey, LimitWindow } from '../policy/rules/rule.js';
 import type { ErrorCode, InvokeResult } from '../result.js';
+import type { LimitKey, LimitWindow } from '../rule.js';
 import type { ToolTable } from '../tools/tool-table.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { type LimitCounter, limitInWords } from './apply-rules.js';

@@ -2,7 +2,6 @@ import { type EventListener, emitSafely, type InvokeOutcome } from '../events.js
 import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
 import { type CallContext, readCallContext } from '../policy/call-context.js';
 import { type Refusal, refusalFor } from '../policy/gates.js';
-import type { ApprovalRequirement } from '../policy/rules/rule.js';
 import { ruleCall } from '../policy/rules/rule-call.js';
 import { echoableName, shownName, toldCode } from '../policy/told.js';
 import {
@@ -12,6 +11,7 @@ import {
   type ToolFailure,
   type ValidationIssue,
 } from '../result.js';
+import type { ApprovalRequirement } from '../rule.js';
 import {
   endSpan,
   runWithin,

@@ -1,6 +1,6 @@
 import { checkParseEntities, type EntityJson } from '@cedar-policy/cedar-wasm/nodejs';
 import { ToolDefinitionError } from '../../errors/tool-definition-error.js';
-import type { Rule } from '../../policy/rules/rule.js';
+import type { Rule } from '../../rule.js';
 import { isRecord } from '../../util/is-record.js';
 import { describeCedarErrors } from './describe-cedar-errors.js';
 import { createEvaluator } from './evaluate-policies.js';

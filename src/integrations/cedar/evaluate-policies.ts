@@ -1,5 +1,5 @@
 import { type EntityJson, isAuthorized } from '@cedar-policy/cedar-wasm/nodejs';
-import type { RuleCall } from '../../policy/rules/rule.js';
+import type { RuleCall } from '../../rule.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import { describeCedarErrors } from './describe-cedar-errors.js';
 import type { CedarPolicy } from './read-policy-set.js';

@@ -1,5 +1,5 @@
 import { ToolDefinitionError } from '../../errors/tool-definition-error.js';
-import type { Rule } from '../../policy/rules/rule.js';
+import type { Rule } from '../../rule.js';
 import type { CedarPolicy } from './read-policy-set.js';
 
 /** What a matching policy asks of a call: a `deny`, or `approvals` / `approverFlags`. */

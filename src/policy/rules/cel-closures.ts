@@ -1,4 +1,4 @@
-import type { RuleCall } from './rule.js';
+import type { RuleCall } from '../../rule.js';
 
 /** A CEL expression compiled to plain closures: a value, or a throw whenever CEL might disagree. */
 export type CelClosure = (call: RuleCall) => unknown;

@@ -1,6 +1,6 @@
 import { Environment } from '@marcbachmann/cel-js';
+import type { RuleCall } from '../../rule.js';
 import { compileClosures } from './cel-closures.js';
-import type { RuleCall } from './rule.js';
 
 /** The longest CEL expression a rule may hold. */
 export const MAX_EXPRESSION_LENGTH = 2_000;

@@ -1,8 +1,8 @@
+import type { LimitKey, LimitWindow, RuleCall } from '../../rule.js';
 import type { SideEffect } from '../../tool.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import { isRecord } from '../../util/is-record.js';
 import { compileCel } from './cel.js';
-import type { LimitKey, LimitWindow, RuleCall } from './rule.js';
 
 /** The most rules one tool may hold: each is evaluated on every call. */
 export const MAX_RULES = 50;

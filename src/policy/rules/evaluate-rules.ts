@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { ApprovalRequirement, RuleCall } from '../../rule.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import type { CompiledLimit, CompiledRule } from './compile-rules.js';
-import type { ApprovalRequirement, RuleCall } from './rule.js';
 
 /** A rule that runs longer than this has failed, and so denies: evaluation must stay bounded. */
 export const RULE_TIME_LIMIT_MS = 100;

@@ -1,4 +1,4 @@
-import type { RuleCall } from './rule.js';
+import type { RuleCall } from '../../rule.js';
 
 /** One call as its rules see it; `now` is made only if a rule reads it (most never do). */
 class CallForRules implements RuleCall {

@@ -7,7 +7,7 @@ import {
   type ConfirmationLink,
   type ConfirmationStatus,
 } from '../../confirm/types.js';
-import type { ApprovalRequirement } from '../../policy/rules/rule.js';
+import type { ApprovalRequirement } from '../../rule.js';
 
 /** A confirmation as the SQL stores keep it: JSON as text, times as the driver returns them. */
 export interface ConfirmationRow {

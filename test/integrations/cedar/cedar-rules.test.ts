@@ -1,7 +1,7 @@
 import { ToolDefinitionError } from 'graded-tools';
 import { type CedarEntity, cedarRules } from 'graded-tools/cedar';
 import { describe, expect, it } from 'vitest';
-import type { Rule, RuleCall } from '../../../src/policy/rules/rule.js';
+import type { Rule, RuleCall } from '../../../src/rule.js';
 
 // Evaluated with the real @cedar-policy/cedar-wasm: each rule's `when` decides one policy for a call.
 function call(overrides: Partial<RuleCall> = {}): RuleCall {

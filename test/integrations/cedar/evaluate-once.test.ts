@@ -1,6 +1,6 @@
 import { cedarRules } from 'graded-tools/cedar';
 import { expect, it, vi } from 'vitest';
-import type { RuleCall } from '../../../src/policy/rules/rule.js';
+import type { RuleCall } from '../../../src/rule.js';
 
 // Counts the real wasm `isAuthorized` calls behind the rules' `when` functions.
 const counted = vi.hoisted(() => ({ calls: 0 }));

@@ -1,2 +1,0 @@
-// The rule types live beside the tool definition (src/rule.ts), below every floor that uses them.
-export type * from '../../rule.js';
