@@ -113,8 +113,9 @@ export interface RuleEvent {
 }
 
 /**
- * An entry of the audit log (`registry.audit`) could not be written; the decision it records stands.
- * `entry` is the entry's action (`confirmed`, `deny` …).
+ * A rule's refusal of a call could not be appended to the audit log (`registry.audit`); the refusal
+ * stands. (A confirmation's change commits with its entry or is refused with `AUDIT_FAILED`: it never
+ * raises this.) `entry` is the entry's action (`deny`, `limit`, `error`).
  */
 export interface AuditEvent {
   readonly type: 'audit';

@@ -42,6 +42,8 @@ export type ErrorCode =
   | 'DELIVERY_FAILED'
   /** The confirmation store could not be read or written. */
   | 'STORE_FAILED'
+  /** The change's audit entry could not be written, so the change was not made (nothing sent or lost). */
+  | 'AUDIT_FAILED'
   /** A confirmation call was made without what it needs (who approved, a well-formed digest …). */
   | 'INVALID_OPTION'
   /**

@@ -2,11 +2,29 @@ import type { Confirmation } from '../confirm/types.js';
 import type { AuditDetail, AuditDraft } from './audit-entry.js';
 
 /**
+ * What a store records for each change it makes: the step's name in the log. A claim (and a retry's
+ * reclaim) is `confirmed`, its `status` detail saying whether it went on to `delivering` or waits as
+ * `scheduled`; a held send's delivery started by the sweep is `delivering`.
+ */
+export type LoggedAction =
+  | 'created'
+  | 'approved'
+  | 'confirmed'
+  | 'delivering'
+  | 'rejected'
+  | 'delivered'
+  | 'failed'
+  | 'unknown'
+  | 'expired'
+  | 'cancelled'
+  | 'escalated';
+
+/**
  * The audit entry of one confirmation step: the digest of its payload (never
  * the payload), the attempt and approvals so far, whether a link was spent — ids and counts only.
  */
 export function confirmationDraft(step: {
-  readonly action: string;
+  readonly action: LoggedAction;
   readonly confirmation: Confirmation;
   readonly by: string | undefined;
   readonly at: number;

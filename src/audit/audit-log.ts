@@ -27,13 +27,17 @@ function epochOf(value: Date | string | number | undefined, name: string): numbe
 
 /**
  * The registry's tamper-evident audit log (`registry.audit`): every change of every confirmation and
- * every rule that refused a call, one hash chain per store with a store-wide `seq`.
+ * every rule that refused a call, one hash chain per store with a store-wide `seq`. Each entry commits
+ * with the change it records (a change whose entry cannot be written is not made: `AUDIT_FAILED`);
+ * `sequence()` — run by `verify`, `export`, `signHead` and the registry's `sweep` — then chains the
+ * committed entries in batches, off the decision path.
  *
  * What `verify()` alone catches: an entry edited, deleted or moved anywhere before the newest one.
  * What it does **not** catch without a signed head: the newest entries deleted (the chain just ends
  * sooner), and someone with write access rewriting the chain from some entry to the end with fresh
  * hashes (SHA-256 needs no key). Sign the head now and then (`signHead`) and keep the copy elsewhere:
- * `verify({ signedHead, publicKey })` then proves every entry up to it.
+ * `verify({ signedHead, publicKey })` then proves every entry up to it. Entries committed but not yet
+ * sequenced are covered by nothing: `verify` sequences them first, and says how many it could not.
  *
  * @example
  * ```ts
@@ -79,18 +83,32 @@ export class AuditLog {
           message: 'the signed head does not verify with this public key',
         };
     }
+    // What cannot be sequenced here (a read-only file) is counted below, not hidden.
+    await chain.sequence().catch(() => 0);
     const check = new ChainCheck();
     if (signedHead !== undefined) check.watch(signedHead.seq);
+    let unsequenced: number;
     try {
       for (let afterSeq = 0; ; ) {
         const page = await chain.read({ afterSeq, limit: PAGE });
         if (!check.check(page) || page.length < PAGE) break;
         afterSeq = (page.at(-1) as { seq: number }).seq;
       }
+      unsequenced = await chain.pending();
     } catch (error) {
       return unreadable(describeThrown(error).slice(0, 500));
     }
-    return check.end(signedHead);
+    const verdict = check.end(signedHead);
+    return verdict.ok ? { ...verdict, unsequenced } : verdict;
+  }
+
+  /**
+   * Chains every entry committed so far (each its `seq` and hashes); resolves with how many. The
+   * registry's `sweep` calls it, and so do `verify`, `export` and `signHead`; call it on a schedule of
+   * your own to keep the time an entry waits uncovered short.
+   */
+  async sequence(): Promise<number> {
+    return (await this.#chain?.sequence()) ?? 0;
   }
 
   /**
@@ -102,6 +120,7 @@ export class AuditLog {
     if (chain === undefined) return;
     const since = epochOf(range.since, 'since');
     const until = epochOf(range.until, 'until');
+    await chain.sequence();
     for (let afterSeq = 0; ; ) {
       const page = await chain.read({ afterSeq, limit: PAGE, since, until });
       for (const entry of page) yield `${JSON.stringify(entry)}\n`;
@@ -111,10 +130,11 @@ export class AuditLog {
   }
 
   /**
-   * Signs the newest entry's `seq` and `hash` with an Ed25519 private key the app keeps. Rejects when
-   * the log cannot be read or the key is not Ed25519.
+   * Sequences what is committed, then signs the newest entry's `seq` and `hash` with an Ed25519 private
+   * key the app keeps. Rejects when the log cannot be sequenced or read, or the key is not Ed25519.
    */
   async signHead(privateKey: AuditKey): Promise<SignedAuditHead> {
+    await this.#chain?.sequence();
     const last = await this.#chain?.last();
     const head = last === undefined ? { seq: 0, hash: '0'.repeat(64) } : { seq: last.seq, hash: last.hash };
     return signAuditHead(head, privateKey, this.#now());

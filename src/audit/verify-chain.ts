@@ -21,7 +21,17 @@ export type AuditBreak =
 
 /** What `registry.audit.verify()` answers. */
 export type AuditVerification =
-  | { readonly ok: true; readonly entries: number; readonly head: AuditHead }
+  | {
+      readonly ok: true;
+      readonly entries: number;
+      readonly head: AuditHead;
+      /**
+       * Entries committed but not sequenced yet (sequencing failed or could not write here, e.g. a
+       * read-only file): they are in the log, but neither this verification nor a signed head covers
+       * them. 0 when every entry is covered.
+       */
+      readonly unsequenced: number;
+    }
   | {
       readonly ok: false;
       /** Entries checked before the break. */
@@ -74,7 +84,7 @@ export class ChainCheck {
       if (this.#hashAt.get(signed.seq) !== signed.hash)
         return this.#fail(signed.seq, 'edited', `entry ${signed.seq} is not the one whose hash was signed`);
     }
-    return { ok: true, entries: this.#entries, head };
+    return { ok: true, entries: this.#entries, head, unsequenced: 0 };
   }
 
   /** Hashes at the seqs a signed head asks about, remembered while they pass by. */

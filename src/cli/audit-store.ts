@@ -3,7 +3,8 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { AuditLog, auditLogOf } from '../audit/audit-log.js';
-import { sqlAuditChain } from '../stores/sql/sql-audit.js';
+import { sqliteSequencer } from '../stores/sql/audit-sequencer.js';
+import { auditTableOf, sqlAuditChain } from '../stores/sql/sql-audit.js';
 import { sqliteDialect } from '../stores/sql/sqlite-dialect.js';
 import { DEFAULT_TABLE, quoteTableName } from '../stores/sql/table-name.js';
 
@@ -29,7 +30,9 @@ export async function openAudit(
     const db = new Driver(path, { readonly: true, fileMustExist: true });
     const quoted = quoteTableName(table, false);
     const dialect = sqliteDialect({ db, table: quoted, tableName: table, syncDecisions: false });
-    return { log: new AuditLog(sqlAuditChain(dialect, 'sqlite')), close: async () => void db.close() };
+    // Read-only: entries not sequenced yet cannot be sequenced here, and `verify` says how many.
+    const chain = sqlAuditChain(dialect, sqliteSequencer(db, auditTableOf(quoted)));
+    return { log: new AuditLog(chain), close: async () => void db.close() };
   }
   if (spec.startsWith('postgres:') || spec.startsWith('postgresql:')) {
     const { createPostgresStore } = await import('../stores/postgres.js');

@@ -9,7 +9,7 @@ import {
   type Fail,
   type FlowContext,
   reportingLinkRefusals,
-  storeFailure,
+  storeFailed,
 } from './flow-context.js';
 import { toIso } from './iso-time.js';
 import { isLinkTokenShape, linkTokenHash } from './link-token.js';
@@ -173,18 +173,14 @@ async function approveShort(
   try {
     outcome = await ctx.store.approve(record.id, { ...base, quorum: quorum.swap, approval });
   } catch (error) {
-    return fail('STORE_FAILED', { detail: storeFailure(error) }, record);
+    return storeFailed(fail, error, record);
   }
   if (!outcome.ok) {
     const refused = await refusedClaim(ctx, outcome, base, fail);
     return quorumMoved(record, refused) ? QUORUM_MOVED : refused;
   }
-  const tokenHash = base.link?.tokenHash;
-  if (tokenHash !== undefined) {
-    // The approval is recorded; the link has done its one job.
-    await ctx.store.useLink?.(tokenHash, { now: base.now }).catch(() => false);
-    ctx.emitLink(record.id, { approver: base.by ?? '' });
-  }
+  // The store spent the link in the same write as the approval: it has done its one job.
+  if (base.link !== undefined) ctx.emitLink(record.id, { approver: base.by ?? '' });
   await ctx.emit('approved', outcome.confirmation, base.by);
   return fail('AWAITING_APPROVALS', { detail: `${quorum.count}/${quorum.needed}` }, outcome.confirmation);
 }
@@ -221,7 +217,7 @@ export async function lookUp(
       tokenHash === undefined ? undefined : store.findLink?.(tokenHash),
     ]);
   } catch (error) {
-    return { ok: false, failure: fail('STORE_FAILED', { detail: storeFailure(error) }) };
+    return { ok: false, failure: storeFailed(fail, error) };
   }
   if (record === undefined) {
     // A link for no confirmation looks like no link at all.
@@ -270,7 +266,7 @@ async function claimOnce(
       ? ctx.store.claim(record.id, change)
       : ctx.store.reclaim(record.id, change));
   } catch (error) {
-    return { ok: false, failure: fail('STORE_FAILED', { detail: storeFailure(error) }, record) };
+    return { ok: false, failure: storeFailed(fail, error, record) };
   }
   if (claim.ok) return claim;
   return { ok: false, failure: await refusedClaim(ctx, claim, change, fail) };

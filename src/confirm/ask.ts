@@ -3,7 +3,7 @@ import type { ApprovalRequirement } from '../rule.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { newConfirmationId } from './confirmation-id.js';
 import { confirmationDigest, snapshotJson } from './digest.js';
-import type { FlowContext } from './flow-context.js';
+import { type FlowContext, storeFailure, storeFailureCode } from './flow-context.js';
 import { nameProblem, recordableLabel } from './labels.js';
 import type { Proposal } from './proposal.js';
 import { historyEntry } from './transitions.js';
@@ -58,7 +58,7 @@ export async function askConfirmation(ctx: FlowContext, asked: NewConfirmation):
     try {
       await ctx.store.create(confirmation);
     } catch (error) {
-      return { ok: false, code: 'STORE_FAILED', detail: describeThrown(error).slice(0, 500) };
+      return { ok: false, code: storeFailureCode(error), detail: storeFailure(error) };
     }
     await ctx.emit('created', confirmation, asked.actor);
     return {

@@ -38,7 +38,11 @@ export async function cancelHeld(
     const change = { now, by, note: deciding.note };
     const written = await callStore(async () => ctx.store.cancel?.(id, change));
     if (!written.ok || written.value === undefined)
-      return fail('STORE_FAILED', { detail: written.ok ? 'no cancel' : written.detail }, looked.record);
+      return fail(
+        written.ok ? 'STORE_FAILED' : written.code,
+        { detail: written.ok ? 'no cancel' : written.detail },
+        looked.record,
+      );
     const outcome = written.value;
     if (!outcome.ok) return await refusedClaim(ctx, outcome, change, fail);
     await ctx.emit('cancelled', outcome.confirmation, by);

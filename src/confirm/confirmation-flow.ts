@@ -10,6 +10,7 @@ import {
   type Fail,
   type FlowContext,
   flowContext,
+  storeFailed,
   storeFailure,
 } from './flow-context.js';
 import {
@@ -237,7 +238,7 @@ export class ConfirmationFlow {
     return decide(this.#ctx, id, { decision, deciding: read.value, fail: read.fail });
   }
 
-  /** A housekeeping step with its options read; a store that fails is `STORE_FAILED`. */
+  /** A housekeeping step with its options read; a store that fails is `STORE_FAILED` (or `AUDIT_FAILED`). */
   async #housekeeping<T, R extends { readonly ok: true }>(
     read: Read<T>,
     work: (value: T) => Promise<R>,
@@ -246,7 +247,7 @@ export class ConfirmationFlow {
     try {
       return await work(read.value);
     } catch (error) {
-      return read.fail('STORE_FAILED', { detail: storeFailure(error) });
+      return storeFailed(read.fail, error);
     }
   }
 }

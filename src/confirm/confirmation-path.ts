@@ -47,7 +47,7 @@ export function createConfirmationPath(
   readonly flow: ConfirmationFlow;
   readonly links: ApprovalLinks;
   readonly store: ConfirmationStore;
-  /** Where decisions append to the store's audit log (the invoke path's rule refusals too). */
+  /** Where the invoke path appends rule refusals (each decision's entry commits with it in the store). */
   readonly audit: AuditSink | undefined;
 } {
   const store = settings.confirmations ?? createMemoryStore();
@@ -78,7 +78,6 @@ export function createConfirmationPath(
     longestSendTimeoutMs: tools.longestSendTimeoutMs,
     describeError: settings.describeError,
     telemetry: settings.telemetry,
-    audit,
   });
   const links = new ApprovalLinks({
     store,

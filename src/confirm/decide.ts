@@ -52,7 +52,7 @@ export async function decide(
     const written = await callStore(() =>
       decision === 'reject' ? ctx.store.reject(id, change) : ctx.store.markDelivered(id, change),
     );
-    if (!written.ok) return fail('STORE_FAILED', { detail: written.detail });
+    if (!written.ok) return fail(written.code, { detail: written.detail });
     const outcome = written.value;
     if (!outcome.ok) return await refusedClaim(ctx, outcome, change, fail);
     if (link !== undefined && by !== undefined) ctx.emitLink(id, { approver: by });

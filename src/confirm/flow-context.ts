@@ -1,5 +1,4 @@
-import { confirmationDraft } from '../audit/audit-drafts.js';
-import type { AuditSink } from '../audit/audit-sink.js';
+import { isAuditWriteError } from '../audit/audit-chain.js';
 import { type ConfirmationAction, type EventListener, emitSafely } from '../events.js';
 import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
 import { type ErrorCode, failure } from '../result.js';
@@ -50,8 +49,6 @@ export interface ConfirmationFlowSettings {
   readonly escalations: () => readonly EscalationPlan[];
   /** Traces each confirm, retry, reject and markDelivered as a span, when the registry traces. */
   readonly telemetry: Telemetry | undefined;
-  /** Where each step is appended to the store's audit log (none: the store keeps no log). */
-  readonly audit?: AuditSink | undefined;
 }
 
 /** Builds a failure in the caller's language, carrying the confirmation when there is one. */
@@ -70,8 +67,8 @@ export interface FlowContext extends ConfirmationFlowSettings {
   /** Ids whose `deliver` this process is running right now. */
   readonly running: Set<string>;
   /**
-   * Reports a step to the registry's listener, to watchers and to notices, and appends it to the audit
-   * log: resolves once that one append is written. Never throws or rejects.
+   * Reports a step to the registry's listener, to watchers and to notices. The step's audit entry is
+   * not written here: the store committed it with the change itself. Never throws or rejects.
    */
   readonly emit: (action: ConfirmationAction, confirmation: Confirmation, by?: string) => Promise<void>;
   /** Reports a link spent by a decision, or refused before one (`failure`); never the token. */
@@ -81,23 +78,19 @@ export interface FlowContext extends ConfirmationFlowSettings {
   ) => void;
 }
 
-const LOGGED: Promise<void> = Promise.resolve();
+const DONE: Promise<void> = Promise.resolve();
 
 /** The context the flow's steps share, with its one `emit`. */
 export function flowContext(settings: ConfirmationFlowSettings, watchers: ChangeWatchers): FlowContext {
-  // Ids whose decision just spent a link: the decision's own entry says so (one append per decision).
-  const viaLink = new Set<string>();
   const emit = (action: ConfirmationAction, confirmation: Confirmation, by?: string): Promise<void> => {
     watchers.notify({ id: confirmation.id });
     const { notices, onEvent, now } = settings;
-    const step = { action, confirmation, by, at: now(), viaLink: viaLink.delete(confirmation.id) };
-    const logged = settings.audit?.record(confirmationDraft(step)) ?? LOGGED;
     if (notices !== undefined) {
       if (action === 'created') notices.created(confirmation);
       else if (action !== 'confirmed' && action !== 'approved' && action !== 'escalated')
         notices.decided(confirmation, action);
     }
-    if (onEvent === undefined) return logged;
+    if (onEvent === undefined) return DONE;
     emitSafely(onEvent, {
       type: 'confirmation',
       action,
@@ -106,13 +99,12 @@ export function flowContext(settings: ConfirmationFlowSettings, watchers: Change
       ...(by === undefined ? {} : { by }),
       at: now(),
     });
-    return logged;
+    return DONE;
   };
   const emitLink: FlowContext['emitLink'] = (id, outcome) => {
     const at = settings.now();
     const confirmationId = id.slice(0, 128);
     if ('approver' in outcome) {
-      if (settings.audit !== undefined) viaLink.add(confirmationId);
       emitSafely(settings.onEvent, {
         type: 'link',
         action: 'used',
@@ -152,14 +144,27 @@ export function storeFailure(error: unknown): string {
   return describeThrown(error).slice(0, 500);
 }
 
-/** A store call's value, or the `STORE_FAILED` detail: a store that throws never reaches the host. */
+/**
+ * The code for what a store threw: `AUDIT_FAILED` when the change's audit entry could not be written
+ * (so the change was not made either), otherwise `STORE_FAILED`.
+ */
+export function storeFailureCode(error: unknown): 'AUDIT_FAILED' | 'STORE_FAILED' {
+  return isAuditWriteError(error) ? 'AUDIT_FAILED' : 'STORE_FAILED';
+}
+
+/** The failure for what a store threw: `AUDIT_FAILED` or `STORE_FAILED`, with the detail. */
+export function storeFailed(fail: Fail, error: unknown, confirmation?: Confirmation): ConfirmationFailure {
+  return fail(storeFailureCode(error), { detail: storeFailure(error) }, confirmation);
+}
+
+/** A store call's value, or the failure's code and detail: a store that throws never reaches the host. */
 export async function callStore<T>(
   call: () => Promise<T>,
-): Promise<{ ok: true; value: T } | { ok: false; detail: string }> {
+): Promise<{ ok: true; value: T } | { ok: false; code: 'AUDIT_FAILED' | 'STORE_FAILED'; detail: string }> {
   try {
     return { ok: true, value: await call() };
   } catch (error) {
-    return { ok: false, detail: storeFailure(error) };
+    return { ok: false, code: storeFailureCode(error), detail: storeFailure(error) };
   }
 }
 

@@ -1,3 +1,5 @@
+import { confirmationDraft } from '../audit/audit-drafts.js';
+import type { MemoryAuditChain } from '../audit/memory-audit.js';
 import { type EscalationClaim, escalationEntry } from './escalation.js';
 import type { ConfirmationStore } from './store.js';
 import type { Confirmation } from './types.js';
@@ -15,6 +17,7 @@ interface EscalatableSlot {
  */
 export function memoryEscalations(
   pending: ReadonlySet<EscalatableSlot>,
+  audit: MemoryAuditChain,
 ): Required<Pick<ConfirmationStore, 'escalateDue'>> {
   const announced = new WeakMap<EscalatableSlot, number>();
   return {
@@ -24,9 +27,19 @@ export function memoryEscalations(
         const { record } = slot;
         if (record.tool !== tool || slot.createdMs > olderThan || slot.expiresMs <= now) continue;
         if ((announced.get(slot) ?? 0) >= step) continue;
-        announced.set(slot, step);
         const entry = Object.freeze(escalationEntry(now, step));
-        slot.record = { ...record, updatedAt: entry.at, history: Object.freeze([...record.history, entry]) };
+        const next = { ...record, updatedAt: entry.at, history: Object.freeze([...record.history, entry]) };
+        audit.commit(
+          confirmationDraft({
+            action: 'escalated',
+            confirmation: next,
+            by: undefined,
+            at: now,
+            viaLink: false,
+          }),
+        );
+        announced.set(slot, step);
+        slot.record = next;
         marked.push({ ...slot.record });
       }
       return marked;

@@ -1,3 +1,5 @@
+import type { LoggedAction } from '../audit/audit-drafts.js';
+import { confirmationDraft } from '../audit/audit-drafts.js';
 import { memoryAuditChain } from '../audit/memory-audit.js';
 import type { ListPosition } from './cursor.js';
 import { listStart, pageOf } from './list-page.js';
@@ -33,6 +35,12 @@ export interface MemoryStoreOptions {
    * are dropped; when every one is still open, `create` fails (`STORE_FAILED`) rather than growing.
    */
   readonly maxRecords?: number;
+  /**
+   * The most audit entries kept (default 1,000,000; each change of a confirmation adds one). The log
+   * never drops one: once full, every change is refused with `AUDIT_FAILED` rather than made
+   * unrecorded. A process that runs for long should use a durable store.
+   */
+  readonly maxAuditEntries?: number;
 }
 
 /**
@@ -114,6 +122,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
   if (!Number.isInteger(maxRecords) || maxRecords < 1) {
     throw new RangeError('createMemoryStore: `maxRecords` must be a positive integer.');
   }
+  const maxAuditEntries = options?.maxAuditEntries ?? 1_000_000;
+  if (!Number.isInteger(maxAuditEntries) || maxAuditEntries < 1) {
+    throw new RangeError('createMemoryStore: `maxAuditEntries` must be a positive integer.');
+  }
   const slots = new Map<string, Slot>();
   // Creation order. While that is also `createdAt` order (a clock that moves forward), `list` reads
   // from the end and stops at its limit; dropped slots are skipped, and compacted away in bulk.
@@ -134,6 +146,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
   // One-time approval links by token hash; expired ones leave with `prune`, or when the map is full.
   const links = new Map<string, ApprovalLinkRecord>();
   const { pruneLimits, ...limits } = memoryLimits(maxRecords);
+  const audit = memoryAuditChain(maxAuditEntries);
 
   const drop = (slot: Slot) => {
     slot.alive = false;
@@ -156,13 +169,24 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
   };
 
   /** The next version of a record: a new shell and history; the rest is frozen and shared. */
+  /**
+   * The next version of a record: a new shell and history; the rest is frozen and shared. Its audit
+   * entry is committed in the same synchronous step: both happen, or (if building the entry throws)
+   * neither.
+   */
   const change = (
     slot: Slot,
     {
       to,
       at,
+      action,
       fields = {},
-    }: { to: ConfirmationStatus; at: StoreChange | ClaimChange | ApproveChange; fields?: Partial<Draft> },
+    }: {
+      to: ConfirmationStatus;
+      at: StoreChange | ClaimChange | ApproveChange;
+      action: LoggedAction;
+      fields?: Partial<Draft>;
+    },
   ) => {
     const current = slot.record;
     const edit = 'edit' in at ? at.edit : undefined;
@@ -173,6 +197,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
         : frozenCopy(historyEntry(at, to, edit, approval));
     const next: Draft = { ...current, ...fields, status: to, updatedAt: entry.at };
     next.history = Object.freeze([...current.history, entry]);
+    audit.commit(
+      confirmationDraft({
+        action,
+        confirmation: next,
+        by: at.by,
+        at: at.now,
+        viaLink: 'link' in at && at.link !== undefined,
+      }),
+    );
     slot.record = next;
     // An approval stays pending: re-adding it would move it out of the pending set's creation order.
     if (current.status === to) return out(next);
@@ -187,6 +220,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     id: string,
     transition: Transition,
     at: StoreChange | DecisionChange | ClaimChange | ApproveChange,
+    action: LoggedAction,
   ): TransitionOutcome => {
     const slot = slots.get(id);
     if (slot === undefined) return { ok: false, reason: 'not-found' };
@@ -202,8 +236,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     if (transition.refusedWhenExpired && slot.expiresMs <= at.now)
       return { ok: false, reason: 'expired', confirmation: out(current) };
     const spent = 'link' in at && at.link !== undefined ? at.link.tokenHash : undefined;
+    const link = spent === undefined ? undefined : links.get(spent);
     if (spent !== undefined) {
-      const link = links.get(spent);
       if (
         link === undefined ||
         link.confirmationId !== id ||
@@ -211,8 +245,6 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
         link.expiresAt <= at.now
       )
         return { ok: false, reason: 'link-refused', confirmation: out(current) };
-      // Synchronous with the move below: the link is spent exactly when the decision is made.
-      links.set(spent, Object.freeze({ ...link, usedAt: at.now }));
     }
     const fields: Partial<Draft> = transition.startsAttempt ? { attempt: current.attempt + 1 } : {};
     if (edit !== undefined) {
@@ -224,13 +256,17 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       fields.approvals = frozenCopy(JSON.parse(approvalsJson(quorum.next)) as ConfirmationApproval[]);
     const deliverAt = 'deliverAt' in at ? at.deliverAt : undefined;
     if (deliverAt !== undefined) fields.deliverAt = new Date(deliverAt).toISOString();
-    return { ok: true, confirmation: change(slot, { to: transition.to, at, fields }) };
+    const changed = change(slot, { to: transition.to, at, action, fields });
+    // Synchronous with the move above: the link is spent exactly when the decision is made.
+    if (spent !== undefined && link !== undefined)
+      links.set(spent, Object.freeze({ ...link, usedAt: at.now }));
+    return { ok: true, confirmation: changed };
   };
 
   return {
     ...limits,
-    audit: memoryAuditChain(),
-    ...memoryEscalations(pending),
+    audit,
+    ...memoryEscalations(pending, audit),
 
     async create(confirmation) {
       if (slots.has(confirmation.id)) throw new Error(`a confirmation with id ${confirmation.id} exists`);
@@ -251,6 +287,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
         alive: true,
       };
       const last = created.at(-1);
+      audit.commit(
+        confirmationDraft({
+          action: 'created',
+          confirmation: record,
+          by: record.actor,
+          at: slot.createdMs,
+          viaLink: false,
+        }),
+      );
       if (last !== undefined && slot.createdMs < last.createdMs) inTimeOrder = false;
       slots.set(record.id, slot);
       created.push(slot);
@@ -297,7 +342,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
     },
 
     async claim(id, at) {
-      return move(id, at.deliverAt === undefined ? TRANSITIONS.claim : TRANSITIONS.hold, at);
+      return move(id, at.deliverAt === undefined ? TRANSITIONS.claim : TRANSITIONS.hold, at, 'confirmed');
     },
 
     async dueScheduled({ now, limit }) {
@@ -313,19 +358,19 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       const deliverAt = slot === undefined ? undefined : scheduled.get(slot);
       if (slot !== undefined && deliverAt !== undefined && deliverAt > at.now)
         return { ok: false, reason: 'wrong-status', confirmation: out(slot.record) };
-      return move(id, TRANSITIONS.deliverDue, at);
+      return move(id, TRANSITIONS.deliverDue, at, 'delivering');
     },
 
     async cancel(id, at) {
-      return move(id, TRANSITIONS.cancel, at);
+      return move(id, TRANSITIONS.cancel, at, 'cancelled');
     },
 
     async approve(id, at) {
-      return move(id, TRANSITIONS.approve, at);
+      return move(id, TRANSITIONS.approve, at, 'approved');
     },
 
     async reclaim(id, at) {
-      return move(id, TRANSITIONS.reclaim, at);
+      return move(id, TRANSITIONS.reclaim, at, 'confirmed');
     },
 
     async finish(id, at) {
@@ -345,23 +390,28 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       if (at.error !== undefined) fields.error = at.error;
       return {
         ok: true,
-        confirmation: change(slot, { to: at.status, at: { ...at, note: at.note ?? at.error }, fields }),
+        confirmation: change(slot, {
+          to: at.status,
+          at: { ...at, note: at.note ?? at.error },
+          action: at.status,
+          fields,
+        }),
       };
     },
 
     async reject(id, at) {
-      return move(id, TRANSITIONS.reject, at);
+      return move(id, TRANSITIONS.reject, at, 'rejected');
     },
 
     async markDelivered(id, at) {
-      return move(id, TRANSITIONS.markDelivered, at);
+      return move(id, TRANSITIONS.markDelivered, at, 'delivered');
     },
 
     async expire({ now, id }) {
       const from = id === undefined ? [...pending] : [slots.get(id)];
       return from
         .filter((slot) => slot?.record.status === 'pending' && slot.expiresMs <= now)
-        .map((slot) => change(slot as Slot, { to: 'expired', at: { now } }));
+        .map((slot) => change(slot as Slot, { to: 'expired', at: { now }, action: 'expired' }));
     },
 
     async remindDue({ now, within }) {
@@ -379,7 +429,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       return [...delivering]
         .filter((slot) => Date.parse(slot.record.updatedAt) < now - olderThanMs)
         .filter((slot) => !running.includes(slot.record.id))
-        .map((slot) => change(slot, { to: 'unknown', at: { now, note }, fields: { error: note } }));
+        .map((slot) =>
+          change(slot, { to: 'unknown', at: { now, note }, action: 'unknown', fields: { error: note } }),
+        );
     },
 
     async prune({ before }) {

@@ -1,6 +1,6 @@
 import { deliverDue } from './deliver-due.js';
 import { escalateDue } from './escalations.js';
-import { type Fail, type FlowContext, storeFailure } from './flow-context.js';
+import { type Fail, type FlowContext, storeFailed } from './flow-context.js';
 import type { Confirmation, SweepResult } from './types.js';
 
 /** How long a delivery may run before `sweep` calls it `unknown`, unless told otherwise. */
@@ -61,7 +61,7 @@ export async function prune(ctx: FlowContext, olderThanMs: number): Promise<numb
 /**
  * What an app runs now and then (the console runs it on an interval): expire the overdue, mark stale
  * deliveries `unknown`, remind approvers of what expires soon, escalate what still waits, deliver held
- * sends whose time came.
+ * sends whose time came, and sequence the audit entries committed since the last sweep.
  */
 export async function sweep(
   ctx: FlowContext,
@@ -74,8 +74,10 @@ export async function sweep(
     const reminded = await remindDue(ctx);
     const escalated = await escalateDue(ctx);
     const delivered = await deliverDue(ctx, fail);
-    return { ok: true, expired, recovered, reminded, escalated, delivered };
+    // Last, so the entries of everything above are chained in this same sweep.
+    const sequenced = (await ctx.store.audit?.sequence()) ?? 0;
+    return { ok: true, expired, recovered, reminded, escalated, delivered, sequenced };
   } catch (error) {
-    return fail('STORE_FAILED', { detail: storeFailure(error) });
+    return storeFailed(fail, error);
   }
 }

@@ -329,6 +329,8 @@ export type SweepResult =
       readonly delivered: Confirmation[];
       /** Pending ones announced to an escalation step's channels (by this instance), with the step. */
       readonly escalated: readonly { readonly confirmation: Confirmation; readonly step: number }[];
+      /** Audit entries chained into the log by this sweep (see `registry.audit.sequence`). */
+      readonly sequenced: number;
     }
   | ConfirmationFailure;
 

@@ -56,6 +56,8 @@ export const en: MessageCatalog = {
   PAYLOAD_CHANGED: (p) =>
     `The payload differs from the one that was shown (${p.detail === 'stored' ? 'the stored payload no longer matches its digest' : 'digest mismatch'}); nothing was sent. Review it again.`,
   DELIVERY_FAILED: (p) => `Delivery by ${toolName(p)} failed: ${p.detail ?? 'unknown error'}.`,
+  AUDIT_FAILED: (p) =>
+    `The decision was not recorded in the audit log, so it was not made (nothing was sent); it can be decided again: ${p.detail ?? 'unknown error'}.`,
   STORE_FAILED: (p) => `The confirmation store failed: ${p.detail ?? 'unknown error'}.`,
   SAME_PERSON: (p) =>
     p.detail === 'no-actor'

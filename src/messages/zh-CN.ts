@@ -49,6 +49,8 @@ export const zhCN: MessageCatalog = {
   PAYLOAD_CHANGED: (p) =>
     `内容与展示时不一致（${p.detail === 'stored' ? '存储的内容与其摘要不符' : '摘要不匹配'}），未发送任何内容。请重新查看。`,
   DELIVERY_FAILED: (p) => `${toolName(p)} 投递失败：${p.detail ?? '未知错误'}。`,
+  AUDIT_FAILED: (p) =>
+    `审计日志未能记录此决定，因此决定未生效（未发送任何内容），可再次决定：${p.detail ?? '未知错误'}。`,
   STORE_FAILED: (p) => `确认存储出错：${p.detail ?? '未知错误'}。`,
   SAME_PERSON: (p) =>
     p.detail === 'no-actor'

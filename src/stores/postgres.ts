@@ -1,10 +1,11 @@
 import { createRequire } from 'node:module';
 import type { Pool, PoolConfig } from 'pg';
 import type { ConfirmationStore, StoreNotice } from '../confirm/store.js';
+import { postgresSequencer } from './sql/audit-sequencer.js';
 import { postgresDialect } from './sql/postgres-dialect.js';
 import { notifyChannel, notifyStatements, watchNotifications } from './sql/postgres-watch.js';
 import { schemaStatements } from './sql/schema.js';
-import { auditSchemaStatements, sqlAuditChain } from './sql/sql-audit.js';
+import { auditSchemaStatements, auditTableOf, sqlAuditChain } from './sql/sql-audit.js';
 import { createSqlStore } from './sql/sql-store.js';
 import { DEFAULT_TABLE, quoteTableName } from './sql/table-name.js';
 
@@ -114,7 +115,8 @@ export function createPostgresStore(
   }
   const pool = options.pool ?? createPool(options.connectionString as string, options.poolConfig);
   const dialect = postgresDialect({ pool, table, tableName, relax: synchronous === 'decisions' });
-  const store: ConfirmationStore = { ...createSqlStore(dialect), audit: sqlAuditChain(dialect, 'postgres') };
+  const audit = sqlAuditChain(dialect, postgresSequencer(pool, auditTableOf(table)));
+  const store: ConfirmationStore = createSqlStore(dialect, audit);
   const watcher = watchNotifications(pool, notifyChannel(tableName));
 
   return {

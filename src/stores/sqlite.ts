@@ -1,8 +1,9 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
 import type { ConfirmationStore, StoreNotice } from '../confirm/store.js';
+import { sqliteSequencer } from './sql/audit-sequencer.js';
 import { schemaStatements } from './sql/schema.js';
-import { auditSchemaStatements, sqliteAuditChain } from './sql/sql-audit.js';
+import { auditSchemaStatements, auditTableOf, sqlAuditChain } from './sql/sql-audit.js';
 import { createSqlStore } from './sql/sql-store.js';
 import { sqliteDialect } from './sql/sqlite-dialect.js';
 import { watchDataVersion } from './sql/sqlite-watch.js';
@@ -126,8 +127,17 @@ export function createSqliteStore(options: SqliteStoreSource & SqliteStoreOption
     tableName,
     syncDecisions: owned && synchronous === 'decisions',
   });
-  db.exec([...schemaStatements(dialect), ...auditSchemaStatements(table, 'sqlite')].join(';\n'));
-  const store: ConfirmationStore = { ...createSqlStore(dialect), audit: sqliteAuditChain(db, dialect) };
+  const audit = auditTableOf(table);
+  const auditColumns = (db.prepare(`PRAGMA table_info(${audit})`).all() as { name: string }[]).map(
+    ({ name }) => name,
+  );
+  db.exec(
+    [...schemaStatements(dialect), ...auditSchemaStatements(table, 'sqlite', auditColumns)].join(';\n'),
+  );
+  const store: ConfirmationStore = createSqlStore(
+    dialect,
+    sqlAuditChain(dialect, sqliteSequencer(db, audit)),
+  );
   const watcher = watchDataVersion(db, watchIntervalMs);
   return {
     ...store,

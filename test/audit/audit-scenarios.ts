@@ -157,3 +157,99 @@ export async function expectTruncationCaughtBySignedHead(
     reason: 'signature',
   });
 }
+
+/**
+ * Every change of every confirmation has its entry, and no entry is without its change: for each
+ * confirmation in `store`, its history (one entry per change, its creation included) and its audit
+ * entries (sequenced first) name the same steps, one to one.
+ */
+export async function expectEveryChangeLogged(store: ConfirmationStore): Promise<number> {
+  const chain = store.audit;
+  if (chain === undefined) throw new Error('the store keeps no audit log');
+  await chain.sequence();
+  expect(await chain.pending()).toBe(0);
+  const logged = new Map<string, number>();
+  for (let afterSeq = 0; ; ) {
+    const page = await chain.read({ afterSeq, limit: 500 });
+    for (const entry of page)
+      if (entry.confirmationId !== undefined)
+        logged.set(entry.confirmationId, (logged.get(entry.confirmationId) ?? 0) + 1);
+    if (page.length < 500) break;
+    afterSeq = page.at(-1)?.seq ?? afterSeq;
+  }
+  let changes = 0;
+  const seen = new Set<string>();
+  for (let cursor: string | undefined; ; ) {
+    const page = await store.list({ limit: 100, ...(cursor === undefined ? {} : { cursor }) });
+    for (const confirmation of page.confirmations) {
+      seen.add(confirmation.id);
+      changes += confirmation.history.length;
+      expect(logged.get(confirmation.id) ?? 0, `entries of ${confirmation.id}`).toBe(
+        confirmation.history.length,
+      );
+    }
+    if (page.nextCursor === undefined) break;
+    cursor = page.nextCursor;
+  }
+  for (const id of logged.keys())
+    expect(seen.has(id), `an entry of ${id}, a confirmation never made`).toBe(true);
+  return changes;
+}
+
+/**
+ * The audit table refuses inserts (`breakAudit`: a trigger that raises, as a full disk or a revoked
+ * grant would): no decision is made without its entry — each answers `AUDIT_FAILED`, nothing is
+ * delivered, nothing changes, and the confirmation stays decidable. Once mended, the same confirmation
+ * is confirmed and delivered once, every step logged.
+ */
+export async function expectAuditFaultChangesNothing(
+  fresh: () => Promise<{ store: ConfirmationStore; raw: RawSql; audit: string; close: () => Promise<void> }>,
+  faults: {
+    readonly breakAudit: (audit: string) => string[];
+    readonly mendAudit: (audit: string) => string[];
+  },
+): Promise<void> {
+  const { store, raw, audit, close } = await fresh();
+  let deliveries = 0;
+  const registry = new ToolRegistry({ confirmations: store }).register({
+    name: 'message.send',
+    description: 'Email a customer.',
+    sideEffect: 'send',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    prepare: (input) => ({ text: String(input.text) }),
+    deliver: () => {
+      deliveries++;
+      return { sent: true };
+    },
+  });
+  const asked = await registry.invoke('message.send', { text: 'Refunded.' }, { actor: 'agent-7' });
+  if (!asked.ok || !asked.requiresConfirm) throw new Error('expected a pending confirmation');
+  for (const sql of faults.breakAudit(audit)) await raw(sql);
+
+  const confirmed = await registry.confirm(asked.confirmationId, {
+    approvedBy: 'lead-2',
+    digest: asked.digest,
+  });
+  expect(confirmed).toMatchObject({ ok: false, code: 'AUDIT_FAILED' });
+  expect(deliveries).toBe(0);
+  expect(await registry.reject(asked.confirmationId, { rejectedBy: 'lead-2' })).toMatchObject({
+    ok: false,
+    code: 'AUDIT_FAILED',
+  });
+  const again = await registry.invoke('message.send', { text: 'Another.' }, { actor: 'agent-7' });
+  expect(again).toMatchObject({ ok: false, code: 'AUDIT_FAILED' });
+  const kept = await store.get(asked.confirmationId);
+  expect(kept).toMatchObject({ status: 'pending', attempt: 0 });
+  expect(kept?.history).toHaveLength(1);
+  expect((await store.list({})).confirmations).toHaveLength(1);
+
+  for (const sql of faults.mendAudit(audit)) await raw(sql);
+  const sent = await registry.confirm(asked.confirmationId, { approvedBy: 'lead-2', digest: asked.digest });
+  expect(sent).toMatchObject({ ok: true, data: { sent: true } });
+  expect(deliveries).toBe(1);
+  expect(await expectEveryChangeLogged(store)).toBe(3);
+  const entries = await entriesOf(registry);
+  expect(entries.map((entry) => entry.action)).toEqual(['created', 'confirmed', 'delivered']);
+  expect(await registry.audit.verify()).toMatchObject({ ok: true, entries: 3, unsequenced: 0 });
+  await close();
+}

@@ -1,6 +1,6 @@
-import { ToolRegistry } from 'graded-tools';
+import { createMemoryStore, ToolRegistry } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
-import { entriesOf, headKeys } from './audit-scenarios.js';
+import { entriesOf, expectEveryChangeLogged, headKeys } from './audit-scenarios.js';
 
 describe('audit log on the memory store', () => {
   it('records each approval toward a quorum and a limit that refused, and verifies', async () => {
@@ -51,6 +51,66 @@ describe('audit log on the memory store', () => {
       ok: true,
       entries: 5,
       head: { seq: 5, hash: entries[4]?.hash },
+      unsequenced: 0,
     });
+  });
+});
+
+describe('audit log on the memory store: a change and its entry are one step', () => {
+  it('refuses a decision it cannot record (its log full): AUDIT_FAILED, nothing sent, still decidable', async () => {
+    const store = createMemoryStore({ maxAuditEntries: 1 });
+    let deliveries = 0;
+    const registry = new ToolRegistry({ confirmations: store }).register({
+      name: 'message.send',
+      description: 'Email a customer.',
+      sideEffect: 'send',
+      inputSchema: { type: 'object', properties: {} },
+      prepare: () => ({ text: 'Refunded.' }),
+      deliver: () => {
+        deliveries++;
+        return 'sent';
+      },
+    });
+    const asked = await registry.invoke('message.send', {}, { actor: 'agent-7' });
+    if (!asked.ok || !asked.requiresConfirm) throw new Error('expected a confirmation');
+    const confirmed = await registry.confirm(asked.confirmationId, {
+      approvedBy: 'ana',
+      digest: asked.digest,
+    });
+    expect(confirmed).toMatchObject({ ok: false, code: 'AUDIT_FAILED' });
+    expect(await registry.reject(asked.confirmationId, { rejectedBy: 'ana' })).toMatchObject({
+      code: 'AUDIT_FAILED',
+    });
+    expect(await registry.invoke('message.send', {}, { actor: 'agent-7' })).toMatchObject({
+      code: 'AUDIT_FAILED',
+    });
+    expect(deliveries).toBe(0);
+    expect(await store.get(asked.confirmationId)).toMatchObject({ status: 'pending', attempt: 0 });
+    expect((await store.list({})).confirmations).toHaveLength(1);
+    expect(await expectEveryChangeLogged(store)).toBe(1);
+    expect(() => createMemoryStore({ maxAuditEntries: 0 })).toThrow(RangeError);
+  });
+
+  it('logs every change of every confirmation, one entry each, over many decisions', async () => {
+    const store = createMemoryStore();
+    const registry = new ToolRegistry({ confirmations: store, confirmationTtlMs: 1 }).register({
+      name: 'wire.send',
+      description: 'Wire money.',
+      sideEffect: 'send',
+      inputSchema: { type: 'object', properties: { n: { type: 'number' } } },
+      rules: [{ approvals: 2, when: 'input.n > 5' }],
+      prepare: (input) => ({ n: input.n }),
+      deliver: () => 'sent',
+    });
+    for (let n = 0; n < 12; n++) {
+      const asked = await registry.invoke('wire.send', { n }, { actor: 'agent-7' });
+      if (!asked.ok || !asked.requiresConfirm) throw new Error('expected a confirmation');
+      if (n % 4 === 3) await registry.reject(asked.confirmationId, { rejectedBy: 'ana' });
+      else if (n % 4 !== 2)
+        await registry.confirm(asked.confirmationId, { approvedBy: 'ana', digest: asked.digest });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await registry.sweep();
+    expect(await expectEveryChangeLogged(store)).toBeGreaterThan(24);
   });
 });

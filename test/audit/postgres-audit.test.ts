@@ -5,6 +5,7 @@ import { describePostgres, storeTables, uniqueTable } from '../helpers/postgres.
 import {
   auditedRegistry,
   entriesOf,
+  expectAuditFaultChangesNothing,
   expectTamperingCaught,
   expectTruncationCaughtBySignedHead,
   fillLog,
@@ -16,7 +17,7 @@ await describePostgres('audit log on a PostgreSQL table', (url) => {
   afterAll(async () => {
     for (const table of tables) {
       await pool.query(`DROP TABLE IF EXISTS ${storeTables(table)}`);
-      await pool.query(`DROP FUNCTION IF EXISTS "${table}_audit_append"`);
+      await pool.query(`DROP FUNCTION IF EXISTS "${table}_audit_down"()`);
     }
     await pool.end();
   });
@@ -43,6 +44,19 @@ await describePostgres('audit log on a PostgreSQL table', (url) => {
     expect(entries.map((e) => [e.seq, e.action])).toEqual(actions.map((action, i) => [i + 1, action]));
     expect(await registry.audit.verify()).toMatchObject({ ok: true, entries: 7 });
     await close();
+  });
+
+  it('a decision whose entry cannot be written is not made (AUDIT_FAILED), and stays decidable', async () => {
+    await expectAuditFaultChangesNothing(fresh, {
+      breakAudit: (audit) => {
+        const fn = audit.replace(/_audit"$/, '_audit_down"');
+        return [
+          `CREATE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'the audit disk is full'; END $$`,
+          `CREATE TRIGGER audit_down BEFORE INSERT ON ${audit} FOR EACH ROW EXECUTE FUNCTION ${fn}()`,
+        ];
+      },
+      mendAudit: (audit) => [`DROP TRIGGER audit_down ON ${audit}`],
+    });
   });
 
   it('names the first edited, deleted or reordered entry', async () => {

@@ -1,12 +1,13 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import type { AuditEntry, RegistryEvent } from 'graded-tools';
+import type { AuditEntry } from 'graded-tools';
 import { createSqliteStore } from 'graded-tools/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.js';
 import {
   auditedRegistry,
   entriesOf,
+  expectAuditFaultChangesNothing,
   expectTamperingCaught,
   expectTruncationCaughtBySignedHead,
   fillLog,
@@ -87,18 +88,12 @@ describe('audit log on a SQLite file', () => {
     await close();
   });
 
-  it('a failed append is reported, and the decision stands', async () => {
-    const { store, raw, audit, close } = await fresh();
-    const events: RegistryEvent[] = [];
-    const registry = auditedRegistry(store, events);
-    await raw(`DROP TABLE ${audit}`);
-    const asked = await registry.invoke('message.send', { text: 'hi' }, { actor: 'agent-7' });
-    expect(asked).toMatchObject({ ok: true, requiresConfirm: true });
-    if (!asked.ok || !asked.requiresConfirm) return;
-    const sent = await registry.confirm(asked.confirmationId, { approvedBy: 'lead-2', digest: asked.digest });
-    expect(sent.ok).toBe(true);
-    const failed = events.filter((e) => e.type === 'audit');
-    expect(failed.map((e) => e.type === 'audit' && e.entry)).toEqual(['created', 'confirmed', 'delivered']);
-    await close();
+  it('a decision whose entry cannot be written is not made (AUDIT_FAILED), and stays decidable', async () => {
+    await expectAuditFaultChangesNothing(fresh, {
+      breakAudit: (audit) => [
+        `CREATE TRIGGER audit_down BEFORE INSERT ON ${audit} BEGIN SELECT RAISE(ABORT, 'the audit disk is full'); END`,
+      ],
+      mendAudit: () => ['DROP TRIGGER audit_down'],
+    });
   });
 });

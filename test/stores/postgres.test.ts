@@ -63,7 +63,15 @@ await describePostgres('PostgreSQL store', (url) => {
     const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
     Object.assign(pool, {
       query: (text: string, values?: unknown[]) => {
-        statements.push(text.includes("SET status = 'delivering'") ? `CLAIM ${text}` : text);
+        // A change and its audit entry are one statement (`WITH changed AS (…)`): named by what it writes.
+        const kind = !text.startsWith('WITH changed AS (')
+          ? 'OTHER'
+          : text.startsWith('WITH changed AS (INSERT')
+            ? 'INSERT'
+            : values?.[2] === 'delivering'
+              ? 'CLAIM'
+              : 'UPDATE';
+        statements.push(`${kind} ${text}`);
         return query(text, values);
       },
     });

@@ -10,6 +10,15 @@ export interface SqlResult {
 /** A statement ready to run with its `$1, $2, …` values. */
 export type SqlStatement = (values: readonly unknown[]) => Promise<SqlResult>;
 
+/** A statement's text (with `$1, $2, …`) and its values. */
+export interface BoundSql {
+  readonly sql: string;
+  readonly values: readonly unknown[];
+}
+
+/** In a statement that commits with a change, what stands for "the change was made". */
+export const CHANGED = '{{changed}}';
+
 /**
  * What a SQL database supplies to the one engine (`createSqlStore`): the engine writes every statement
  * once, with `$n` parameters, and a dialect only knows its driver, its types and how it makes a commit
@@ -74,4 +83,12 @@ export interface SqlDialect {
    * (the writes in `DECISIONS`).
    */
   prepare(sql: string, decision: boolean): SqlStatement;
+  /**
+   * Runs `change` (an `INSERT` or `UPDATE` without `RETURNING`) and, only when it changed a row, each of
+   * `records` (the change's audit entry, a link it spends: each a statement whose condition holds
+   * `CHANGED`) — in one transaction, so all of them commit or none does. Resolves with the rows
+   * `change` changed. When the change alone could be made but its records could not, rejects with an
+   * `AuditWriteError` (nothing was changed).
+   */
+  together(change: BoundSql, records: readonly BoundSql[], decision: boolean): Promise<number>;
 }

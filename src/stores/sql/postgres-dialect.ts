@@ -1,5 +1,6 @@
 import type { Pool } from 'pg';
-import type { SqlDialect } from './dialect.js';
+import { AuditWriteError } from '../../audit/audit-chain.js';
+import { type BoundSql, CHANGED, type SqlDialect } from './dialect.js';
 import type { ConfirmationRow } from './sql-row.js';
 import { indexName } from './table-name.js';
 
@@ -8,6 +9,22 @@ import { indexName } from './table-name.js';
  * commit does not wait for the WAL flush. Appended to a text value as an empty string.
  */
 const WITHOUT_FLUSH_WAIT = "left(set_config('synchronous_commit', 'off', true), 0)";
+
+/** Whether `change` runs without error on its own (in a transaction that is rolled back). */
+async function succeedsAlone(pool: Pool, change: BoundSql): Promise<boolean> {
+  const client = await pool.connect().catch(() => undefined);
+  if (client === undefined) return false;
+  try {
+    await client.query('BEGIN');
+    await client.query(change.sql, change.values as unknown[]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.query('ROLLBACK').catch(() => {});
+    client.release();
+  }
+}
 
 const isoOf = (stored: unknown): string =>
   stored instanceof Date ? stored.toISOString() : new Date(String(stored)).toISOString();
@@ -18,6 +35,26 @@ function explained(error: unknown, table: string): unknown {
   return new Error(`the table ${table} does not exist: call store.migrate() once before using the store`, {
     cause: error,
   });
+}
+
+/** `sql` with its parameters `$n` renumbered from `$n + offset`. */
+const shifted = (sql: string, offset: number): string =>
+  offset === 0 ? sql : sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + offset}`);
+
+/**
+ * A change and its records as one statement: the change a data-modifying CTE that returns a row per
+ * row it changed, each record a CTE of its own that writes only when that CTE returned one. One
+ * statement is one transaction: all commit, or (any of them failing) none.
+ */
+function composed(change: BoundSql, records: readonly BoundSql[]): BoundSql {
+  const values = [...change.values];
+  const parts = [`changed AS (${change.sql} RETURNING 1)`];
+  for (const [i, record] of records.entries()) {
+    const sql = shifted(record.sql, values.length).replace(CHANGED, 'EXISTS (SELECT 1 FROM changed)');
+    parts.push(`record_${i} AS (${sql})`);
+    values.push(...record.values);
+  }
+  return { sql: `WITH ${parts.join(', ')} SELECT count(*)::int AS changed FROM changed`, values };
 }
 
 /**
@@ -75,6 +112,17 @@ END $do$`,
     appendHistory: (entry) =>
       `left(history, -1) || CASE WHEN history = '[]' THEN '' ELSE ',' END || ${entry} || ']'`,
     relaxed: (text) => (relax ? `${text} || ${WITHOUT_FLUSH_WAIT}` : text),
+    async together(change, records) {
+      const { sql, values } = composed(change, records);
+      try {
+        const result = await pool.query<{ changed: number }>(sql, values as unknown[]);
+        return Number(result.rows[0]?.changed ?? 0);
+      } catch (error) {
+        // Which part failed: the change alone, tried in a transaction rolled back at once.
+        if (records.length > 0 && (await succeedsAlone(pool, change))) throw new AuditWriteError(error);
+        throw explained(error, table);
+      }
+    },
     prepare(sql) {
       // A decision needs nothing here: a commit waits for the flush unless relaxed.
       return async (values) => {

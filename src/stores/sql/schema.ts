@@ -32,7 +32,8 @@ export function schemaStatements(dialect: SqlDialect): string[] {
       about ${types.text},
       approvals ${types.text},
       deliver_at ${types.time},
-      escalated ${types.integer}${dialect.extraColumns}
+      escalated ${types.integer},
+      revision ${types.integer} NOT NULL DEFAULT 0${dialect.extraColumns}
     )`;
   return [
     // Columns a later version added, for a table an earlier one made: before CREATE (which then does
@@ -41,6 +42,8 @@ export function schemaStatements(dialect: SqlDialect): string[] {
     ...dialect.addColumnIfMissing('approvals', types.text),
     ...dialect.addColumnIfMissing('deliver_at', types.time),
     ...dialect.addColumnIfMissing('escalated', types.integer),
+    // Every change of a row adds one, and every change is conditional on the one it read.
+    ...dialect.addColumnIfMissing('revision', `${types.integer} NOT NULL DEFAULT 0`),
     // The undo window's `scheduled` and `cancelled`, for a table whose CHECK predates them.
     ...dialect.widenStatusCheck(CONFIRMATION_STATUSES, createAs),
     createAs(table),

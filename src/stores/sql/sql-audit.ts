@@ -1,38 +1,43 @@
 import type { AuditChain } from '../../audit/audit-chain.js';
-import {
-  type AuditDetail,
-  type AuditEntry,
-  type AuditKind,
-  GENESIS_HASH,
-  hashedTextAround,
-} from '../../audit/audit-entry.js';
-import { digestOf } from '../../confirm/digest.js';
-import type { SqlDialect, SqlStatement } from './dialect.js';
+import type { AuditDetail, AuditDraft, AuditEntry, AuditKind } from '../../audit/audit-entry.js';
+import { type BoundSql, CHANGED, type SqlDialect, type SqlStatement } from './dialect.js';
 
-/** How a database appends: SQLite in one `INSERT … SELECT`, PostgreSQL through a function that locks first. */
+/** How a database keeps its audit table: the DDL differs, the statements do not. */
 export type AuditFlavor = 'sqlite' | 'postgres';
-
-/** The name of the SQLite function the SQLite store registers on its connection: SHA-256 as hex. */
-export const SQLITE_SHA256 = 'graded_tools_sha256';
 
 /** The audit table beside a confirmation table (`…_audit`, in the same schema). */
 export function auditTableOf(table: string): string {
-  return siblingOf(table, '_audit');
-}
-
-function siblingOf(table: string, suffix: string): string {
   const parts = table.split('.');
   const bare = (parts.pop() ?? table).replace(/^"|"$/g, '');
-  return [...parts, `"${bare.slice(0, 63 - suffix.length)}${suffix}"`].join('.');
+  return [...parts, `"${bare.slice(0, 63 - '_audit'.length)}_audit"`].join('.');
 }
 
-const COLUMNS = 'seq, at, kind, confirmation_id, tool, by_id, action, detail, prev_hash, hash';
+/** The audit table's own unquoted name (for its index and for telling its errors apart). */
+function bareName(audit: string): string {
+  return (audit.split('.').pop() ?? audit).replace(/^"|"$/g, '');
+}
 
-/** The audit table (and, on PostgreSQL, its append function), each statement safe to run again. */
-export function auditSchemaStatements(table: string, flavor: AuditFlavor): string[] {
+/** The columns an entry is committed with; the sequencer adds `seq`, `prev_hash` and `hash`. */
+const DRAFT_COLUMNS = 'at, kind, confirmation_id, tool, by_id, action, detail';
+const ENTRY_COLUMNS = `seq, ${DRAFT_COLUMNS}, prev_hash, hash`;
+
+/**
+ * The audit table and its index of entries not yet sequenced, each statement safe to run again. `id`
+ * is the commit's own key; `seq`, `prev_hash` and `hash` stay empty until the sequencer fills them.
+ * A table an older version made (`seq` its key, every entry hashed at its insert) is rebuilt in place
+ * first, its entries kept as sequenced ones.
+ */
+export function auditSchemaStatements(
+  table: string,
+  flavor: AuditFlavor,
+  /** The audit table's columns now (none: it does not exist yet), for SQLite's rebuild. */
+  sqliteColumns: readonly string[] = [],
+): string[] {
   const audit = auditTableOf(table);
-  const created = `CREATE TABLE IF NOT EXISTS ${audit} (
-      seq ${flavor === 'sqlite' ? 'INTEGER' : 'bigint'} PRIMARY KEY NOT NULL,
+  const bare = bareName(audit);
+  const createAs = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (
+      id ${flavor === 'sqlite' ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY'},
+      seq bigint UNIQUE,
       at bigint NOT NULL,
       kind text NOT NULL,
       confirmation_id text,
@@ -40,39 +45,47 @@ export function auditSchemaStatements(table: string, flavor: AuditFlavor): strin
       by_id text,
       action text NOT NULL,
       detail text,
-      prev_hash text NOT NULL,
-      hash text NOT NULL
+      prev_hash text,
+      hash text
     )`;
-  if (flavor === 'sqlite') return [created];
+  const index = `CREATE INDEX IF NOT EXISTS "${bare.slice(0, 50)}_unsequenced" ON ${audit} (id) WHERE seq IS NULL`;
+  if (flavor === 'sqlite') {
+    const rebuild =
+      sqliteColumns.length > 0 && !sqliteColumns.includes('id')
+        ? [
+            'SAVEPOINT graded_tools_audit',
+            `DROP TABLE IF EXISTS "${bare}__rebuilt"`,
+            createAs(`"${bare}__rebuilt"`),
+            `INSERT INTO "${bare}__rebuilt" (id, ${ENTRY_COLUMNS}) SELECT seq, ${ENTRY_COLUMNS} FROM ${audit} ORDER BY seq`,
+            `DROP TABLE ${audit}`,
+            `ALTER TABLE "${bare}__rebuilt" RENAME TO "${bare}"`,
+            'RELEASE graded_tools_audit',
+          ]
+        : [];
+    return [...rebuild, createAs(audit), index];
+  }
   return [
-    created,
-    `CREATE OR REPLACE FUNCTION ${appendFunctionOf(table)}(p_at bigint, p_kind text, p_confirmation_id text,
-      p_tool text, p_by text, p_action text, p_detail text, p_head text, p_tail text)
-    RETURNS TABLE (out_seq bigint, out_prev text, out_hash text) LANGUAGE plpgsql VOLATILE AS $audit$
-    DECLARE last_seq bigint; last_hash text;
-    BEGIN
-      PERFORM pg_advisory_xact_lock(hashtext('graded-tools-audit:' || ${literal(audit)}));
-      SELECT a.seq, a.hash INTO last_seq, last_hash FROM ${audit} a ORDER BY a.seq DESC LIMIT 1;
-      IF NOT FOUND THEN last_seq := 0; last_hash := '${GENESIS_HASH}'; END IF;
-      RETURN QUERY INSERT INTO ${audit} AS a (${COLUMNS})
-        VALUES (last_seq + 1, p_at, p_kind, p_confirmation_id, p_tool, p_by, p_action, p_detail, last_hash,
-          encode(sha256(convert_to(p_head || last_hash || '","seq":' || (last_seq + 1) || p_tail, 'UTF8')), 'hex'))
-        RETURNING a.seq, a.prev_hash, a.hash;
-    END
-    $audit$`,
+    // An older table: `id` added (filled for the rows there), the key moved to it, `seq` kept unique.
+    `DO $do$ BEGIN
+  IF to_regclass('${audit}') IS NOT NULL AND NOT EXISTS (SELECT 1 FROM pg_attribute
+      WHERE attrelid = to_regclass('${audit}') AND attname = 'id' AND NOT attisdropped) THEN
+    ALTER TABLE ${audit} DROP CONSTRAINT IF EXISTS "${bare}_pkey";
+    ALTER TABLE ${audit} ADD COLUMN id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY;
+    ALTER TABLE ${audit} ALTER COLUMN seq DROP NOT NULL, ALTER COLUMN prev_hash DROP NOT NULL,
+      ALTER COLUMN hash DROP NOT NULL;
+    ALTER TABLE ${audit} ADD CONSTRAINT "${bare.slice(0, 55)}_seq_key" UNIQUE (seq);
+  END IF;
+END $do$`,
+    `DROP FUNCTION IF EXISTS ${audit.replace(/"$/, '_append"')}(bigint, text, text, text, text, text, text, text, text)`,
+    createAs(audit),
+    index,
   ];
 }
 
-/** The append function beside the table (`…_audit_append`), quoted like it. */
-function appendFunctionOf(table: string): string {
-  return siblingOf(table, '_audit_append');
-}
-
-/** A quoted name as an SQL string literal (names are checked identifiers: no `'` in them). */
-const literal = (name: string): string => `'${name}'`;
-
-interface AuditRow {
-  readonly seq: number | string;
+/** A row of the audit table as the drivers hand it back. */
+export interface AuditRow {
+  readonly id?: number | string;
+  readonly seq: number | string | null;
   readonly at: number | string;
   readonly kind: string;
   readonly confirmation_id: string | null;
@@ -80,13 +93,13 @@ interface AuditRow {
   readonly by_id: string | null;
   readonly action: string;
   readonly detail: string | null;
-  readonly prev_hash: string;
-  readonly hash: string;
+  readonly prev_hash: string | null;
+  readonly hash: string | null;
 }
 
-function entryOf(row: AuditRow): AuditEntry {
+/** A stored row as the draft it was committed as: what the sequencer hashes, exactly as stored. */
+export function draftOf(row: AuditRow): AuditDraft {
   return {
-    seq: Number(row.seq),
     at: Number(row.at),
     kind: row.kind as AuditKind,
     ...(row.confirmation_id === null ? {} : { confirmationId: row.confirmation_id }),
@@ -94,28 +107,44 @@ function entryOf(row: AuditRow): AuditEntry {
     ...(row.by_id === null ? {} : { by: row.by_id }),
     action: row.action,
     ...(row.detail === null ? {} : { detail: JSON.parse(row.detail) as AuditDetail }),
-    prevHash: row.prev_hash,
-    hash: row.hash,
   };
 }
 
+function entryOf(row: AuditRow): AuditEntry {
+  return { ...draftOf(row), seq: Number(row.seq), prevHash: row.prev_hash ?? '', hash: row.hash ?? '' };
+}
+
+/** A draft's values in `DRAFT_COLUMNS` order. */
+function draftValues(draft: AuditDraft): unknown[] {
+  return [
+    draft.at,
+    draft.kind,
+    draft.confirmationId ?? null,
+    draft.tool,
+    draft.by ?? null,
+    draft.action,
+    draft.detail === undefined ? null : JSON.stringify(draft.detail),
+  ];
+}
+
+/** Sequences what is committed: the part of the chain each database does its own way. */
+export type AuditSequencer = () => Promise<number>;
+
 /**
- * The audit log of a SQL store, appended by one statement that reads the last entry and writes the
- * next, its hash computed by the database from the draft's canonical text around `prevHash` and `seq`:
- *
- * - SQLite: one `INSERT … SELECT` — a writing statement takes the database's write lock before it reads,
- *   so no other connection or process appends between its read of the last entry and its insert.
- * - PostgreSQL: one `SELECT` of a PL/pgSQL function that takes `pg_advisory_xact_lock` (a key derived
- *   from the table) and only then reads the last entry, in a statement of its own and so a snapshot
- *   taken after the lock (read committed, the default): the lock is held to the commit, so appends
- *   are serial. In one statement a lock would not help — its snapshot would predate the lock.
- *
- * Either way `seq` is the primary key: an append that somehow read a stale last entry fails; the chain
- * never forks. Statements are prepared on first use, so a read-only verifier needs neither the SQLite
- * function nor write access.
+ * A SQL store's audit log. An entry is committed by `recordOf` inside the change it records (see
+ * `SqlDialect.together`) or alone by `append`; `sequence` (the database's own sequencer) chains them.
+ * Reads see sequenced entries only, by the unique `seq`.
  */
-export function sqlAuditChain(dialect: SqlDialect, flavor: AuditFlavor): AuditChain {
+export function sqlAuditChain(
+  dialect: SqlDialect,
+  sequence: AuditSequencer,
+): AuditChain & {
+  /** The insert that commits `draft` with a change (its condition is the change's). */
+  recordOf(draft: AuditDraft): BoundSql;
+} {
   const audit = auditTableOf(dialect.table);
+  // Never relaxed: it commits with its change, whose own statement says whether to wait for the disk.
+  const recordSql = `INSERT INTO ${audit} (${DRAFT_COLUMNS}) SELECT CAST($1 AS bigint), $2, $3, $4, $5, $6, $7 WHERE ${CHANGED}`;
   const lazy = (make: () => SqlStatement): (() => SqlStatement) => {
     let statement: SqlStatement | undefined;
     return () => {
@@ -123,21 +152,11 @@ export function sqlAuditChain(dialect: SqlDialect, flavor: AuditFlavor): AuditCh
       return statement;
     };
   };
-  const last = `(SELECT %s FROM ${audit} ORDER BY seq DESC LIMIT 1)`;
-  const append = lazy(() =>
-    flavor === 'sqlite'
-      ? dialect.prepare(
-          `INSERT INTO ${audit} (${COLUMNS}) SELECT p.seq + 1, $1, $2, $3, $4, $5, $6, $7, p.hash,` +
-            ` ${SQLITE_SHA256}($8 || p.hash || '","seq":' || (p.seq + 1) || $9)` +
-            ` FROM (SELECT coalesce(${last.replace('%s', 'seq')}, 0) AS seq,` +
-            ` coalesce(${last.replace('%s', 'hash')}, '${GENESIS_HASH}') AS hash) AS p` +
-            ` RETURNING ${COLUMNS}`,
-          true,
-        )
-      : dialect.prepare(
-          `SELECT out_seq AS seq, out_prev AS prev_hash, out_hash AS hash FROM ${appendFunctionOf(dialect.table)}($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-          true,
-        ),
+  const insert = lazy(() =>
+    dialect.prepare(
+      `INSERT INTO ${audit} (${DRAFT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, ${dialect.relaxed('$7')})`,
+      false,
+    ),
   );
   const reads = new Map<string, SqlStatement>();
   const readPage = (since: boolean, until: boolean): SqlStatement => {
@@ -150,7 +169,7 @@ export function sqlAuditChain(dialect: SqlDialect, flavor: AuditFlavor): AuditCh
         ...(until ? [`at < $${since ? 4 : 3}`] : []),
       ];
       statement = dialect.prepare(
-        `SELECT ${COLUMNS} FROM ${audit} WHERE ${where.join(' AND ')} ORDER BY seq LIMIT $2`,
+        `SELECT ${ENTRY_COLUMNS} FROM ${audit} WHERE ${where.join(' AND ')} ORDER BY seq LIMIT $2`,
         false,
       );
       reads.set(key, statement);
@@ -158,28 +177,25 @@ export function sqlAuditChain(dialect: SqlDialect, flavor: AuditFlavor): AuditCh
     return statement;
   };
   const lastEntry = lazy(() =>
-    dialect.prepare(`SELECT ${COLUMNS} FROM ${audit} ORDER BY seq DESC LIMIT 1`, false),
+    dialect.prepare(
+      `SELECT ${ENTRY_COLUMNS} FROM ${audit} WHERE seq IS NOT NULL ORDER BY seq DESC LIMIT 1`,
+      false,
+    ),
+  );
+  const countPending = lazy(() =>
+    dialect.prepare(`SELECT count(*) AS pending FROM ${audit} WHERE seq IS NULL`, false),
   );
   const rowsOf = (rows: readonly unknown[]): AuditEntry[] => (rows as readonly AuditRow[]).map(entryOf);
 
   return {
+    recordOf: (draft) => ({ sql: recordSql, values: draftValues(draft) }),
     async append(draft) {
-      const { head, tail } = hashedTextAround(draft);
-      const detail = draft.detail === undefined ? null : JSON.stringify(draft.detail);
-      const { rows } = await append()([
-        draft.at,
-        draft.kind,
-        draft.confirmationId ?? null,
-        draft.tool,
-        draft.by ?? null,
-        draft.action,
-        detail,
-        head,
-        tail,
-      ]);
-      const [row] = rows as readonly unknown[] as readonly Pick<AuditRow, 'seq' | 'prev_hash' | 'hash'>[];
-      if (row === undefined) throw new Error('the audit append wrote no entry');
-      return { ...draft, seq: Number(row.seq), prevHash: row.prev_hash, hash: row.hash };
+      await insert()(draftValues(draft));
+    },
+    sequence,
+    async pending() {
+      const [row] = (await countPending()([])).rows as readonly unknown[] as readonly { pending: unknown }[];
+      return Number(row?.pending ?? 0);
     },
     async read({ afterSeq, limit, since, until }) {
       const values: unknown[] = [afterSeq, limit];
@@ -193,14 +209,7 @@ export function sqlAuditChain(dialect: SqlDialect, flavor: AuditFlavor): AuditCh
   };
 }
 
-/**
- * The SQLite store's audit log: registers `graded_tools_sha256` (deterministic) on the connection, for
- * the append statement to hash with.
- */
-export function sqliteAuditChain(
-  db: { function(name: string, options: { deterministic: boolean }, fn: (text: unknown) => string): unknown },
-  dialect: SqlDialect,
-): AuditChain {
-  db.function(SQLITE_SHA256, { deterministic: true }, (text) => digestOf(String(text)));
-  return sqlAuditChain(dialect, 'sqlite');
-}
+/** The columns the sequencers read of an entry not yet sequenced. */
+export const UNSEQUENCED_COLUMNS = `id, ${ENTRY_COLUMNS}`;
+/** Entries one sequencing transaction chains at most. */
+export const SEQUENCE_BATCH = 1_000;

@@ -1,21 +1,22 @@
 import { type EscalationClaim, escalationEntry } from '../../confirm/escalation.js';
-import type { ConfirmationStore } from '../../confirm/store.js';
+import type { ConfirmationStore, TransitionOutcome } from '../../confirm/store.js';
 import type { Confirmation } from '../../confirm/types.js';
 import type { SqlDialect } from './dialect.js';
-import type { ConfirmationRow } from './sql-row.js';
+import type { RowStep } from './row-change.js';
+import { appendedHistory } from './sql-row.js';
 
 /** Escalations one `escalateDue` marks at most; the next sweep takes the rest. */
 const ESCALATE_BATCH = 500;
 
 /**
- * The SQL stores' `escalateDue`: the due rows, then one conditional `UPDATE` each that raises the
- * `escalated` column (the highest announced step) only while it is still below the step — so of any
- * number of instances sweeping at once, exactly one marks each row for each step — and appends the
- * history entry in the same write. Not a decision: a claim lost to a power cut is announced again.
+ * The SQL stores' `escalateDue`: the due rows, then one row change each that raises the `escalated`
+ * column (the highest announced step) only while it is still below the step — conditional on the row
+ * read, so of any number of instances sweeping at once, exactly one marks each row for each step —
+ * with its history and audit entries. Not a decision: a claim lost to a power cut is announced again.
  */
 export function sqlEscalations(
   dialect: SqlDialect,
-  fromRow: (row: ConfirmationRow) => Confirmation,
+  change: (id: string, step: RowStep) => Promise<TransitionOutcome>,
 ): Required<Pick<ConfirmationStore, 'escalateDue'>> {
   const { table } = dialect;
   const due = dialect.prepare(
@@ -23,11 +24,8 @@ export function sqlEscalations(
       ` AND COALESCE(escalated, 0) < $4 ORDER BY created_at LIMIT ${ESCALATE_BATCH}`,
     false,
   );
-  const mark = dialect.prepare(
-    `UPDATE ${table} SET escalated = $2, updated_at = $3, history = ${dialect.relaxed(dialect.appendHistory('$4'))}` +
-      ` WHERE id = $1 AND status = 'pending' AND expires_at > $3 AND COALESCE(escalated, 0) < $2 RETURNING *`,
-    false,
-  );
+  const ms = (stored: unknown): number =>
+    typeof stored === 'number' ? stored : Date.parse(dialect.isoOf(stored));
   return {
     async escalateDue({ now, step, olderThan, tool }: EscalationClaim) {
       const time = dialect.time(now);
@@ -35,8 +33,29 @@ export function sqlEscalations(
       const entry = JSON.stringify(escalationEntry(now, step));
       const marked: Confirmation[] = [];
       for (const { id } of rows) {
-        const [row] = (await mark([id, step, time, entry])).rows;
-        if (row !== undefined) marked.push(fromRow(row));
+        const outcome = await change(id, {
+          action: 'escalated',
+          now,
+          by: undefined,
+          decision: false,
+          plan: (row) =>
+            row.status === 'pending' &&
+            row.tool === tool &&
+            ms(row.created_at) <= olderThan &&
+            ms(row.expires_at) > now &&
+            Number(row.escalated ?? 0) < step
+              ? {
+                  ok: true,
+                  after: {
+                    ...row,
+                    escalated: step,
+                    updated_at: time,
+                    history: appendedHistory(row.history, entry),
+                  },
+                }
+              : { ok: false, reason: 'wrong-status' },
+        });
+        if (outcome.ok) marked.push(outcome.confirmation);
       }
       return marked;
     },

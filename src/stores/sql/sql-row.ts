@@ -37,6 +37,8 @@ export interface ConfirmationRow {
   readonly deliver_at: unknown;
   /** The highest escalation step announced (`escalateDue`), or null; absent on a row not read back. */
   readonly escalated?: number | string | null;
+  /** How many changes the row has had: every change is conditional on the one it read. */
+  readonly revision?: number | string;
   /** `list` only: the row's tie-break between equal creation times, as text. */
   readonly list_order?: string | number;
 }

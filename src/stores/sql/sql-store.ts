@@ -1,10 +1,12 @@
+import type { LoggedAction } from '../../audit/audit-drafts.js';
 import { listStart, pageOf } from '../../confirm/list-page.js';
 import type {
+  ApprovalsSwap,
   ApproveChange,
   ConfirmationQuery,
   ConfirmationStore,
   DecisionChange,
-  FinishChange,
+  PayloadEdit,
   TransitionOutcome,
 } from '../../confirm/store.js';
 import { FINISHED_STATUSES } from '../../confirm/store.js';
@@ -20,8 +22,9 @@ import {
 } from '../../confirm/transitions.js';
 import type { Confirmation, ConfirmationStatus } from '../../confirm/types.js';
 import type { SqlDialect, SqlStatement } from './dialect.js';
-import { type Guards, guardedUpdate, isGuarded } from './guarded-update.js';
 import { pruneInBatches } from './prune-batches.js';
+import { rowChanges } from './row-change.js';
+import type { sqlAuditChain } from './sql-audit.js';
 import { sqlEscalations } from './sql-escalations.js';
 import { sqlLimits } from './sql-limits.js';
 import { sqlLinks } from './sql-links.js';
@@ -32,10 +35,9 @@ import {
   confirmationRow,
   rowToConfirmation,
   rowValues,
-  statusList,
   statusLiteral,
 } from './sql-row.js';
-import { linksTableOf, noticesTableOf } from './table-name.js';
+import { noticesTableOf } from './table-name.js';
 
 /** Reminders one `remindDue` claims at most; the next sweep takes the rest. */
 const REMIND_BATCH = 500;
@@ -44,7 +46,7 @@ const KNOWN_ROWS = 256;
 
 /** Internal switches of the engine; the public stores take none of them. */
 export interface SqlStoreOptions {
-  /** Remember rows so a write can skip `RETURNING *` (default true; off for the differential test). */
+  /** Remember rows so a change can skip the read before it (default true; off for the differential test). */
   readonly rememberRows?: boolean;
 }
 
@@ -60,23 +62,23 @@ const MAX_ORDER = 9_223_372_036_854_775_807n;
 const orderDigits = (digits: string): string => (BigInt(digits) > MAX_ORDER ? MAX_ORDER.toString() : digits);
 
 /**
- * Every `ConfirmationStore` method, written once over a `SqlDialect`. Each status change is one
- * conditional `UPDATE … WHERE id = $1 AND status IN (…)`, so of any number of concurrent callers, in
- * any number of processes, exactly one changes the row; which commits must reach the disk is
- * `DECISIONS`, told to the dialect with each statement.
+ * Every `ConfirmationStore` method, written once over a `SqlDialect`. Each change of a confirmation is
+ * one conditional `UPDATE … WHERE id = $1 AND revision = $2` of the row it was planned from, committed
+ * together with its audit entry (`rowChanges`), so of any number of concurrent callers, in any number
+ * of processes, exactly one changes the row, and no change is without its entry; which commits must
+ * reach the disk is `DECISIONS`, told to the dialect with each statement.
  */
-export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {}): ConfirmationStore {
+export function createSqlStore(
+  dialect: SqlDialect,
+  audit: ReturnType<typeof sqlAuditChain>,
+  options: SqlStoreOptions = {},
+): ConfirmationStore {
   const { table, insertionOrder: order } = dialect;
   const write = (name: Write, sql: string): SqlStatement => dialect.prepare(sql, DECISIONS.has(name));
-  const history = (name: Write, entry: string): string =>
-    DECISIONS.has(name) ? dialect.appendHistory(entry) : dialect.relaxed(dialect.appendHistory(entry));
   const fromRow = (row: ConfirmationRow): Confirmation => rowToConfirmation(row, dialect.isoOf);
 
-  // The row as this store last read or wrote it. A write whose `WHERE` also pins the remembered
-  // `status` and `attempt` (and no approvals or escalation) changes exactly that row or nothing — each
-  // status is left for good or re-entered only with a new attempt, and only an approval or an escalation
-  // changes a pending row in place, so these name one version — and the row after it is computed here instead of sent back
-  // (`RETURNING *`). A miss falls back to the plain statement.
+  // The row as this store last read or wrote it: a change plans from it and is conditional on its
+  // `revision`, so a stale one costs a failed write and a read, never a wrong write.
   const known = new Map<string, ConfirmationRow>();
   const remembering = options.rememberRows !== false;
   const remember = (row: ConfirmationRow): void => {
@@ -85,171 +87,127 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
     known.set(row.id, row);
     if (known.size > KNOWN_ROWS) known.delete(known.keys().next().value as string);
   };
-  const knownIn = (id: string, from: readonly ConfirmationStatus[]): ConfirmationRow | undefined => {
-    const row = known.get(id);
-    return row !== undefined &&
-      row.approvals == null &&
-      row.escalated == null &&
-      from.includes(row.status as ConfirmationStatus)
-      ? row
-      : undefined;
-  };
 
-  const insert = write(
-    'create',
-    `INSERT INTO ${table} (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((column, i) =>
-      column === 'history' && !DECISIONS.has('create') ? dialect.relaxed(`$${i + 1}`) : `$${i + 1}`,
-    ).join(', ')})`,
-  );
+  const insert = `INSERT INTO ${table} (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((column, i) =>
+    column === 'history' && !DECISIONS.has('create') ? dialect.relaxed(`$${i + 1}`) : `$${i + 1}`,
+  ).join(', ')})`;
   const selectOne = dialect.prepare(`SELECT * FROM ${table} WHERE id = $1`, false);
-
-  /**
-   * Why a conditional update matched nothing: the read-back after a lost claim (for the message). A
-   * decision whose payload or approvals changed since they were read is `wrong-status`, whatever the
-   * time; one still where it starts from and not expired was refused for its link.
-   */
-  const refusal = async (
-    id: string,
-    transition: Transition | undefined,
-    now: number,
-    guards: Guards = {},
-  ): Promise<TransitionOutcome> => {
+  const read = async (id: string): Promise<ConfirmationRow | undefined> => {
     const [row] = (await selectOne([id])).rows;
-    if (row === undefined) {
-      known.delete(id);
-      return { ok: false, reason: 'not-found' };
-    }
-    remember(row);
-    const current = fromRow(row);
-    const { edit, quorum, link } = guards;
-    const unchanged =
-      transition?.from.includes(current.status) === true &&
-      (edit === undefined || current.digest === edit.fromDigest) &&
-      (quorum === undefined || (row.approvals ?? '[]') === approvalsJson(quorum.expected));
-    if (!unchanged) return { ok: false, reason: 'wrong-status', confirmation: current };
-    if (transition?.refusedWhenExpired === true && Date.parse(current.expiresAt) <= now)
-      return { ok: false, reason: 'expired', confirmation: current };
-    return { ok: false, reason: link === undefined ? 'wrong-status' : 'link-refused', confirmation: current };
+    if (row === undefined) known.delete(id);
+    else remember(row);
+    return row;
   };
+  const rows = rowChanges(dialect, {
+    recordOf: audit.recordOf,
+    read,
+    known: (id) => known.get(id),
+    remember,
+    fromRow,
+  });
+  const ms = (stored: unknown): number =>
+    typeof stored === 'number' ? stored : Date.parse(dialect.isoOf(stored));
 
-  const linksTable = linksTableOf(table);
-  // Bookkeeping, not a decision: `digest = digest` only carries the dialect's "no flush wait".
-  const markLinkUsed = write(
-    'useLink',
-    `UPDATE ${linksTable} SET used_at = $2, digest = ${dialect.relaxed('digest')} WHERE token_hash = $1 AND used_at IS NULL`,
-  );
-  const moveClauses = (name: Move | 'approve' | 'hold') => {
-    const transition: Transition = TRANSITIONS[name];
-    // A held claim is written as a claim (a decision), its `deliverAt` bound as $4.
-    const set =
-      `status = ${statusLiteral(transition.to)}, updated_at = $2, history = ${history(name === 'hold' ? 'claim' : name, '$3')}` +
-      (transition.startsAttempt ? ', attempt = attempt + 1' : '') +
-      (name === 'hold' ? ', deliver_at = $4' : '');
-    const where =
-      `id = $1 AND status IN (${statusList(transition.from)})` +
-      (transition.refusedWhenExpired ? ' AND expires_at > $2' : '') +
-      (name === 'deliverDue' ? ' AND deliver_at <= $2' : '');
-    return { transition, set, where };
-  };
-  const moveStatements = (name: Move) => {
-    const { transition, set, where } = moveClauses(name);
-    return {
-      transition,
-      full: write(name, `UPDATE ${table} SET ${set} WHERE ${where} RETURNING *`),
-      lean: write(
-        name,
-        `UPDATE ${table} SET ${set} WHERE ${where} AND status = $4 AND attempt = $5 AND approvals IS NULL AND escalated IS NULL`,
-      ),
-    };
-  };
-  const moves = {
-    claim: moveStatements('claim'),
-    reclaim: moveStatements('reclaim'),
-    reject: moveStatements('reject'),
-    markDelivered: moveStatements('markDelivered'),
-    deliverDue: moveStatements('deliverDue'),
-    cancel: moveStatements('cancel'),
-  };
-  const guardedStatements = new Map<string, SqlStatement>();
-  /**
-   * A decision with guards (`guardedUpdate`): the write that decides is the one that checks them, and
-   * spends a link (marking it used after is bookkeeping: its confirmation has left the state it was
-   * made for). Always the full statement (guards are rare); its row is remembered like any other.
-   */
-  const guardedMove = async (
+  /** A move of the state machine (`TRANSITIONS`) as a row step, with its guards checked on the row read. */
+  const move = (
     name: Move | 'approve' | 'hold',
     id: string,
-    change: DecisionChange &
-      Guards & { readonly approval?: ApproveChange['approval']; readonly deliverAt?: number | undefined },
+    change: DecisionChange & {
+      readonly edit?: PayloadEdit | undefined;
+      readonly quorum?: ApprovalsSwap | undefined;
+      readonly approval?: ApproveChange['approval'];
+      readonly deliverAt?: number | undefined;
+    },
+    action: LoggedAction,
   ): Promise<TransitionOutcome> => {
-    const { transition, set, where } = moveClauses(name);
-    const now = dialect.time(change.now);
-    const entry = JSON.stringify(historyEntry(change, transition.to, change.edit, change.approval));
-    const held = name === 'hold' ? [dialect.time(change.deliverAt ?? change.now)] : [];
-    const { sql, values } = guardedUpdate(
-      { table, linksTable, set, where, values: [id, now, entry, ...held] },
-      change,
-    );
-    const statement = guardedStatements.get(sql) ?? write(name === 'hold' ? 'claim' : name, sql);
-    guardedStatements.set(sql, statement);
-    const [after] = (await statement(values)).rows;
-    if (after === undefined) return refusal(id, transition, change.now, change);
-    remember(after);
-    if (change.link !== undefined) await markLinkUsed([change.link.tokenHash, now]);
-    return { ok: true, confirmation: fromRow(after) };
-  };
-  const move = async (
-    name: Move,
-    id: string,
-    change: DecisionChange & Guards,
-  ): Promise<TransitionOutcome> => {
-    if (isGuarded(change)) return guardedMove(name, id, change);
-    const { transition, full, lean } = moves[name];
-    const entry = JSON.stringify(historyEntry(change, transition.to));
-    const now = dialect.time(change.now);
-    const before = knownIn(id, transition.from);
-    if (before !== undefined) {
-      const attempt = Number(before.attempt);
-      if ((await lean([id, now, entry, before.status, attempt])).changed === 1) {
+    const transition: Transition = TRANSITIONS[name];
+    const { edit, quorum, approval, deliverAt, now } = change;
+    const entry = JSON.stringify(historyEntry(change, transition.to, edit, approval));
+    const time = dialect.time(now);
+    return rows.change(id, {
+      action,
+      now,
+      by: change.by,
+      link: change.link,
+      decision: DECISIONS.has(name === 'hold' ? 'claim' : name),
+      plan: (row) => {
+        if (
+          !transition.from.includes(row.status as ConfirmationStatus) ||
+          (edit !== undefined && row.digest !== edit.fromDigest) ||
+          (quorum !== undefined && (row.approvals ?? '[]') !== approvalsJson(quorum.expected)) ||
+          (name === 'deliverDue' && (row.deliver_at == null || ms(row.deliver_at) > now))
+        )
+          return { ok: false, reason: 'wrong-status' };
+        if (transition.refusedWhenExpired === true && ms(row.expires_at) <= now)
+          return { ok: false, reason: 'expired' };
         const after: ConfirmationRow = {
-          ...before,
+          ...row,
           status: transition.to,
-          updated_at: now,
-          attempt: transition.startsAttempt ? attempt + 1 : attempt,
-          history: appendedHistory(before.history, entry),
+          updated_at: time,
+          attempt: Number(row.attempt) + (transition.startsAttempt === true ? 1 : 0),
+          history: appendedHistory(row.history, entry),
+          ...(edit === undefined ? {} : { payload: edit.payloadJson, digest: edit.digest }),
+          ...(quorum === undefined ? {} : { approvals: approvalsJson(quorum.next) }),
+          ...(deliverAt === undefined ? {} : { deliver_at: dialect.time(deliverAt) }),
         };
-        remember(after);
-        return { ok: true, confirmation: fromRow(after) };
-      }
-    }
-    const [after] = (await full([id, now, entry])).rows;
-    if (after === undefined) return refusal(id, transition, change.now);
-    remember(after);
-    return { ok: true, confirmation: fromRow(after) };
+        return { ok: true, after };
+      },
+    });
   };
 
-  const finishStatements = (status: FinishChange['status']) => {
-    const set = `status = ${statusLiteral(status)}, updated_at = $2, result = $4, error = $5, history = ${history('finish', '$6')}`;
-    const where = `id = $1 AND attempt = $3 AND status IN (${statusList(finishFrom(status))})`;
-    return {
-      full: write('finish', `UPDATE ${table} SET ${set} WHERE ${where} RETURNING *`),
-      lean: write('finish', `UPDATE ${table} SET ${set} WHERE ${where} AND status = $7`),
-    };
-  };
-  const finishes = {
-    delivered: finishStatements('delivered'),
-    failed: finishStatements('failed'),
-    unknown: finishStatements('unknown'),
-  };
-
-  const expireSql = `UPDATE ${table} SET status = 'expired', updated_at = $1, history = ${history('expire', '$2')} WHERE status = 'pending' AND expires_at <= $1`;
-  const expireAll = write('expire', `${expireSql} RETURNING *`);
-  const expireOne = write('expire', `${expireSql} AND id = $3 RETURNING *`);
-  const recover = write(
-    'recoverStale',
-    `UPDATE ${table} SET status = 'unknown', updated_at = $1, error = $3, history = ${history('recoverStale', '$4')}` +
-      ` WHERE status = 'delivering' AND updated_at < $2 AND id NOT IN (${dialect.jsonTextElements('$5')}) RETURNING *`,
+  // The sweeps read the rows due, then change each as one row step (its entry with it): a row another
+  // instance changed meanwhile is refused and left out.
+  const SWEEP_BATCH = 500;
+  const dueToExpire = dialect.prepare(
+    `SELECT * FROM ${table} WHERE status = 'pending' AND expires_at <= $1 ORDER BY expires_at LIMIT ${SWEEP_BATCH}`,
+    false,
   );
+  const staleDeliveries = dialect.prepare(
+    `SELECT * FROM ${table} WHERE status = 'delivering' AND updated_at < $1` +
+      ` AND id NOT IN (${dialect.jsonTextElements('$2')}) ORDER BY updated_at LIMIT ${SWEEP_BATCH}`,
+    false,
+  );
+  const changeEach = async (
+    due: () => Promise<readonly ConfirmationRow[]>,
+    change: (row: ConfirmationRow) => Promise<TransitionOutcome>,
+  ): Promise<Confirmation[]> => {
+    const changed: Confirmation[] = [];
+    for (;;) {
+      const batch = await due();
+      let moved = 0;
+      for (const row of batch) {
+        const outcome = await change(row);
+        if (outcome.ok) {
+          changed.push(outcome.confirmation);
+          moved++;
+        }
+      }
+      // Every row of a full batch changed: there may be more.
+      if (batch.length < SWEEP_BATCH || moved < batch.length) return changed;
+    }
+  };
+  const expireRow = (id: string, now: number): Promise<TransitionOutcome> => {
+    const entry = JSON.stringify(historyEntry({ now }, 'expired'));
+    return rows.change(id, {
+      action: 'expired',
+      now,
+      by: undefined,
+      decision: DECISIONS.has('expire'),
+      plan: (row) =>
+        row.status === 'pending' && ms(row.expires_at) <= now
+          ? {
+              ok: true,
+              after: {
+                ...row,
+                status: 'expired',
+                updated_at: dialect.time(now),
+                history: appendedHistory(row.history, entry),
+              },
+            }
+          : { ok: false, reason: 'wrong-status' },
+    });
+  };
+
   // One status at a time, so each batch is one range of the (status, updated_at) index.
   const pruneBatches = FINISHED_STATUSES.map((status) =>
     write(
@@ -290,19 +248,22 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
   return {
     ...links,
     ...limits,
-    ...sqlEscalations(dialect, fromRow),
+    ...sqlEscalations(dialect, rows.change),
+    audit,
 
     async create(confirmation) {
       const row = confirmationRow(confirmation, dialect.time);
-      await insert(rowValues(row));
-      remember(row);
+      await rows.insert(
+        { sql: insert, values: rowValues(row) },
+        row,
+        confirmation.actor,
+        DECISIONS.has('create'),
+      );
     },
 
     async get(id) {
-      const [row] = (await selectOne([id])).rows;
-      if (row === undefined) return undefined;
-      remember(row);
-      return fromRow(row);
+      const row = await read(id);
+      return row === undefined ? undefined : fromRow(row);
     },
 
     async list(query: ConfirmationQuery = {}) {
@@ -350,64 +311,84 @@ export function createSqlStore(dialect: SqlDialect, options: SqlStoreOptions = {
       }));
     },
 
-    // A held send (`deliverAt`) takes the guarded path's one statement: only a tool with `holdMs` pays.
-    claim: (id, change) =>
-      change.deliverAt === undefined ? move('claim', id, change) : guardedMove('hold', id, change),
-    deliverDue: (id, change) => move('deliverDue', id, change),
-    cancel: (id, change) => move('cancel', id, change),
+    claim: (id, change) => move(change.deliverAt === undefined ? 'claim' : 'hold', id, change, 'confirmed'),
+    deliverDue: (id, change) => move('deliverDue', id, change, 'delivering'),
+    cancel: (id, change) => move('cancel', id, change, 'cancelled'),
     async dueScheduled({ now, limit }) {
-      const { rows } = await dueHeld([dialect.time(now), limit]);
-      return rows.map(fromRow);
+      const { rows: due } = await dueHeld([dialect.time(now), limit]);
+      return due.map(fromRow);
     },
-    approve: (id, change) => guardedMove('approve', id, change),
-    reclaim: (id, change) => move('reclaim', id, change),
-    reject: (id, change) => move('reject', id, change),
-    markDelivered: (id, change) => move('markDelivered', id, change),
+    approve: (id, change) => move('approve', id, change, 'approved'),
+    reclaim: (id, change) => move('reclaim', id, change, 'confirmed'),
+    reject: (id, change) => move('reject', id, change, 'rejected'),
+    markDelivered: (id, change) => move('markDelivered', id, change, 'delivered'),
 
     async finish(id, change) {
       const from = finishFrom(change.status);
-      const { full, lean } = finishes[change.status];
       const entry = JSON.stringify(
         historyEntry({ now: change.now, by: change.by, note: change.note ?? change.error }, change.status),
       );
-      const now = dialect.time(change.now);
-      const result = change.resultJson ?? null;
-      const error = change.error ?? null;
-      const values = [id, now, change.attempt, result, error, entry];
-      const before = knownIn(id, from);
-      if (before !== undefined && Number(before.attempt) === change.attempt) {
-        if ((await lean([...values, before.status])).changed === 1) {
-          const after: ConfirmationRow = {
-            ...before,
-            status: change.status,
-            updated_at: now,
-            result,
-            error,
-            history: appendedHistory(before.history, entry),
-          };
-          remember(after);
-          return { ok: true, confirmation: fromRow(after) };
-        }
-      }
-      const [after] = (await full(values)).rows;
-      if (after === undefined) return refusal(id, undefined, change.now);
-      remember(after);
-      return { ok: true, confirmation: fromRow(after) };
+      return rows.change(id, {
+        action: change.status,
+        now: change.now,
+        by: change.by,
+        decision: DECISIONS.has('finish'),
+        plan: (row) =>
+          from.includes(row.status as ConfirmationStatus) && Number(row.attempt) === change.attempt
+            ? {
+                ok: true,
+                after: {
+                  ...row,
+                  status: change.status,
+                  updated_at: dialect.time(change.now),
+                  // An earlier attempt's result or error does not describe this one: both are replaced.
+                  result: change.resultJson ?? null,
+                  error: change.error ?? null,
+                  history: appendedHistory(row.history, entry),
+                },
+              }
+            : { ok: false, reason: 'wrong-status' },
+      });
     },
 
     async expire({ now, id }) {
-      const entry = JSON.stringify(historyEntry({ now }, 'expired'));
-      const time = dialect.time(now);
-      const { rows } = id === undefined ? await expireAll([time, entry]) : await expireOne([time, entry, id]);
-      return rows.map(fromRow);
+      if (id !== undefined) {
+        const outcome = await expireRow(id, now);
+        return outcome.ok ? [outcome.confirmation] : [];
+      }
+      return changeEach(
+        async () => (await dueToExpire([dialect.time(now)])).rows,
+        (row) => expireRow(row.id, now),
+      );
     },
 
     async recoverStale({ now, olderThanMs, running = [] }) {
       const note = staleNote(olderThanMs);
       const entry = JSON.stringify(historyEntry({ now, note }, 'unknown'));
-      const times = [dialect.time(now), dialect.time(now - olderThanMs)];
-      const { rows } = await recover([...times, note, entry, JSON.stringify(running)]);
-      return rows.map(fromRow);
+      const cutoff = now - olderThanMs;
+      return changeEach(
+        async () => (await staleDeliveries([dialect.time(cutoff), JSON.stringify(running)])).rows,
+        (stale) =>
+          rows.change(stale.id, {
+            action: 'unknown',
+            now,
+            by: undefined,
+            decision: DECISIONS.has('recoverStale'),
+            plan: (row) =>
+              row.status === 'delivering' && ms(row.updated_at) < cutoff && !running.includes(row.id)
+                ? {
+                    ok: true,
+                    after: {
+                      ...row,
+                      status: 'unknown',
+                      updated_at: dialect.time(now),
+                      error: note,
+                      history: appendedHistory(row.history, entry),
+                    },
+                  }
+                : { ok: false, reason: 'wrong-status' },
+          }),
+      );
     },
 
     async prune({ before }) {

@@ -1,5 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
-import type { SqlDialect, SqlResult } from './dialect.js';
+import { AuditWriteError } from '../../audit/audit-chain.js';
+import { CHANGED, type SqlDialect, type SqlResult } from './dialect.js';
 import { type ConfirmationRow, statusList } from './sql-row.js';
 
 /** `$1, $2, …` are named parameters to SQLite: bound from an object keyed 1, 2, …. */
@@ -27,6 +28,34 @@ export function sqliteDialect({
 }): SqlDialect {
   const syncFull = syncDecisions ? db.prepare('PRAGMA synchronous = FULL') : undefined;
   const syncNormal = syncDecisions ? db.prepare('PRAGMA synchronous = NORMAL') : undefined;
+  const statements = new Map<string, BetterSqlite3.Statement>();
+  const statement = (sql: string): BetterSqlite3.Statement => {
+    let prepared = statements.get(sql);
+    if (prepared === undefined) {
+      // Run only after the change was made, in the same transaction: the condition holds.
+      prepared = db.prepare(sql.replace(CHANGED, '1 = 1'));
+      statements.set(sql, prepared);
+    }
+    return prepared;
+  };
+  /** A change and its records in one synchronous `BEGIN IMMEDIATE` transaction: nothing else runs between. */
+  const changeWith = db.transaction(
+    (
+      change: { sql: string; values: readonly unknown[] },
+      records: readonly { sql: string; values: readonly unknown[] }[],
+    ) => {
+      const changed = statement(change.sql).run(named(change.values)).changes;
+      if (changed === 0) return 0;
+      for (const record of records) {
+        try {
+          statement(record.sql).run(named(record.values));
+        } catch (error) {
+          throw new AuditWriteError(error);
+        }
+      }
+      return changed;
+    },
+  );
   return {
     table,
     tableName,
@@ -72,6 +101,16 @@ export function sqliteDialect({
     appendHistory: (entry) =>
       `substr(history, 1, length(history) - 1) || CASE WHEN history = '[]' THEN '' ELSE ',' END || ${entry} || ']'`,
     relaxed: (text) => text,
+    async together(change, records, decision) {
+      if (!decision || syncFull === undefined || syncNormal === undefined)
+        return changeWith.immediate(change, records);
+      syncFull.run();
+      try {
+        return changeWith.immediate(change, records);
+      } finally {
+        syncNormal.run();
+      }
+    },
     prepare(sql, decision) {
       const statement = db.prepare(sql);
       const run = (values: readonly unknown[]): SqlResult => {

@@ -2,15 +2,17 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { afterAll } from 'vitest';
+import { postgresSequencer, sqliteSequencer } from '../../../src/stores/sql/audit-sequencer.js';
 import { postgresDialect } from '../../../src/stores/sql/postgres-dialect.js';
 import { schemaStatements } from '../../../src/stores/sql/schema.js';
+import { auditSchemaStatements, auditTableOf, sqlAuditChain } from '../../../src/stores/sql/sql-audit.js';
 import { createSqlStore } from '../../../src/stores/sql/sql-store.js';
 import { sqliteDialect } from '../../../src/stores/sql/sqlite-dialect.js';
 import { storeContract } from '../../confirm/store-contract.js';
 import { describePostgres, storeTables, uniqueTable } from '../../helpers/postgres.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
-// The engine with its remembered rows switched off: every write sends its row back (`RETURNING *`).
+// The engine with its remembered rows switched off: every change reads its row first.
 // The same contract as the public stores, so the shortcut and the plain path cannot drift apart.
 const dir = tempDir();
 afterAll(() => dir.remove());
@@ -19,8 +21,9 @@ storeContract('SQL engine on SQLite, rows not remembered', async () => {
   const db = new Database(join(dir.path, 'plain.db'));
   db.pragma('journal_mode = WAL');
   const dialect = sqliteDialect({ db, table: '"plain"', tableName: 'plain', syncDecisions: false });
-  db.exec(schemaStatements(dialect).join(';\n'));
-  return { store: createSqlStore(dialect, { rememberRows: false }), cleanup: () => void db.close() };
+  db.exec([...schemaStatements(dialect), ...auditSchemaStatements('"plain"', 'sqlite')].join(';\n'));
+  const audit = sqlAuditChain(dialect, sqliteSequencer(db, auditTableOf('"plain"')));
+  return { store: createSqlStore(dialect, audit, { rememberRows: false }), cleanup: () => void db.close() };
 });
 
 await describePostgres('SQL engine on PostgreSQL, rows not remembered', (url) => {
@@ -28,9 +31,14 @@ await describePostgres('SQL engine on PostgreSQL, rows not remembered', (url) =>
   storeContract('SQL engine on PostgreSQL, rows not remembered', async () => {
     const pool = new pg.Pool({ connectionString: url, max: 8 });
     const dialect = postgresDialect({ pool, table: `"${table}"`, tableName: table, relax: true });
-    for (const statement of schemaStatements(dialect)) await pool.query(statement);
+    for (const statement of [
+      ...schemaStatements(dialect),
+      ...auditSchemaStatements(`"${table}"`, 'postgres'),
+    ])
+      await pool.query(statement);
+    const audit = sqlAuditChain(dialect, postgresSequencer(pool, auditTableOf(`"${table}"`)));
     return {
-      store: createSqlStore(dialect, { rememberRows: false }),
+      store: createSqlStore(dialect, audit, { rememberRows: false }),
       cleanup: async () => {
         await pool.query(`DROP TABLE IF EXISTS ${storeTables(table)}`);
         await pool.end();
