@@ -68,10 +68,10 @@ export function rowChanges(
       sql =
         `UPDATE ${table} SET status = $3, updated_at = $4, attempt = $5, history = ${history}, approvals = $7,` +
         ' deliver_at = $8, result = $9, error = $10, escalated = $11, revision = $12' +
-        (edited ? ', payload = $13, digest = $14' : '') +
+        (edited ? ', payload = $13, digest = $14, about = $15' : '') +
         ' WHERE id = $1 AND revision = $2' +
         (linked
-          ? ` AND EXISTS (SELECT 1 FROM ${links} WHERE token_hash = $${edited ? 15 : 13}` +
+          ? ` AND EXISTS (SELECT 1 FROM ${links} WHERE token_hash = $${edited ? 16 : 13}` +
             ' AND confirmation_id = $1 AND used_at IS NULL AND expires_at > $4)'
           : '');
       updates.set(key, sql);
@@ -79,7 +79,9 @@ export function rowChanges(
     return sql;
   };
   const update = (before: ConfirmationRow, after: ConfirmationRow, step: RowStep): BoundSql => {
-    const edited = after.payload !== before.payload || after.digest !== before.digest;
+    // A person's edit: the payload, its digest and (stricter rules for it) what the approvers must be.
+    const edited =
+      after.payload !== before.payload || after.digest !== before.digest || after.about !== before.about;
     const values: unknown[] = [
       after.id,
       revisionOf(before),
@@ -94,7 +96,7 @@ export function rowChanges(
       after.escalated ?? null,
       revisionOf(after),
     ];
-    if (edited) values.push(after.payload, after.digest);
+    if (edited) values.push(after.payload, after.digest, after.about ?? null);
     if (step.link !== undefined) values.push(step.link.tokenHash);
     return { sql: updateSql(edited, step.link !== undefined, step.decision), values };
   };
