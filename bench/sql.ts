@@ -130,19 +130,35 @@ export function sqliteContenders(
     `history = substr(history, 1, length(history) - 1) || CASE WHEN history = '[]' THEN '' ELSE ',' END || ${p} || ']'`;
   const named = (values: unknown[]) => Object.fromEntries(values.map((v, i) => [i + 1, v]));
 
-  // A copy of the store's own statements, as it issues them.
+  // A copy of the store's own statements, as it issues them: each write with its audit entry, in one
+  // `BEGIN IMMEDIATE` transaction; every change conditional on the revision read.
   const sameInsert = db.prepare(
     `INSERT INTO ${t} (${COLUMNS}) VALUES (${COLUMNS.split(', ')
       .map((_, i) => `$${i + 1}`)
       .join(', ')})`,
   );
   const sameSelect = db.prepare(`SELECT * FROM ${t} WHERE id = $1`);
-  const sameClaim = db.prepare(
-    `UPDATE ${t} SET status = 'delivering', updated_at = $2, ${append('$3')}, attempt = attempt + 1 WHERE id = $1 AND status IN ('pending') AND expires_at > $2 AND status = $4 AND attempt = $5`,
+  const sameUpdate = db.prepare(
+    `UPDATE ${t} SET status = $3, updated_at = $4, attempt = $5, history = $6, approvals = $7, deliver_at = $8,` +
+      ' result = $9, error = $10, escalated = $11, revision = $12 WHERE id = $1 AND revision = $2',
   );
-  const sameFinish = db.prepare(
-    `UPDATE ${t} SET status = 'delivered', updated_at = $2, result = $4, error = $5, ${append('$6')} WHERE id = $1 AND attempt = $3 AND status IN ('delivering', 'unknown') AND status = $7`,
+  const sameAudit = db.prepare(
+    `INSERT INTO ${t}_audit (at, kind, confirmation_id, tool, by_id, action, detail) SELECT CAST($1 AS bigint), $2, $3, $4, $5, $6, $7 WHERE 1 = 1`,
   );
+  const audited = (
+    write: () => number,
+    record: [number, string, string, string | null, string, string],
+  ): number =>
+    db
+      .transaction(() => {
+        const changed = write();
+        if (changed === 1) {
+          const [at, id, tool, by, action, detail] = record;
+          sameAudit.run(named([at, 'confirmation', id, tool, by, action, detail]));
+        }
+        return changed;
+      })
+      .immediate();
   // Only the three writes, as an app would write them by hand.
   const insert = db.prepare(
     `INSERT INTO ${t} (${COLUMNS}) VALUES (${COLUMNS.split(', ')
@@ -161,15 +177,63 @@ export function sqliteContenders(
     store: storeTrip(store),
     bareSame: async (n) => {
       const c = confirmationFor(n);
-      sameInsert.run(named(bareValues(c, (ms) => ms)));
-      const row = sameSelect.get(named([c.id])) as { status: string; attempt: number } | undefined;
+      audited(
+        () => sameInsert.run(named(bareValues(c, (ms) => ms))).changes,
+        [T0, c.id, c.tool, 'agent', 'created', `{"digest":"${DIGEST}"}`],
+      );
+      const row = sameSelect.get(named([c.id])) as { status: string; history: string } | undefined;
       if (row?.status !== 'pending') throw new Error('not pending');
       const claimed = synced(() =>
-        sameClaim.run(named([c.id, T0 + 1, entry(T0 + 1, 'delivering'), 'pending', 0])),
+        audited(
+          () =>
+            sameUpdate.run(
+              named([
+                c.id,
+                0,
+                'delivering',
+                T0 + 1,
+                1,
+                entry(T0 + 1, 'delivering'),
+                null,
+                null,
+                null,
+                null,
+                null,
+                1,
+              ]),
+            ).changes,
+          [
+            T0 + 1,
+            c.id,
+            c.tool,
+            'lead',
+            'confirmed',
+            `{"digest":"${DIGEST}","status":"delivering","attempt":1}`,
+          ],
+        ),
       );
-      if (claimed.changes !== 1) throw new Error('claim lost');
+      if (claimed !== 1) throw new Error('claim lost');
       const result = JSON.stringify({ accepted: c.id });
-      sameFinish.run(named([c.id, T0 + 2, 1, result, null, entry(T0 + 2, 'delivered'), 'delivering']));
+      audited(
+        () =>
+          sameUpdate.run(
+            named([
+              c.id,
+              1,
+              'delivered',
+              T0 + 2,
+              1,
+              entry(T0 + 2, 'delivered'),
+              null,
+              null,
+              result,
+              null,
+              null,
+              2,
+            ]),
+          ).changes,
+        [T0 + 2, c.id, c.tool, null, 'delivered', `{"digest":"${DIGEST}","attempt":1}`],
+      );
     },
     bareThree: async (n) => {
       const c = confirmationFor(n);
@@ -215,8 +279,26 @@ export async function postgresContenders(
     .map((c, i) => `$${i + 1}${c === 'history' ? relaxed : ''}`)
     .join(', ')})`;
   const sameSelect = `SELECT * FROM ${t} WHERE id = $1`;
-  const sameClaim = `UPDATE ${t} SET status = 'delivering', updated_at = $2, ${append('$3')}, attempt = attempt + 1 WHERE id = $1 AND status IN ('pending') AND expires_at > $2 AND status = $4 AND attempt = $5`;
-  const sameFinish = `UPDATE ${t} SET status = 'delivered', updated_at = $2, result = $4, error = $5, ${append('$6')}${relaxed} WHERE id = $1 AND attempt = $3 AND status IN ('delivering', 'unknown') AND status = $7`;
+  // A copy of the store's own statements: each write and its audit entry as one statement.
+  const withAudit = (write: string, offset: number) =>
+    `WITH changed AS (${write} RETURNING 1), record_0 AS (INSERT INTO "${bareTable}_audit" (at, kind, confirmation_id, tool, by_id, action, detail)` +
+    ` SELECT CAST($${offset + 1} AS bigint), $${offset + 2}, $${offset + 3}, $${offset + 4}, $${offset + 5}, $${offset + 6}, $${offset + 7}` +
+    ' WHERE EXISTS (SELECT 1 FROM changed)) SELECT count(*)::int AS changed FROM changed';
+  const sameUpdate = (history: string) =>
+    `UPDATE ${t} SET status = $3, updated_at = $4, attempt = $5, history = ${history}, approvals = $7, deliver_at = $8,` +
+    ' result = $9, error = $10, escalated = $11, revision = $12 WHERE id = $1 AND revision = $2';
+  const sameCreate = withAudit(sameInsert, 15);
+  const sameClaim = withAudit(sameUpdate('$6'), 12);
+  const sameFinish = withAudit(sameUpdate(`$6${relaxed}`), 12);
+  const record = (at: number, c: Confirmation, by: string | null, action: string, detail: string) => [
+    at,
+    'confirmation',
+    c.id,
+    c.tool,
+    by,
+    action,
+    detail,
+  ];
   const claim = `UPDATE ${t} SET status = 'delivering', updated_at = $2, ${append('$3')}, attempt = attempt + 1 WHERE id = $1 AND status = 'pending' AND expires_at > $2`;
   const finish = `UPDATE ${t} SET status = 'delivered', updated_at = $2, result = $3, ${append('$4')}${relaxed} WHERE id = $1 AND attempt = 1 AND status = 'delivering'`;
 
@@ -225,26 +307,47 @@ export async function postgresContenders(
     store: storeTrip(store),
     bareSame: async (n) => {
       const c = confirmationFor(n);
-      await pool.query(sameInsert, bareValues(c, iso));
+      await pool.query(sameCreate, [
+        ...bareValues(c, iso),
+        ...record(T0, c, 'agent', 'created', `{"digest":"${DIGEST}"}`),
+      ]);
       const { rows } = await pool.query(sameSelect, [c.id]);
       if (rows[0]?.status !== 'pending') throw new Error('not pending');
       const claimed = await pool.query(sameClaim, [
-        c.id,
-        iso(T0 + 1),
-        entry(T0 + 1, 'delivering'),
-        'pending',
-        0,
+        ...[
+          c.id,
+          0,
+          'delivering',
+          iso(T0 + 1),
+          1,
+          entry(T0 + 1, 'delivering'),
+          null,
+          null,
+          null,
+          null,
+          null,
+          1,
+        ],
+        ...record(T0 + 1, c, 'lead', 'confirmed', `{"digest":"${DIGEST}","status":"delivering","attempt":1}`),
       ]);
-      if (claimed.rowCount !== 1) throw new Error('claim lost');
+      if (claimed.rows[0]?.changed !== 1) throw new Error('claim lost');
       const result = JSON.stringify({ accepted: c.id });
       await pool.query(sameFinish, [
-        c.id,
-        iso(T0 + 2),
-        1,
-        result,
-        null,
-        entry(T0 + 2, 'delivered'),
-        'delivering',
+        ...[
+          c.id,
+          1,
+          'delivered',
+          iso(T0 + 2),
+          1,
+          entry(T0 + 2, 'delivered'),
+          null,
+          null,
+          result,
+          null,
+          null,
+          2,
+        ],
+        ...record(T0 + 2, c, null, 'delivered', `{"digest":"${DIGEST}","attempt":1}`),
       ]);
     },
     bareThree: async (n) => {
@@ -503,9 +606,14 @@ export async function benchSql(options: { readonly quick?: boolean } = {}): Prom
       "Default durability ('decisions': the claim waits for the disk). store = create → get → claim → finish through the store;",
     );
     console.log(
-      'registry = invoke → confirm (digest) → delivered. bare same = a bare-driver copy of the statements the store issues;',
+      'registry = invoke → confirm (digest) → delivered. bare same = a bare-driver copy of the statements the store issues',
     );
-    console.log('bare three = only create, claim, finish. Round trips/s, medians of interleaved rounds.\n');
+    console.log(
+      '(each write with its audit entry in one transaction); bare three = only create, claim, finish, with no audit',
+    );
+    console.log(
+      'entry: the audit insert is a write the bare path lacks, kept inside the same commit. Round trips/s, medians of interleaved rounds.\n',
+    );
     console.log(`fsync floor in the temp dir: ${fmt(floor)} fdatasync/s\n`);
 
     const run = async (label: string, contenders: Contenders) => {
