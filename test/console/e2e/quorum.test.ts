@@ -92,7 +92,7 @@ describe('a refund two finance approvers must confirm, in Chromium', () => {
     expect(await approving(li.locator('article.confirmation')).count()).toBe(0);
   });
 
-  it('"Confirm selected" leaves a send that needs more approvers to its own card', async () => {
+  it('"Confirm selected" lists a send that needs more approvers as one approval of several, and records it', async () => {
     const big = await h.app.askRefund('o-90', BIG);
     const small = await h.app.askRefund('o-91', 4900);
     const li = await openInbox(LI);
@@ -100,10 +100,13 @@ describe('a refund two finance approvers must confirm, in Chromium', () => {
     await cardOf(li, small).waitFor();
     await li.getByRole('checkbox', { name: 'Select all pending' }).check();
     await li.getByRole('button', { name: 'Confirm selected' }).click();
-    await expect.poll(() => li.locator('.send-list li').count()).toBe(1);
-    expect(await li.locator('.send-list li').getAttribute('data-id')).toBe(small);
-    await li.getByRole('button', { name: 'Send 1 now' }).click();
+    const fate = (id: string) => li.locator(`.send-list li[data-id="${id}"] .fate`).textContent();
+    await expect.poll(() => li.locator('.bulk-step li').count()).toBe(2);
+    expect(await fate(big)).toBe('Not sent yet: your approval makes 1 of 2; 1 more approval is needed.');
+    expect(await fate(small)).toBe('Sent now.');
+    await li.getByRole('button', { name: 'Confirm 2', exact: true }).click();
     await expect.poll(() => cardOf(li, small).getAttribute('data-status')).toBe('delivered');
+    await expect.poll(() => cardOf(li, big).locator('.quorum-count').textContent()).toBe('Approvals: 1 of 2');
     expect(await cardOf(li, big).getAttribute('data-status')).toBe('pending');
     expect(h.app.refunds.map((r) => r.orderId)).toEqual(['o-91']);
   });
