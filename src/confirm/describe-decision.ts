@@ -22,22 +22,37 @@ function editedFields(c: Confirmation): readonly string[] {
   return [];
 }
 
+/**
+ * How many people approved a send that went past its claim: the claim is the approval that completed
+ * the quorum, so exactly as many as its rules asked for (one without rules).
+ */
+function approverCount(c: Confirmation): number {
+  const needed = c.requires?.approvals;
+  return needed === undefined || !Number.isInteger(needed) || needed < 1 ? 1 : needed;
+}
+
+/** `n`: how many people approved. The model hears how many, never who (ids stay with the app). */
 interface Words {
-  readonly delivered: (at: string, edited: readonly string[]) => string;
+  readonly delivered: (at: string, edited: readonly string[], n: number) => string;
   readonly rejected: (reason: string | undefined) => string;
   readonly expired: (at: string) => string;
-  readonly failed: (error: string | undefined) => string;
-  readonly unknown: (error: string | undefined) => string;
+  readonly failed: (error: string | undefined, n: number) => string;
+  readonly unknown: (error: string | undefined, n: number) => string;
   readonly pending: (until: string) => string;
-  readonly delivering: () => string;
-  readonly scheduled: (at: string) => string;
-  readonly cancelled: (by: string | undefined, reason: string | undefined) => string;
+  readonly delivering: (n: number) => string;
+  readonly scheduled: (at: string, n: number) => string;
+  readonly cancelled: (reason: string | undefined, n: number) => string;
 }
+
+/** Who approved, in English: "a person" ("A person" to start a sentence), or "2 people". */
+const enApprovers = (n: number, atStart = false) =>
+  n === 1 ? (atStart ? 'A person' : 'a person') : `${n} people`;
+const zhApprovers = (n: number) => (n === 1 ? '有人' : `${n} 人`);
 
 const WORDS: Readonly<Record<Locale, Words>> = {
   en: {
-    delivered: (at, edited) =>
-      `Sent at ${at}: a person approved it.` +
+    delivered: (at, edited, n) =>
+      `Sent at ${at}: ${enApprovers(n)} approved it.` +
       (edited.length === 0
         ? ''
         : ` They edited ${edited.join(', ')} before sending; what went out is the edited version.`),
@@ -46,42 +61,44 @@ const WORDS: Readonly<Record<Locale, Words>> = {
         ? 'A person rejected this; it was not sent. They gave no reason.'
         : `A person rejected this: ${reason}. It was not sent.`,
     expired: (at) => `Nobody decided in time: it expired at ${at} and was not sent.`,
-    failed: (error) =>
-      `A person approved this, but delivery failed${error === undefined ? '' : ` (${error})`}. A person may retry it; do not ask again for the same send.`,
-    unknown: (error) =>
-      `A person approved this, but whether it was sent is unknown${error === undefined ? '' : ` (${error})`}. A person will check; do not send it again.`,
+    failed: (error, n) =>
+      `${enApprovers(n, true)} approved this, but delivery failed${error === undefined ? '' : ` (${error})`}. A person may retry it; do not ask again for the same send.`,
+    unknown: (error, n) =>
+      `${enApprovers(n, true)} approved this, but whether it was sent is unknown${error === undefined ? '' : ` (${error})`}. A person will check; do not send it again.`,
     pending: (until) => `It is waiting for a person to decide (until ${until}). Nothing has been sent yet.`,
-    delivering: () => 'A person approved this and it is being sent now.',
-    scheduled: (at) =>
-      `A person approved this; it will be sent at ${at} unless someone cancels it first. Nothing has been sent yet.`,
-    cancelled: (by, reason) =>
-      `${by === undefined ? 'A person' : by} cancelled this after it was approved${reason === undefined ? '' : `: ${reason}`}. It was not sent.`,
+    delivering: (n) => `${enApprovers(n, true)} approved this and it is being sent now.`,
+    scheduled: (at, n) =>
+      `${enApprovers(n, true)} approved this; it will be sent at ${at} unless someone cancels it first. Nothing has been sent yet.`,
+    cancelled: (reason, n) =>
+      `A person cancelled this after ${n === 1 ? 'it was approved' : `${n} people approved it`}${reason === undefined ? '' : `: ${reason}`}. It was not sent.`,
   },
   'zh-CN': {
-    delivered: (at, edited) =>
-      `已于 ${at} 发送：有人批准了它。` +
+    delivered: (at, edited, n) =>
+      `已于 ${at} 发送：${zhApprovers(n)}批准了它。` +
       (edited.length === 0 ? '' : `对方在发送前修改了 ${edited.join('、')}，发出的是修改后的版本。`),
     rejected: (reason) =>
       reason === undefined
         ? '有人拒绝了此请求，未发送，对方没有给出原因。'
         : `有人拒绝了此请求：${reason}。未发送。`,
     expired: (at) => `无人及时决定：已于 ${at} 过期，未发送。`,
-    failed: (error) =>
-      `有人批准了此请求，但投递失败${error === undefined ? '' : `（${error}）`}。可由人重试；请勿再次提出相同的发送。`,
-    unknown: (error) =>
-      `有人批准了此请求，但不确定是否已发送${error === undefined ? '' : `（${error}）`}。将由人核实；请勿再次发送。`,
+    failed: (error, n) =>
+      `${zhApprovers(n)}批准了此请求，但投递失败${error === undefined ? '' : `（${error}）`}。可由人重试；请勿再次提出相同的发送。`,
+    unknown: (error, n) =>
+      `${zhApprovers(n)}批准了此请求，但不确定是否已发送${error === undefined ? '' : `（${error}）`}。将由人核实；请勿再次发送。`,
     pending: (until) => `正在等待有人决定（截至 ${until}）。尚未发送任何内容。`,
-    delivering: () => '有人批准了此请求，正在发送。',
-    scheduled: (at) => `有人批准了此请求，将于 ${at} 发送，除非在此之前有人撤销。尚未发送任何内容。`,
-    cancelled: (by, reason) =>
-      `${by ?? '有人'}在批准后撤销了此请求${reason === undefined ? '' : `：${reason}`}。未发送。`,
+    delivering: (n) => `${zhApprovers(n)}批准了此请求，正在发送。`,
+    scheduled: (at, n) =>
+      `${zhApprovers(n)}批准了此请求，将于 ${at} 发送，除非在此之前有人撤销。尚未发送任何内容。`,
+    cancelled: (reason, n) =>
+      `有人在${n === 1 ? '' : ` ${n} 人`}批准后撤销了此请求${reason === undefined ? '' : `：${reason}`}。未发送。`,
   },
 };
 
 /**
  * The words to hand back to the model about a confirmation it asked for: what a person decided, in
  * the model's terms, without the payload. The reason a person gave for rejecting is passed on, so the
- * agent can do better next turn.
+ * agent can do better next turn. It says what happened, not who: "a person", or "2 people" where several
+ * approved; the ids of approvers and cancellers stay in the confirmation's history for the app.
  *
  * @example
  * ```ts
@@ -107,23 +124,24 @@ export function describeDecision(confirmation: Confirmation, locale: Locale = 'e
   const words = WORDS[locale] ?? WORDS.en;
   const step = lastStep(confirmation);
   const at = step?.at ?? confirmation.updatedAt;
+  const n = approverCount(confirmation);
   switch (confirmation.status) {
     case 'delivered':
-      return words.delivered(at, editedFields(confirmation));
+      return words.delivered(at, editedFields(confirmation), n);
     case 'rejected':
       return words.rejected(reasonOf(step?.note));
     case 'expired':
       return words.expired(confirmation.expiresAt);
     case 'failed':
-      return words.failed(confirmation.error);
+      return words.failed(confirmation.error, n);
     case 'unknown':
-      return words.unknown(confirmation.error);
+      return words.unknown(confirmation.error, n);
     case 'delivering':
-      return words.delivering();
+      return words.delivering(n);
     case 'scheduled':
-      return words.scheduled(confirmation.deliverAt ?? at);
+      return words.scheduled(confirmation.deliverAt ?? at, n);
     case 'cancelled':
-      return words.cancelled(step?.by, reasonOf(step?.note));
+      return words.cancelled(reasonOf(step?.note), n);
     default:
       return words.pending(confirmation.expiresAt);
   }

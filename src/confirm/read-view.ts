@@ -62,6 +62,7 @@ export function toolView(ctx: FlowContext, name: unknown): ConfirmationToolView 
     editable: edit?.editable ?? [],
     ...(info.effect === undefined ? {} : { effect: info.effect }),
     ...(payloadSchema === undefined ? {} : { payloadSchema }),
+    ...(info.holdMs === undefined ? {} : { holdMs: info.holdMs }),
   });
 }
 

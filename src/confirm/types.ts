@@ -348,6 +348,8 @@ export interface ConfirmationToolView {
   readonly effect?: string;
   /** The payload's JSON Schema, when the tool declares `payloadSchema`. */
   readonly payloadSchema?: JsonSchema;
+  /** The tool's undo window (`holdMs`): a confirm that claims it holds it this long before it is sent. */
+  readonly holdMs?: number;
 }
 
 /** What `registry.confirmations.checkEdit` resolves to: the edit as confirm would deliver it. */

@@ -23,6 +23,11 @@ export type Card = Confirmation & {
   readonly offer: Offer;
   /** What the tool's rules ask of the approvers, and who approved so far ("needs 2 … — Li approved"). */
   readonly quorum?: Quorum;
+  /**
+   * The tool's undo window (`holdMs`): a confirm that completes it holds it this long before it is
+   * sent, so a page says "held until …", not "sent now".
+   */
+  readonly holdMs?: number;
 };
 
 /**

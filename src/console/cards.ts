@@ -43,6 +43,7 @@ export class CardMaker {
       names: displayNames(confirmation, this.#s.displayName, this.#s.person),
       offer: await this.#s.offer(confirmation),
       ...(quorum === undefined ? {} : { quorum }),
+      ...(tool?.holdMs === undefined ? {} : { holdMs: tool.holdMs }),
     };
   }
 

@@ -1,5 +1,6 @@
-import { type Confirmation, type ConfirmationStatus, describeDecision } from 'graded-tools';
+import { type Confirmation, type ConfirmationStatus, describeDecision, ToolRegistry } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
+import { expectConfirmRequired, manualClock, recordingSendTool, registryWith } from './setup.js';
 import { pendingConfirmation } from './store-contract.js';
 
 const AT = '2030-01-01T00:05:00.000Z';
@@ -79,5 +80,81 @@ describe('describeDecision: the words handed back to the model', () => {
     expect(describeDecision(decided('delivering'), 'fr' as never)).toBe(
       'A person approved this and it is being sent now.',
     );
+  });
+});
+
+describe('describeDecision: the model hears what happened, not who', () => {
+  const HOLD = 30_000;
+
+  /** A held send that needs two approvers, asked once: the registry, its clock and the confirmation id. */
+  async function twoApproverSend() {
+    const clock = manualClock();
+    const registry = new ToolRegistry({ now: clock.now }).register({
+      name: 'mail.send',
+      description: 'Email the customer.',
+      sideEffect: 'send',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      holdMs: HOLD,
+      rules: [{ name: 'two-eyes', approvals: 2 }],
+      prepare: (input: { text: string }) => ({ text: input.text }),
+      deliver: () => ({ sent: true }),
+    });
+    const asked = expectConfirmRequired(
+      await registry.invoke('mail.send', { text: 'Refund sent.' }, { actor: 'agent-7' }),
+    );
+    return { registry, clock, id: asked.confirmationId };
+  }
+
+  it('a cancel says "a person", never the canceller, in English and Chinese', async () => {
+    const held = recordingSendTool('mail.send', undefined, { holdMs: HOLD });
+    const { registry } = registryWith(held.tool);
+    const asked = expectConfirmRequired(
+      await registry.invoke('mail.send', { text: 'Refund sent.' }, { actor: 'agent-7' }),
+    );
+    await registry.confirm(asked.confirmationId, { approvedBy: 'approver-li@desk.example' });
+    const cancelled = await registry.cancel(asked.confirmationId, {
+      by: 'approver-li@desk.example',
+      reason: 'wrong customer',
+    });
+    if (!cancelled.ok) throw new Error(cancelled.error);
+    expect(describeDecision(cancelled.confirmation)).toBe(
+      'A person cancelled this after it was approved: wrong customer. It was not sent.',
+    );
+    expect(describeDecision(cancelled.confirmation, 'zh-CN')).toBe(
+      '有人在批准后撤销了此请求：wrong customer。未发送。',
+    );
+    for (const locale of ['en', 'zh-CN'] as const)
+      expect(describeDecision(cancelled.confirmation, locale)).not.toContain('approver-li');
+  });
+
+  it('a send several people approved says how many, never who', async () => {
+    const { registry, clock, id } = await twoApproverSend();
+    await registry.confirm(id, { approvedBy: 'approver-li@desk.example' });
+    const second = await registry.confirm(id, { approvedBy: 'approver-wu@desk.example' });
+    if (second.ok || second.confirmation === undefined) throw new Error('expected SCHEDULED');
+    expect(describeDecision(second.confirmation)).toBe(
+      `2 people approved this; it will be sent at ${second.confirmation.deliverAt} unless someone cancels it first. Nothing has been sent yet.`,
+    );
+    expect(describeDecision(second.confirmation, 'zh-CN')).toBe(
+      `2 人批准了此请求，将于 ${second.confirmation.deliverAt} 发送，除非在此之前有人撤销。尚未发送任何内容。`,
+    );
+    clock.advance(HOLD);
+    await registry.sweep();
+    const sent = await registry.confirmations.waitFor(id, { timeoutMs: 0 });
+    if (!sent.ok) throw new Error(sent.error);
+    expect(describeDecision(sent.confirmation)).toMatch(/^Sent at \S+: 2 people approved it\.$/);
+    expect(describeDecision(sent.confirmation, 'zh-CN')).toMatch(/^已于 \S+ 发送：2 人批准了它。$/);
+  });
+
+  it('a cancel of a send several people approved says how many approved and that a person cancelled', async () => {
+    const { registry, id } = await twoApproverSend();
+    await registry.confirm(id, { approvedBy: 'approver-li@desk.example' });
+    await registry.confirm(id, { approvedBy: 'approver-wu@desk.example' });
+    const cancelled = await registry.cancel(id, { by: 'approver-wu@desk.example' });
+    if (!cancelled.ok) throw new Error(cancelled.error);
+    expect(describeDecision(cancelled.confirmation)).toBe(
+      'A person cancelled this after 2 people approved it. It was not sent.',
+    );
+    expect(describeDecision(cancelled.confirmation, 'zh-CN')).toBe('有人在 2 人批准后撤销了此请求。未发送。');
   });
 });

@@ -104,7 +104,7 @@ describe('holdMs: an undo window before a confirmed send is delivered', () => {
       note: 'wrong customer',
     });
     expect(cancelled.ok && describeDecision(cancelled.confirmation)).toBe(
-      'lead-li cancelled this after it was approved: wrong customer. It was not sent.',
+      'A person cancelled this after it was approved: wrong customer. It was not sent.',
     );
     clock.advance(HOLD);
     expect(await registry.sweep()).toMatchObject({ ok: true, delivered: [] });

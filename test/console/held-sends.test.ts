@@ -64,6 +64,38 @@ describe.each(STORES)('held sends in the console (%s)', (_name, makeStore) => {
     expect(listed.body.confirmations.map((c: { id: string }) => c.id)).toEqual([held.asked.confirmationId]);
   });
 
+  it('each card tells the page its undo window, so "Confirm selected" can say which are held, not sent now', async () => {
+    const held = await heldFixture(makeStore);
+    f = held.f;
+    const plain = await f.ask('Hello');
+    const listed = await f.json('/api/confirmations');
+    const cards = new Map(listed.body.confirmations.map((c: { id: string }) => [c.id, c]));
+    expect(cards.get(held.asked.confirmationId)).toMatchObject({ holdMs: HOLD });
+    expect(cards.get(plain.confirmationId)).not.toHaveProperty('holdMs');
+    const one = await f.json(`/api/confirmations/${held.asked.confirmationId}`);
+    expect(one.body.confirmation.holdMs).toBe(HOLD);
+
+    // Confirmed together, each is answered as what happened to it: sent, or held until its time.
+    const { status, body } = await f.json('/api/confirm-many', {
+      body: {
+        items: [
+          { id: plain.confirmationId, digest: plain.digest },
+          { id: held.asked.confirmationId, digest: held.asked.digest },
+        ],
+      },
+    });
+    expect(status).toBe(200);
+    expect(body.results).toMatchObject([
+      { id: plain.confirmationId, ok: true, status: 'delivered' },
+      { id: held.asked.confirmationId, ok: false, code: 'SCHEDULED', deliverAt: expect.any(String) },
+    ]);
+    // The fixture's clock stands still: held exactly its undo window from when it was asked.
+    const askedAt = Date.parse((cards.get(held.asked.confirmationId) as { createdAt: string }).createdAt);
+    expect(Date.parse(body.results[1].deliverAt) - askedAt).toBeGreaterThanOrEqual(HOLD);
+    expect(Date.parse(body.results[1].deliverAt) - askedAt).toBeLessThan(HOLD + 1_000);
+    expect(held.delivered).toEqual([]);
+  });
+
   it('the approver cancels it: cancelled, by them, and the sweep delivers nothing', async () => {
     const held = await heldFixture(makeStore);
     f = held.f;

@@ -7,12 +7,20 @@
 // button of the card is disabled.
 import type { Api, Card, Decision } from './api.js';
 import { countdown } from './countdown.js';
-import { type Action, decider, describeDecision, formatTime, isTaken, nameOn } from './decision-words.js';
+import {
+  type Action,
+  decider,
+  describeDecision,
+  formatTime,
+  isTaken,
+  nameOn,
+  whyNotText,
+} from './decision-words.js';
 import { el, present } from './dom.js';
 import type { EditState } from './edit-form.js';
 import { renderFields, summarise } from './fields.js';
 import type { Strings } from './i18n.js';
-import { listOf, needsMoreApprovals, quorumLine } from './quorum.js';
+import { needsMoreApprovals, quorumLine } from './quorum.js';
 import { safeLinks } from './safe-links.js';
 
 /** What every card needs from the page around it. */
@@ -105,13 +113,8 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
   };
 
   const whyNot = (card: Card) => {
-    const { whyNot: code, missingFlags = [] } = card.offer;
-    if (code === undefined) return false;
-    const words =
-      code === 'FLAG_NOT_GRANTED' && missingFlags.length > 0
-        ? t.whyNotFlags(listOf(missingFlags, t.lang), missingFlags.length)
-        : (t.whyNot[code] ?? t.whyNot.OTHER ?? '');
-    return el('p', { class: 'why-not' }, words);
+    const words = whyNotText(card.offer, t);
+    return words === undefined ? false : el('p', { class: 'why-not' }, words);
   };
 
   const actions = (card: Card, edit: EditState): HTMLElement | undefined => {

@@ -19,6 +19,11 @@ export function syncClock(serverTime: string | undefined): void {
   if (Number.isFinite(server)) offsetMs = server - Date.now();
 }
 
+/** Now on the server's clock (ms since the epoch), as far as the last `serverTime` tells. */
+export function serverNow(): number {
+  return Date.now() + offsetMs;
+}
+
 function left(ms: number): string {
   const seconds = Math.max(0, Math.floor(ms / 1000));
   const h = Math.floor(seconds / 3600);

@@ -1,6 +1,6 @@
 // A decision in the approver's words: who decided, what happened, why a button did nothing — never a
 // code, never words meant for a model.
-import type { Card, Decision } from './api.js';
+import type { Card, Decision, Offer } from './api.js';
 import type { Strings } from './i18n.js';
 import { issueText } from './issue-text.js';
 import { approverNames, listOf } from './quorum.js';
@@ -35,6 +35,18 @@ export function decider(
     if (entry.status === 'delivered') return { what: 'marked', who, ...note };
   }
   return undefined;
+}
+
+/**
+ * Why Confirm is not offered (`offer.whyNot`), in the person's words: which permissions they lack
+ * for the rules' approver flags, or the check list's reason. `undefined` when it is offered.
+ */
+export function whyNotText(offer: Offer, t: Strings): string | undefined {
+  const { whyNot: code, missingFlags = [] } = offer;
+  if (code === undefined) return undefined;
+  return code === 'FLAG_NOT_GRANTED' && missingFlags.length > 0
+    ? t.whyNotFlags(listOf(missingFlags, t.lang), missingFlags.length)
+    : (t.whyNot[code] ?? t.whyNot.OTHER ?? '');
 }
 
 /**

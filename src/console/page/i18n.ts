@@ -34,9 +34,20 @@ const en = {
   selectAll: 'Select all pending',
   select: (title: string) => `Select: ${title}`,
   confirmSelected: 'Confirm selected',
+  /** The dialog of "Confirm selected": every selected one, with what confirming it does. */
   bulkListTitle: (n: number) =>
-    n === 1 ? 'This send will go out now:' : `These ${n} sends will go out now:`,
-  bulkSendNow: (n: number) => (n === 1 ? 'Send 1 now' : `Send ${n} now`),
+    n === 1 ? 'What confirming the selected send will do:' : `What confirming these ${n} selected will do:`,
+  bulkConfirm: (n: number) => (n === 1 ? 'Confirm 1' : `Confirm ${n}`),
+  fateSend: 'Sent now.',
+  /** `length`: the undo window ("30 seconds"); `at`: when it ends, as near as the page can tell. */
+  fateHold: (length: string, at: string) =>
+    `Held for ${length} (until about ${at}) so it can be undone, then sent.`,
+  fateApproval: (count: number, needed: number) => {
+    const left = needed - count;
+    return `Not sent yet: your approval makes ${count} of ${needed}; ${left} more ${left === 1 ? 'approval is' : 'approvals are'} needed.`;
+  },
+  fateLeftOut: (why: string) => `Left out, you cannot confirm it: ${why}`,
+  bulkResultTitle: 'What happened to each:',
   cancel: 'Cancel',
   rejectSelected: 'Reject selected',
   selectedCount: (n: number) => `${n} selected`,
@@ -230,8 +241,14 @@ const zhCN: Strings = {
   selectAll: '全选待确认项',
   select: (title) => `选择：${title}`,
   confirmSelected: '确认发送所选',
-  bulkListTitle: (n) => `以下 ${n} 项将立即发送：`,
-  bulkSendNow: (n) => `立即发送 ${n} 项`,
+  bulkListTitle: (n) => (n === 1 ? '确认所选的这一项将会：' : `确认所选的这 ${n} 项将会：`),
+  bulkConfirm: (n) => `确认 ${n} 项`,
+  fateSend: '立即发送。',
+  fateHold: (length, at) => `先保留 ${length}（约到 ${at}），此前可撤销，之后发送。`,
+  fateApproval: (count, needed) =>
+    `暂不发送：加上你的批准为 ${count}/${needed}，还需 ${needed - count} 人批准。`,
+  fateLeftOut: (why) => `不包括在内，你不能确认它：${why}`,
+  bulkResultTitle: '每一项的结果：',
   cancel: '取消',
   rejectSelected: '拒绝所选',
   selectedCount: (n) => `已选 ${n} 项`,

@@ -1,15 +1,16 @@
 // The inbox: an h1 with the pending count (also in the tab's title), filters (status, tool), compact
 // rows newest first, "Load more" through the server's cursor, select + "Confirm selected" (which first
-// lists what will go out) / "Reject selected", and live updates applied in place. Next to the pending
+// lists every selected one with what confirming it will do, then what it did) / "Reject selected", and
+// live updates applied in place. Next to the pending
 // ones, a "Sending soon" group holds the sends approved and held for their undo window, until they go.
 import type { Api, Card, Decision } from './api.js';
+import { confirmLabel, type Fate, fateOf, fateText, isConfirmed, resultText } from './bulk-preview.js';
 import { type CardView, createCardView } from './card.js';
 import { syncClock } from './countdown.js';
 import { describeDecision, isTaken } from './decision-words.js';
 import { el } from './dom.js';
 import { summarise } from './fields.js';
 import type { Strings } from './i18n.js';
-import { needsMoreApprovals } from './quorum.js';
 
 const STATUSES = [
   'pending',
@@ -76,8 +77,17 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
   });
   const confirmSelected = el('button', { type: 'button', class: 'primary' }, t.confirmSelected);
   const rejectSelected = el('button', { type: 'button', class: 'danger' }, t.rejectSelected);
-  const bulkStatus = el('p', { role: 'status', class: 'bulk-outcome', 'aria-live': 'polite' });
-  // The confirm step of "Confirm selected": what will go out, then "Send N now" or "Cancel".
+  // What "Confirm selected" did: a summary line, then each selected one and what happened to it.
+  const bulkSummary = el('p', { class: 'bulk-summary' });
+  const bulkResults = el('ul', { class: 'send-list bulk-results', 'aria-label': t.bulkResultTitle });
+  const bulkStatus = el(
+    'div',
+    { role: 'status', class: 'bulk-outcome', 'aria-live': 'polite' },
+    bulkSummary,
+    bulkResults,
+  );
+  // The confirm step of "Confirm selected": every selected one with what will happen to it, then
+  // "Confirm N" or "Cancel".
   const sendList = el('ul', { class: 'send-list' });
   const sendTitle = el('h2', { id: 'send-list-title', class: 'send-list-title' });
   const sendNow = el('button', { type: 'button', class: 'primary' });
@@ -113,8 +123,8 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
 
   let bulkBusy = false;
   const selection = () => [...views.values()].filter((view) => view.isSelected);
-  // "Confirm selected" sends each one now: a send whose rules ask for more people is approved on its card.
-  const bulkConfirmable = (view: CardView) => view.card.offer.confirm && !needsMoreApprovals(view.card);
+  // A selected card "Confirm selected" confirms: sent, held, or one approval of several.
+  const bulkConfirmable = (view: CardView) => view.card.offer.confirm;
   let pendingTotal = '';
   const refreshControls = () => {
     const chosen = selection();
@@ -238,23 +248,31 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     refreshControls();
   });
 
-  /** "Confirm selected": first the list of what will go out; "Send N now" sends exactly those. */
-  let listed: CardView[] = [];
-  const showStep = () => {
-    listed = selection().filter(bulkConfirmable);
-    if (bulkBusy || listed.length === 0) return;
-    sendTitle.textContent = t.bulkListTitle(listed.length);
-    sendList.replaceChildren(
-      ...listed.map((view) =>
-        el(
-          'li',
-          { 'data-id': view.card.id },
-          el('strong', {}, view.card.effect ?? t.sendsWith(view.card.title)),
-          el('span', { class: 'summary' }, ` — ${summarise(view.card.payload, view.card.labels)}`),
-        ),
-      ),
+  /**
+   * "Confirm selected": first every selected card with what confirming it will do (sent now, held for
+   * its undo window, one approval of several, or left out and why); "Confirm N" confirms exactly those
+   * it did not leave out.
+   */
+  let listed: { view: CardView; fate: Fate }[] = [];
+  const fateLine = (view: CardView, text: string) =>
+    el(
+      'li',
+      { 'data-id': view.card.id },
+      el('strong', {}, view.card.effect ?? t.sendsWith(view.card.title)),
+      el('span', { class: 'summary' }, ` — ${summarise(view.card.payload, view.card.labels)}`),
+      el('span', { class: 'fate' }, text),
     );
-    sendNow.textContent = t.bulkSendNow(listed.length);
+  const showStep = () => {
+    listed = selection().map((view) => ({ view, fate: fateOf(view.card, t) }));
+    if (bulkBusy || !listed.some(({ fate }) => isConfirmed(fate))) return;
+    sendTitle.textContent = t.bulkListTitle(listed.length);
+    sendList.replaceChildren(...listed.map(({ view, fate }) => fateLine(view, fateText(fate, t))));
+    sendNow.textContent = confirmLabel(
+      listed.map(({ fate }) => fate),
+      t,
+    );
+    bulkSummary.textContent = '';
+    bulkResults.replaceChildren();
     step.hidden = false;
     sendNow.focus();
   };
@@ -265,9 +283,10 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
   });
 
   const decideMany = async (action: 'confirm' | 'reject') => {
+    const shown = listed;
     const chosen =
       action === 'confirm'
-        ? listed.filter((view) => view.isSelected)
+        ? shown.filter(({ view, fate }) => isConfirmed(fate) && view.isSelected).map(({ view }) => view)
         : selection().filter((view) => view.card.offer.reject);
     step.hidden = true;
     listed = [];
@@ -275,7 +294,8 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     bulkBusy = true;
     refreshControls();
     for (const view of chosen) view.setBusy(true);
-    bulkStatus.textContent = t.working;
+    bulkSummary.textContent = t.working;
+    bulkResults.replaceChildren();
     const answer =
       action === 'confirm'
         ? await api.confirmMany(chosen.map((view) => ({ id: view.card.id, digest: view.card.digest })))
@@ -286,18 +306,25 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     for (const view of chosen) view.setBusy(false);
     bulkBusy = false;
     if (!answer.ok) {
-      bulkStatus.textContent = describeDecision(answer, action, t);
+      bulkSummary.textContent = describeDecision(answer, action, t);
       refreshControls();
       return;
     }
     let done = 0;
+    const results = new Map<string, Decision>();
     for (const result of answer.results) {
       const view = views.get(result.id);
       if (result.ok || isTaken(result)) done++;
+      results.set(result.id, result as Decision);
       view?.setSelected(false);
       view?.showDecision(result as Decision, action);
     }
-    bulkStatus.textContent = t.bulkDone(done, answer.results.length - done);
+    bulkSummary.textContent = t.bulkDone(done, answer.results.length - done);
+    // After a confirm, the same list as before the click, each with what happened to it.
+    if (action === 'confirm')
+      bulkResults.replaceChildren(
+        ...shown.map(({ view, fate }) => fateLine(view, resultText(fate, results.get(view.card.id), t))),
+      );
     refreshControls();
   };
   confirmSelected.addEventListener('click', showStep);

@@ -13,6 +13,9 @@ export const ACTIONS = {
   cancel: 'graded_tools_cancel',
 } as const;
 
+/** The link button to the console page of a card too short for its payload (Slack opens it itself). */
+export const OPEN_CONSOLE_ACTION = 'graded_tools_open_console';
+
 /** The modals' `callback_id`s. */
 export const FORMS = {
   reject: 'graded_tools_reject',

@@ -33,9 +33,26 @@ export class ApprovalMessages {
   readonly #s: MessageSettings;
   readonly #queues = new Map<string, Promise<NotifyResult>>();
   readonly #drawn = new Map<string, string>();
+  readonly #links = new Map<string, string>();
 
   constructor(settings: MessageSettings) {
     this.#s = settings;
+  }
+
+  /**
+   * The console page of confirmation `id` as its notices named it (`notify.consoleUrl`), if this
+   * process has seen one: a card too short for its payload links there instead of offering Approve.
+   */
+  consoleLink(id: string): string | undefined {
+    return this.#links.get(id);
+  }
+
+  /** Remembers the console page a notice named for `id` (the newest wins; the oldest go first). */
+  learnLink(id: string, link: string | undefined): void {
+    if (link === undefined) return;
+    this.#links.delete(id);
+    this.#links.set(id, link);
+    if (this.#links.size > MAX_DRAWN) this.#links.delete(this.#links.keys().next().value as string);
   }
 
   /** Posts the card of a new confirmation, with its id in the message metadata. */
@@ -117,6 +134,7 @@ export class ApprovalMessages {
         tool: registry.confirmations.tool(confirmation.tool),
         locale: this.#s.locale(),
         nameOf: (person) => this.#s.people.nameOf(person),
+        consoleLink: this.#links.get(id),
       }),
     };
   }

@@ -35,6 +35,7 @@ export function approvalsNotifier(messages: ApprovalMessages): Notifier {
 
 function sendOne(messages: ApprovalMessages, notice: ApprovalNotice): Promise<NotifyResult> {
   const { id, expiresAt } = notice.confirmation;
+  messages.learnLink(id, typeof notice.link === 'string' ? notice.link : undefined);
   if (notice.kind === 'created') return messages.post(id);
   if (notice.kind === 'reminder') return messages.remind(id, expiresAt);
   return messages.refresh(id);

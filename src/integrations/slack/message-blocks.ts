@@ -3,7 +3,7 @@ import type { Confirmation, ConfirmationToolView } from '../../confirm/types.js'
 import { payloadLabels } from '../../console/payload-labels.js';
 import type { Locale } from '../../messages/index.js';
 import { isRecord } from '../../util/is-record.js';
-import { ACTIONS, buttonValue } from './action-value.js';
+import { ACTIONS, buttonValue, OPEN_CONSOLE_ACTION } from './action-value.js';
 import { cut, escapedWithin, escapeMrkdwn, slackDate, slackTime, webUrl } from './mrkdwn.js';
 import { joinNames, type SlackWords, slackWords } from './slack-words.js';
 
@@ -25,7 +25,12 @@ export interface CardInput {
   readonly locale: Locale;
   /** A person's name for an id (an approver's, the asker's); the id itself when unknown. */
   readonly nameOf: (id: string) => string;
+  /** This confirmation's page in the approvals console (`notify.consoleUrl`), when there is one. */
+  readonly consoleLink?: string | undefined;
 }
+
+/** What decides whether a card shows the whole payload: the same inputs the card is drawn from. */
+export type WholeInput = Pick<CardInput, 'confirmation' | 'tool' | 'locale'>;
 
 /** Block Kit's limits that a card could reach. */
 export const BLOCK_LIMITS = {
@@ -48,8 +53,9 @@ const SHORT_VALUE = 120;
  * The card of one confirmation, for `chat.postMessage` and every `chat.update` after it: the tool's
  * title and effect, the payload's top-level fields (escaped: no value becomes a mention or a link),
  * why and who asked, when it expires, what the rules ask, and — while pending — Approve / Reject (and
- * Edit for an editable tool). Once decided, the buttons give way to who decided what; a send held for
- * its undo window says when it goes and offers Undo until then.
+ * Edit for an editable tool). A card that cannot show the whole payload exactly offers no Approve and
+ * no Edit: it says so and links to the console (Reject stays). Once decided, the buttons give way to
+ * who decided what; a send held for its undo window says when it goes and offers Undo until then.
  */
 export function approvalMessage(input: CardInput): SlackMessage {
   const { confirmation: c, tool, nameOf } = input;
@@ -58,7 +64,11 @@ export function approvalMessage(input: CardInput): SlackMessage {
   const effect = tool?.effect === undefined ? undefined : describeEffect(tool.effect, c.payload);
   const blocks: Block[] = [{ type: 'header', text: plain(title, BLOCK_LIMITS.header) }];
   if (effect !== undefined && effect !== '') blocks.push(section(escapedWithin(effect, 3000)));
-  blocks.push(...payloadBlocks(c.payload, payloadLabels(tool?.payloadSchema, input.locale), words));
+  const payload = payloadView(input);
+  blocks.push(...payload.blocks);
+  const link = input.consoleLink === undefined ? undefined : webUrl(input.consoleLink);
+  if (!payload.isWhole && c.status === 'pending')
+    blocks.push(section(`:warning: ${escapeMrkdwn(words.tooLongForSlack(link !== undefined))}`));
   const about = aboutText(c, words);
   if (about !== undefined) blocks.push(section(about));
   const links = linkButtons(c);
@@ -74,14 +84,34 @@ export function approvalMessage(input: CardInput): SlackMessage {
   });
   const standing = standingLine(c, words, nameOf);
   if (standing !== undefined) blocks.push(section(standing));
-  if (c.status === 'pending') blocks.push(decisionButtons(c, tool, words));
+  if (c.status === 'pending')
+    blocks.push(payload.isWhole ? decisionButtons(c, tool, words) : rejectAndConsoleButtons(c, link, words));
   if (c.status === 'scheduled') blocks.push(undoButton(c, words));
   const status = standing === undefined ? '' : ` — ${standing.replace(/^:[a-z_]+: /, '')}`;
   return { text: cut(`${title}${effect ? `: ${effect}` : ''}${status}`, 3000), blocks };
 }
 
+/**
+ * Whether the card of this confirmation shows its whole payload exactly: every top-level field, no
+ * value or name cut. The card offers Approve only then, and a click on Approve is refused otherwise.
+ */
+export function showsWholePayload(input: WholeInput): boolean {
+  return payloadView(input).isWhole;
+}
+
+/** The payload's blocks on the card, and whether they show all of it, uncut. */
+function payloadView(input: WholeInput): { blocks: Block[]; isWhole: boolean } {
+  const words = slackWords(input.locale);
+  const labels = payloadLabels(input.tool?.payloadSchema, input.locale);
+  return payloadBlocks(input.confirmation.payload, labels, words);
+}
+
 /** The payload's top-level fields: short ones in a grid, long ones each in a section, within budget. */
-function payloadBlocks(payload: unknown, labels: Record<string, string>, words: SlackWords): Block[] {
+function payloadBlocks(
+  payload: unknown,
+  labels: Record<string, string>,
+  words: SlackWords,
+): { blocks: Block[]; isWhole: boolean } {
   const entries: [string, unknown][] = isRecord(payload)
     ? Object.entries(payload)
     : payload === undefined
@@ -91,13 +121,20 @@ function payloadBlocks(payload: unknown, labels: Record<string, string>, words: 
   let grid: Block[] = [];
   let used = 0;
   let shown = 0;
+  let isWhole = true;
+  // The text escaped within `max`; a cut makes the card not whole.
+  const uncut = (text: string, max: number) => {
+    const escaped = escapedWithin(text, max);
+    if (escaped !== escapeMrkdwn(text)) isWhole = false;
+    return escaped;
+  };
   const flush = () => {
     if (grid.length > 0) blocks.push({ type: 'section', fields: grid });
     grid = [];
   };
   for (const [key, value] of entries) {
     const text = valueText(value);
-    const label = key === '' ? '' : `*${escapedWithin(labels[key] ?? key, 200)}*\n`;
+    const label = key === '' ? '' : `*${uncut(labels[key] ?? key, 200)}*\n`;
     const isShort = text.length <= SHORT_VALUE && !text.includes('\n');
     const cost = Math.min(text.length, isShort ? SHORT_VALUE : 2800) + label.length;
     // The blocks there would be with this field: a short one joins the grid (one block, open or new).
@@ -107,18 +144,20 @@ function payloadBlocks(payload: unknown, labels: Record<string, string>, words: 
     used += cost;
     shown += 1;
     if (isShort) {
-      grid.push(mrkdwn(`${label}${escapedWithin(text === '' ? ' ' : text, SHORT_VALUE * 5)}`));
+      grid.push(mrkdwn(`${label}${uncut(text === '' ? ' ' : text, SHORT_VALUE * 5)}`));
       if (grid.length === BLOCK_LIMITS.fields) flush();
     } else {
       flush();
-      blocks.push(section(`${label}${escapedWithin(text, BLOCK_LIMITS.sectionText - label.length)}`));
+      blocks.push(section(`${label}${uncut(text, BLOCK_LIMITS.sectionText - label.length)}`));
     }
   }
   flush();
   const hidden = entries.length - shown;
-  if (hidden > 0)
+  if (hidden > 0) {
+    isWhole = false;
     blocks.push({ type: 'context', elements: [mrkdwn(escapeMrkdwn(words.moreFields(hidden)))] });
-  return blocks;
+  }
+  return { blocks, isWhole };
 }
 
 function valueText(value: unknown): string {
@@ -234,6 +273,25 @@ function decisionButtons(c: Confirmation, tool: ConfirmationToolView | undefined
   ];
   if ((tool?.editable.length ?? 0) > 0)
     elements.push({ type: 'button', action_id: ACTIONS.edit, text: plain(words.edit, 75), value });
+  return { type: 'actions', block_id: 'graded_tools_decision', elements };
+}
+
+/**
+ * A card too short for its payload: Reject, and a link to the console page where the whole payload
+ * can be read and approved (no link when the registry has no `notify.consoleUrl`).
+ */
+function rejectAndConsoleButtons(c: Confirmation, link: string | undefined, words: SlackWords): Block {
+  const value = buttonValue({ id: c.id, digest: c.digest });
+  const elements: Block[] = [
+    { type: 'button', action_id: ACTIONS.reject, text: plain(words.reject, 75), style: 'danger', value },
+  ];
+  if (link !== undefined)
+    elements.push({
+      type: 'button',
+      action_id: OPEN_CONSOLE_ACTION,
+      text: plain(words.openInConsole, BLOCK_LIMITS.buttonText),
+      url: link,
+    });
   return { type: 'actions', block_id: 'graded_tools_decision', elements };
 }
 

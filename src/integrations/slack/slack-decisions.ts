@@ -4,6 +4,7 @@ import type { Locale } from '../../messages/index.js';
 import { isRecord } from '../../util/is-record.js';
 import type { ApprovalMessages } from './approval-messages.js';
 import type { ButtonClick, FormSubmit } from './interaction.js';
+import { showsWholePayload } from './message-blocks.js';
 import type { MessageLocator } from './message-locator.js';
 import {
   editedPayload,
@@ -37,8 +38,10 @@ export type EditAnswer =
  * What a click or a modal in Slack asks of the registry. The Slack user is mapped to a person by the
  * app first (nobody: nothing is decided, and they are told so, to themselves only); then every
  * decision is a `registry.confirm`, `registry.reject` or (Undo) `registry.cancel` with that person, so the one check list
- * decides — nothing is checked here. A modal opens only when `canDecide` (the same list, asked dry)
- * says the decision could pass. After each attempt the message is drawn again from the store.
+ * decides. The one thing Slack itself must answer is whether its card showed the whole payload: an
+ * Approve or Edit of one that did not is refused here, decided from the stored record (never from the
+ * button), whatever button arrives. A modal opens only when `canDecide` (the same list, asked dry) says
+ * the decision could pass. After each attempt the message is drawn again from the store.
  */
 export class SlackDecisions {
   readonly #s: DecisionSettings;
@@ -57,6 +60,7 @@ export class SlackDecisions {
     if (click.action === 'approve') return this.#approve(id, person, { digest, payload: undefined, to });
     if (click.action === 'cancel') return this.#undo(id, person, to);
     const kind = click.action === 'reject' ? 'reject' : 'confirm';
+    if (kind === 'confirm' && !(await this.#shownWhole(id, to))) return;
     const record = await this.#decidable(id, kind, person, to);
     if (record === undefined || click.triggerId === undefined) return;
     const meta: ModalMeta = {
@@ -116,6 +120,7 @@ export class SlackDecisions {
     person: SlackPerson,
     asked: { digest: string; payload: unknown; to: { channel: string | undefined; user: string } },
   ): Promise<void> {
+    if (!(await this.#shownWhole(id, asked.to))) return;
     const result = await this.#s.registry().confirm(id, {
       approvedBy: person.id,
       digest: asked.digest,
@@ -146,6 +151,27 @@ export class SlackDecisions {
     const result = await this.#s.registry().cancel(id, { by: person.id, locale: this.#s.locale() });
     if (!result.ok) await this.#s.messages.tell(to.channel, to.user, this.#words.notDone(result.error));
     await this.#s.messages.refresh(id);
+  }
+
+  /**
+   * Whether the card of `id` shows its whole payload, from the record as stored (the digest a confirm
+   * pins is that record's, or the confirm is refused). When not, the person is told where to decide,
+   * the card is drawn again (a stale one loses its Approve), and nothing is decided.
+   */
+  async #shownWhole(id: string, to: { channel: string | undefined; user: string }): Promise<boolean> {
+    const registry = this.#s.registry();
+    const locale = this.#s.locale();
+    const read = await registry.confirmations.get(id, { locale });
+    if (!read.ok) return true; // the confirm itself answers a missing or unreadable one
+    const tool = registry.confirmations.tool(read.confirmation.tool);
+    if (showsWholePayload({ confirmation: read.confirmation, tool, locale })) return true;
+    await this.#s.messages.tell(
+      to.channel,
+      to.user,
+      this.#words.notApprovableHere(this.#s.messages.consoleLink(id)),
+    );
+    await this.#s.messages.refresh(id);
+    return false;
   }
 
   /** The record, when the check list asked dry says this person's decision could pass; else they are told why. */

@@ -44,6 +44,11 @@ export interface SlackWords {
   readonly editSubmit: string;
   readonly editIntro: string;
   readonly tooLongToEdit: string;
+  /** On a card that cannot show the whole payload: why there is no Approve, and where to decide. */
+  tooLongForSlack(hasConsoleLink: boolean): string;
+  readonly openInConsole: string;
+  /** To a person whose Approve or Edit was refused because the card cannot show the whole payload. */
+  notApprovableHere(consoleLink: string | undefined): string;
 }
 
 const en: SlackWords = {
@@ -93,6 +98,13 @@ const en: SlackWords = {
   editIntro: 'Change what may be changed; approving sends exactly this once enough people approve.',
   tooLongToEdit:
     'A field is too long to edit in Slack; open the approvals console instead. Nothing was decided.',
+  tooLongForSlack: (hasConsoleLink) =>
+    hasConsoleLink
+      ? 'This payload is too long to show whole in Slack, so it cannot be approved here. Open it in the approvals console to read all of it and decide, or reject it here.'
+      : 'This payload is too long to show whole in Slack, so it cannot be approved here, and there is no link to the approvals console. Approve it in the console, or reject it here.',
+  openInConsole: 'Open in console',
+  notApprovableHere: (link) =>
+    `Not done: this payload is too long to show whole in Slack, so it cannot be approved here. ${link === undefined ? 'Approve it in the approvals console.' : `Open it in the approvals console: ${link}`}`,
 };
 
 const zhCN: SlackWords = {
@@ -138,6 +150,13 @@ const zhCN: SlackWords = {
   editSubmit: '批准',
   editIntro: '修改允许修改的内容；足够多的人批准后，将按此内容发送。',
   tooLongToEdit: '有字段太长，无法在 Slack 中编辑；请在审批控制台中处理。未做任何决定。',
+  tooLongForSlack: (hasConsoleLink) =>
+    hasConsoleLink
+      ? '此内容太长，无法在 Slack 中完整显示，因此不能在这里批准。请在审批控制台中打开，读完全部内容后再决定；也可以在这里拒绝。'
+      : '此内容太长，无法在 Slack 中完整显示，因此不能在这里批准，而且没有审批控制台的链接。请在控制台中批准，或在这里拒绝。',
+  openInConsole: '在控制台中打开',
+  notApprovableHere: (link) =>
+    `未完成：此内容太长，无法在 Slack 中完整显示，因此不能在这里批准。${link === undefined ? '请在审批控制台中批准。' : `请在审批控制台中打开：${link}`}`,
 };
 
 /** The words for `locale`, English for anything else. */

@@ -321,16 +321,18 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       const page = await openInbox();
       for (const id of ids.slice(0, 2)) await cardOf(page, id).getByRole('checkbox').check();
       await page.getByRole('button', { name: 'Confirm selected' }).click();
-      // First the list of what will go out, then "Send 2 now".
+      // First each selected one with what will happen to it, then "Confirm 2".
       const step = page.locator('.bulk-step');
-      await expect.poll(() => step.textContent()).toContain('These 2 sends will go out now:');
+      await expect.poll(() => step.textContent()).toContain('What confirming these 2 selected will do:');
+      for (const id of ids.slice(0, 2))
+        expect(await step.locator(`li[data-id="${id}"] .fate`).textContent()).toBe('Sent now.');
       expect(await step.textContent()).toContain('Emails the customer at a@example.com');
       expect(await step.textContent()).toContain('Emails the customer at b@example.com');
       expect(h.app.deliveries).toEqual([]);
-      await page.getByRole('button', { name: 'Send 2 now' }).click();
+      await page.getByRole('button', { name: 'Confirm 2', exact: true }).click();
       for (const id of ids.slice(0, 2)) expect(await outcomeOf(cardOf(page, id))).toMatch(/^Delivered\./);
       await expect
-        .poll(() => page.locator('.bulk-outcome').textContent())
+        .poll(() => page.locator('.bulk-outcome .bulk-summary').textContent())
         .toBe('2 done, 0 not done: see each card.');
       expect(await cardOf(page, ids[2] ?? '').getAttribute('data-status')).toBe('pending');
       expect(h.app.deliveries.map((m) => m.to).sort()).toEqual(['a@example.com', 'b@example.com']);

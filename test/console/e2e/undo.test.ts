@@ -4,80 +4,22 @@
 // not approve it sees the countdown without Undo; a reload shows it under "Sending soon"; one left alone
 // is delivered by the sweep and the card follows live. The card is clean under axe-core on a desktop and
 // a phone. With CONSOLE_SCREENSHOTS=<dir> the views are saved there as PNGs, to look at.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import type { ConsolePerson } from 'graded-tools/console';
-import { createSqliteStore } from 'graded-tools/sqlite';
-import type { Page } from 'playwright-core';
-import { afterAll, describe, expect, it } from 'vitest';
-import { tempDir } from '../../helpers/temp-dir.js';
-import { consoleHarness, type TestStore } from './harness.js';
+import { describe, expect, it } from 'vitest';
+import { approverPages, screenshot, sqliteStores, violations } from './approver-pages.js';
+import { consoleHarness } from './harness.js';
 import { type BrowserGlobals, cardOf, openCard, outcomeOf } from './scenarios.js';
 
 const LI: ConsolePerson = { id: 'lead-li', name: 'Li' };
 const WU: ConsolePerson = { id: 'lead-wu', name: 'Wu' };
 const HOLD = 30_000;
 
-const dir = tempDir('graded-tools-console-undo-');
-afterAll(() => dir.remove());
-let files = 0;
-
-const openStore = async (): Promise<TestStore> => {
-  const store = createSqliteStore({ path: join(dir.path, `undo-${++files}.db`) });
-  return {
-    store,
-    tamperPayload: async () => {
-      throw new Error('not used here');
-    },
-    close: async () => store.close(),
-  };
-};
-
-const shots = process.env.CONSOLE_SCREENSHOTS;
-/** Saves what `page` shows when CONSOLE_SCREENSHOTS names a directory. */
-async function screenshot(page: Page, name: string): Promise<void> {
-  if (shots === undefined || shots === '') return;
-  mkdirSync(shots, { recursive: true });
-  await page.mouse.move(0, 0);
-  await page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
-}
-
-/** axe-core's violations on `page` (WCAG 2.x A and AA rules and best practices), as "rule: target" lines. */
-async function violations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
-    .analyze();
-  return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id}: ${n.target.join(' ')}`));
-}
+const openStore = sqliteStores('undo');
 
 describe('a send held for its undo window, in Chromium', () => {
   const h = consoleHarness(openStore);
 
-  const openInbox = async (person: ConsolePerson, view: { locale?: string; width?: number } = {}) => {
-    const context = await h.newContext({
-      locale: view.locale ?? 'en-US',
-      viewport: {
-        width: view.width ?? 1280,
-        height: view.width !== undefined && view.width < 500 ? 844 : 800,
-      },
-    });
-    await h.app.signIn(context, person);
-    const page = await context.newPage();
-    await page.goto(`${h.app.url}/`);
-    await page.locator('.live[data-live="on"]').waitFor();
-    return page;
-  };
-  /** Approved as `person` straight through the registry: it is now held. */
-  const approveAs = async (id: string, person: ConsolePerson) => {
-    const found = await h.app.registry.confirmations.get(id);
-    if (!found.ok) throw new Error(found.error);
-    const result = await h.app.registry.confirm(id, {
-      approvedBy: person.id,
-      digest: found.confirmation.digest,
-    });
-    expect(result).toMatchObject({ ok: false, code: 'SCHEDULED' });
-  };
+  const { openInbox, approveAs } = approverPages(h);
 
   it('approve → "Sending in 0:29 — Undo" → Undo: cancelled by Li, and nothing is ever sent', async () => {
     const id = await h.app.askHeld('ana@example.com');
@@ -132,7 +74,7 @@ describe('a send held for its undo window, in Chromium', () => {
 
   it('left alone, the sweep delivers it once its time came, and the card follows live', async () => {
     const id = await h.app.askHeld('bo@example.com');
-    await approveAs(id, LI);
+    await approveAs(id, LI, 'SCHEDULED');
     const li = await openInbox(LI);
     const card = cardOf(li, id);
     await expect.poll(() => card.getAttribute('data-status')).toBe('scheduled');
@@ -153,7 +95,7 @@ describe('a send held for its undo window, in Chromium', () => {
     async (width, locale) => {
       const id = await h.app.askHeld('ana@example.com');
       await h.app.askHeld('wu@example.com');
-      await approveAs(id, LI);
+      await approveAs(id, LI, 'SCHEDULED');
       const zh = locale === 'zh-CN';
       const li = await openInbox(LI, { locale, width });
       const card = cardOf(li, id);

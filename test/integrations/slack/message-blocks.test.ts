@@ -1,6 +1,6 @@
 import type { Confirmation } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
-import { approvalMessage } from '../../../src/integrations/slack/message-blocks.js';
+import { approvalMessage, showsWholePayload } from '../../../src/integrations/slack/message-blocks.js';
 import { blocksProblem } from './support/fake-slack.js';
 
 const base: Confirmation = {
@@ -119,5 +119,58 @@ describe('the approval card', () => {
     expect(JSON.stringify(draw(sent).blocks)).toContain('Approved by li — sent');
     expect(JSON.stringify(draw(sent, 'zh-CN').blocks)).toContain('li 已批准 — 已发送');
     expect(JSON.stringify(draw(sent).blocks)).not.toContain('graded_tools_cancel');
+  });
+
+  it('offers Approve and Edit only for a payload it shows whole: not past a cut value, a hidden field or a cut name', () => {
+    const editable = { ...tool, editable: ['text'] };
+    const card = (payload: unknown, locale: 'en' | 'zh-CN' = 'en', consoleLink?: string) =>
+      approvalMessage({
+        confirmation: { ...base, payload },
+        tool: editable,
+        locale,
+        nameOf: (id) => id,
+        ...(consoleLink === undefined ? {} : { consoleLink }),
+      });
+    const buttons = (payload: unknown) =>
+      JSON.stringify(card(payload).blocks).match(/graded_tools_(approve|edit|reject|open_console)/g);
+    const whole = (payload: unknown) =>
+      showsWholePayload({ confirmation: { ...base, payload }, tool: editable, locale: 'en' });
+
+    // At the edge: the longest value a section shows whole, escaping included, and one character more.
+    const room = 3000 - '*text*\n'.length;
+    expect(whole({ text: `${'x'.repeat(room - 5)}&` })).toBe(true);
+    expect(whole({ text: `${'x'.repeat(room - 4)}&` })).toBe(false);
+    expect(buttons({ text: 'x'.repeat(room) })).toEqual([
+      'graded_tools_approve',
+      'graded_tools_reject',
+      'graded_tools_edit',
+    ]);
+    for (const cutOff of [
+      { text: 'x'.repeat(room + 1) },
+      { text: '&'.repeat(1_000) },
+      Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`f${i}`, 'v'])),
+      { [`k${'e'.repeat(250)}`]: 'a name longer than the card shows' },
+      'y'.repeat(4_000),
+    ]) {
+      expect(whole(cutOff)).toBe(false);
+      expect(buttons(cutOff)).toEqual(['graded_tools_reject']);
+      expect(blocksProblem(card(cutOff).blocks, 50)).toBeUndefined();
+    }
+    const linked = card(
+      { text: 'x'.repeat(5_000) },
+      'en',
+      'https://desk.example/approvals/confirmations/c_1',
+    );
+    expect(JSON.stringify(linked.blocks)).toContain(
+      '"url":"https://desk.example/approvals/confirmations/c_1"',
+    );
+    expect(JSON.stringify(linked.blocks)).toContain('too long to show whole in Slack');
+    const zh = JSON.stringify(card({ text: 'x'.repeat(5_000) }, 'zh-CN').blocks);
+    expect(zh).toContain('无法在 Slack 中完整显示');
+    expect(zh).toContain('没有审批控制台的链接');
+    // A javascript: link is no link: the card says there is none.
+    const evil = JSON.stringify(card({ text: 'x'.repeat(5_000) }, 'en', 'javascript:alert(1)').blocks);
+    expect(evil).not.toContain('javascript:');
+    expect(evil).toContain('no link to the approvals console');
   });
 });

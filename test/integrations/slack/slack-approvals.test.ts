@@ -1,32 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { blocksProblem, type FakeMessage, type FakeSlack, startFakeSlack } from './support/fake-slack.js';
+import { describe, expect, it } from 'vitest';
+import { blocksProblem } from './support/fake-slack.js';
+import { textOf, useFakeSlack } from './support/fake-slack-session.js';
 import { BOT_TOKEN, slackDesk } from './support/slack-desk.js';
 import { buttonOf, click, formBody, SIGNING_SECRET, signed, submit } from './support/slack-requests.js';
 
-let fake: FakeSlack;
-beforeEach(async () => {
-  fake = await startFakeSlack({ token: BOT_TOKEN });
-});
-afterEach(async () => {
-  await fake.close();
-});
-
-/** The card posted for confirmation `id` (waits for the `created` notice to reach the fake). */
-function posted(id: string): Promise<FakeMessage> {
-  return fake.until(() =>
-    fake.channels
-      .get('C0APPROVERS')
-      ?.find((m) => JSON.stringify(m.metadata ?? {}).includes(id) && m.threadTs === undefined),
-  );
-}
-
-const textOf = (message: FakeMessage) => JSON.stringify(message.blocks);
-const updates = () => fake.ok('chat.update');
-const ephemerals = () => fake.ok('chat.postEphemeral');
+const session = useFakeSlack();
+const { posted, ephemerals, updates } = session;
 
 describe('slackApprovals', () => {
   it('posts a Block Kit card with the effect, fields, note, expiry and buttons, the id in its metadata', async () => {
-    const { ask } = slackDesk(fake);
+    const { ask } = slackDesk(session.fake);
     const asked = await ask();
     const message = await posted(asked.confirmationId);
     expect(blocksProblem(message.blocks, 50)).toBeUndefined();
@@ -47,12 +30,12 @@ describe('slackApprovals', () => {
     });
     expect(buttonOf(message, 'graded_tools_reject')).toBeDefined();
     expect(buttonOf(message, 'graded_tools_edit')).toBeDefined();
-    const call = fake.calls.find((c) => c.method === 'chat.postMessage');
+    const call = session.fake.calls.find((c) => c.method === 'chat.postMessage');
     expect(call?.answer.ok).toBe(true);
   });
 
   it('a signed Approve delivers once and the message then says "Approved by Li"', async () => {
-    const { slack, ask, delivered } = slackDesk(fake);
+    const { slack, ask, delivered } = slackDesk(session.fake);
     const asked = await ask();
     const message = await posted(asked.confirmationId);
     // Wu's click on the same card, arriving after Li's decision.
@@ -60,7 +43,7 @@ describe('slackApprovals', () => {
     const response = await slack.fetch(signed(formBody(click(message, 'graded_tools_approve', 'U0LI'))));
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('');
-    await fake.until(() => message.blocks.length > 0 && textOf(message).includes('Approved by Li'));
+    await session.fake.until(() => message.blocks.length > 0 && textOf(message).includes('Approved by Li'));
     expect(textOf(message)).toContain('sent');
     expect(buttonOf(message, 'graded_tools_approve')).toBeUndefined();
     expect(delivered).toEqual([{ to: 'ana@example.com', text: 'Your refund is on its way.' }]);
@@ -69,14 +52,14 @@ describe('slackApprovals', () => {
     expect(updates()).toHaveLength(1);
     // A second click (another request) is the registry's to refuse: nothing is sent twice.
     await slack.fetch(signed(late));
-    await fake.until(() => ephemerals().length === 1);
+    await session.fake.until(() => ephemerals().length === 1);
     expect(String(ephemerals()[0]?.args.text)).toMatch(/^Not done: .*already/);
     expect(delivered).toHaveLength(1);
   });
 
   it('refuses a tampered body, a stale timestamp, a wrong secret, no signature and a replay (401), deciding nothing', async () => {
     const now = () => Date.now();
-    const { slack, ask, delivered, registry } = slackDesk(fake, { now });
+    const { slack, ask, delivered, registry } = slackDesk(session.fake, { now });
     const asked = await ask();
     const message = await posted(asked.confirmationId);
     const body = formBody(click(message, 'graded_tools_approve', 'U0LI'));
@@ -93,20 +76,20 @@ describe('slackApprovals', () => {
     const again = once.clone();
     expect((await slack.fetch(once)).status).toBe(200);
     expect((await slack.fetch(again)).status).toBe(401);
-    await fake.until(() => delivered.length === 1);
+    await session.fake.until(() => delivered.length === 1);
     const read = await registry.confirmations.get(asked.confirmationId);
     expect(read.ok && read.confirmation.history.filter((h) => h.status === 'delivering')).toHaveLength(1);
   });
 
   it('an unmapped Slack user, or a person lookup that throws, is told so privately and decides nothing', async () => {
-    const { slack, ask, delivered, registry } = slackDesk(fake);
+    const { slack, ask, delivered, registry } = slackDesk(session.fake);
     const asked = await ask();
     const message = await posted(asked.confirmationId);
     for (const user of ['U0NOBODY', 'U0BROKEN']) {
       const response = await slack.fetch(signed(formBody(click(message, 'graded_tools_approve', user))));
       expect(response.status).toBe(200);
     }
-    await fake.until(() => ephemerals().length === 2);
+    await session.fake.until(() => ephemerals().length === 2);
     expect(ephemerals().map((c) => [c.args.user, c.args.channel])).toEqual([
       ['U0NOBODY', 'C0APPROVERS'],
       ['U0BROKEN', 'C0APPROVERS'],
@@ -119,38 +102,38 @@ describe('slackApprovals', () => {
   });
 
   it('a quorum of two in Slack: the first click says 1 of 2, the same person again is refused, the second delivers', async () => {
-    const { slack, ask, delivered } = slackDesk(fake);
+    const { slack, ask, delivered } = slackDesk(session.fake);
     const asked = await ask('payment.send', { amount: 900 });
     const message = await posted(asked.confirmationId);
     expect(textOf(message)).toContain('Needs 2 approvals from finance');
 
     await slack.fetch(signed(formBody(click(message, 'graded_tools_approve', 'U0LI'))));
-    await fake.until(() => textOf(message).includes('1 of 2 approvals so far: Li'));
+    await session.fake.until(() => textOf(message).includes('1 of 2 approvals so far: Li'));
     expect(buttonOf(message, 'graded_tools_approve')).toBeDefined();
     expect(delivered).toEqual([]);
-    await fake.until(() => ephemerals().length === 1);
+    await session.fake.until(() => ephemerals().length === 1);
     expect(String(ephemerals()[0]?.args.text)).toContain('approval is recorded');
 
     await slack.fetch(signed(formBody(click(message, 'graded_tools_approve', 'U0LI'))));
-    await fake.until(() => ephemerals().length === 2);
+    await session.fake.until(() => ephemerals().length === 2);
     expect(String(ephemerals()[1]?.args.text)).toContain('already approved');
     // Ana holds no finance flag: the rules' approverFlags refuse her.
     await slack.fetch(signed(formBody(click(message, 'graded_tools_approve', 'U0ANA'))));
-    await fake.until(() => ephemerals().length === 3);
+    await session.fake.until(() => ephemerals().length === 3);
     expect(String(ephemerals()[2]?.args.text)).toContain('finance');
     expect(delivered).toEqual([]);
 
     await slack.fetch(signed(formBody(click(message, 'graded_tools_approve', 'U0WU'))));
-    await fake.until(() => textOf(message).includes('Approved by Li and Wu'));
+    await session.fake.until(() => textOf(message).includes('Approved by Li and Wu'));
     expect(delivered).toEqual([{ amount: 900, currency: 'EUR' }]);
   });
 
   it('Reject opens a modal for the reason; its submission rejects with that reason', async () => {
-    const { slack, ask, registry, delivered } = slackDesk(fake);
+    const { slack, ask, registry, delivered } = slackDesk(session.fake);
     const asked = await ask();
     const message = await posted(asked.confirmationId);
     await slack.fetch(signed(formBody(click(message, 'graded_tools_reject', 'U0ANA'))));
-    const opened = await fake.until(() => fake.ok('views.open')[0]);
+    const opened = await session.fake.until(() => session.fake.ok('views.open')[0]);
     const view = opened.args.view as Record<string, unknown>;
     expect(view.callback_id).toBe('graded_tools_reject');
     const read = await registry.confirmations.get(asked.confirmationId);
@@ -159,7 +142,7 @@ describe('slackApprovals', () => {
     const response = await slack.fetch(signed(formBody(submit(view, 'U0ANA', { reason: 'wrong customer' }))));
     expect(response.status).toBe(200);
     expect(await response.text()).toBe('');
-    await fake.until(() => textOf(message).includes('Rejected by Ana: wrong customer'));
+    await session.fake.until(() => textOf(message).includes('Rejected by Ana: wrong customer'));
     const done = await registry.confirmations.get(asked.confirmationId);
     expect(done.ok && done.confirmation.history.at(-1)).toMatchObject({
       status: 'rejected',
@@ -170,11 +153,11 @@ describe('slackApprovals', () => {
   });
 
   it('Edit opens a modal; a refused edit is shown in it, an accepted one is confirmed with that payload', async () => {
-    const { slack, ask, delivered } = slackDesk(fake);
+    const { slack, ask, delivered } = slackDesk(session.fake);
     const asked = await ask();
     const message = await posted(asked.confirmationId);
     await slack.fetch(signed(formBody(click(message, 'graded_tools_edit', 'U0LI'))));
-    const opened = await fake.until(() => fake.ok('views.open')[0]);
+    const opened = await session.fake.until(() => session.fake.ok('views.open')[0]);
     const view = opened.args.view as Record<string, unknown>;
     expect(view.callback_id).toBe('graded_tools_edit');
 
@@ -189,29 +172,29 @@ describe('slackApprovals', () => {
       signed(formBody(submit(view, 'U0LI', { field_0: 'Refund sent today.' }))),
     );
     expect(accepted.status).toBe(200);
-    await fake.until(() => textOf(message).includes('Approved by Li'));
+    await session.fake.until(() => textOf(message).includes('Approved by Li'));
     expect(delivered).toEqual([{ to: 'ana@example.com', text: 'Refund sent today.' }]);
     expect(textOf(message)).toContain('Refund sent today.');
   });
 
   it('a decision made elsewhere (registry.confirm, as the console does) updates the Slack message', async () => {
-    const { ask, registry } = slackDesk(fake);
+    const { ask, registry } = slackDesk(session.fake);
     const asked = await ask();
     const message = await posted(asked.confirmationId);
     const sent = await registry.confirm(asked.confirmationId, { approvedBy: 'lead-2', digest: asked.digest });
     expect(sent.ok).toBe(true);
-    await fake.until(() => textOf(message).includes('Approved by lead-2'));
+    await session.fake.until(() => textOf(message).includes('Approved by lead-2'));
     expect(updates()).toHaveLength(1);
-    expect(fake.ok('conversations.history')).toEqual([]); // this instance knew where it posted
+    expect(session.fake.ok('conversations.history')).toEqual([]); // this instance knew where it posted
 
     const other = await ask();
     const second = await posted(other.confirmationId);
     await registry.reject(other.confirmationId, { rejectedBy: 'lead-2', reason: 'not now' });
-    await fake.until(() => textOf(second).includes('Rejected by lead-2: not now'));
+    await session.fake.until(() => textOf(second).includes('Rejected by lead-2: not now'));
   });
 
   it('a reminder replies in the card’s thread', async () => {
-    const { slack, ask } = slackDesk(fake);
+    const { slack, ask } = slackDesk(session.fake);
     const asked = await ask();
     const message = await posted(asked.confirmationId);
     const outcome = await slack.notifier.send(
@@ -231,12 +214,12 @@ describe('slackApprovals', () => {
       {},
     );
     expect(outcome).toEqual({ ok: true });
-    const reply = fake.channels.get('C0APPROVERS')?.find((m) => m.threadTs === message.ts);
+    const reply = session.fake.channels.get('C0APPROVERS')?.find((m) => m.threadTs === message.ts);
     expect(reply?.text).toMatch(/^Reminder: this still waits for approval and expires <!date\^/);
   });
 
   it('escapes every payload value for mrkdwn: no mention, channel or link can come from a payload', async () => {
-    const { ask } = slackDesk(fake);
+    const { ask } = slackDesk(session.fake);
     const asked = await ask('message.send', {
       to: '<!channel> & <@U0LI>',
       text: 'Click <https://evil.example|here> & <!here>',
@@ -264,7 +247,7 @@ describe('the signing secret, the bot token and Block Kit limits', () => {
       botToken: 'xoxb-wrong',
       channel: 'C0APPROVERS',
       person: () => undefined,
-      slackApiUrl: fake.url,
+      slackApiUrl: session.fake.url,
     });
     expect(slack.notifier.channel).toBe('slack-approvals');
     const outcome = await slack.notifier.send(

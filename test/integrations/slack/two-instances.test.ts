@@ -2,36 +2,29 @@ import { join } from 'node:path';
 import { createSqliteStore } from 'graded-tools/sqlite';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { tempDir } from '../../helpers/temp-dir.js';
-import { type FakeMessage, type FakeSlack, startFakeSlack } from './support/fake-slack.js';
-import { BOT_TOKEN, slackDesk } from './support/slack-desk.js';
+import { useFakeSlack } from './support/fake-slack-session.js';
+import { slackDesk } from './support/slack-desk.js';
 import { buttonOf, click, formBody, signed } from './support/slack-requests.js';
 
 // Two app instances sharing one SQLite file, each with its own Slack approvals: A posts the card,
 // B takes the click or makes the decision, and the card A posted is the one updated.
-let fake: FakeSlack;
+const session = useFakeSlack();
+const { posted } = session;
 let dir: ReturnType<typeof tempDir>;
-beforeEach(async () => {
-  fake = await startFakeSlack({ token: BOT_TOKEN });
+beforeEach(() => {
   dir = tempDir('graded-tools-slack-');
 });
-afterEach(async () => {
-  await fake.close();
+afterEach(() => {
   dir.remove();
 });
-
-function posted(id: string): Promise<FakeMessage> {
-  return fake.until(() =>
-    fake.channels.get('C0APPROVERS')?.find((m) => JSON.stringify(m.metadata ?? {}).includes(id)),
-  );
-}
 
 it('instance B decides a card instance A posted, and updates that message (found through its metadata)', async () => {
   const path = join(dir.path, 'confirmations.db');
   const storeA = createSqliteStore({ path });
   const storeB = createSqliteStore({ path });
   try {
-    const a = slackDesk(fake, { store: storeA });
-    const b = slackDesk(fake, { store: storeB });
+    const a = slackDesk(session.fake, { store: storeA });
+    const b = slackDesk(session.fake, { store: storeB });
 
     // A click on A's card reaches B (behind a load balancer): B decides and updates A's message.
     const first = await a.ask();
@@ -39,7 +32,7 @@ it('instance B decides a card instance A posted, and updates that message (found
     expect((await b.slack.fetch(signed(formBody(click(card, 'graded_tools_approve', 'U0LI'))))).status).toBe(
       200,
     );
-    await fake.until(() => JSON.stringify(card.blocks).includes('Approved by Li'));
+    await session.fake.until(() => JSON.stringify(card.blocks).includes('Approved by Li'));
     expect(buttonOf(card, 'graded_tools_approve')).toBeUndefined();
 
     // A decision made on B outside Slack (its console): B never saw A's message, and finds it by metadata.
@@ -51,8 +44,8 @@ it('instance B decides a card instance A posted, and updates that message (found
       digest: second.digest,
     });
     expect(sent.ok).toBe(true);
-    await fake.until(() => JSON.stringify(other.blocks).includes('Approved by lead-2'));
-    const history = fake.ok('conversations.history');
+    await session.fake.until(() => JSON.stringify(other.blocks).includes('Approved by lead-2'));
+    const history = session.fake.ok('conversations.history');
     expect(history).toHaveLength(1);
     expect(history[0]?.args).toMatchObject({
       channel: 'C0APPROVERS',
@@ -63,8 +56,8 @@ it('instance B decides a card instance A posted, and updates that message (found
     // Each send was delivered once, by B; A delivered nothing and posted both cards.
     expect(a.delivered).toEqual([]);
     expect(b.delivered).toHaveLength(2);
-    expect(fake.ok('chat.postMessage')).toHaveLength(2);
-    expect(fake.ok('chat.update').map((c) => c.args.ts)).toEqual([card.ts, other.ts]);
+    expect(session.fake.ok('chat.postMessage')).toHaveLength(2);
+    expect(session.fake.ok('chat.update').map((c) => c.args.ts)).toEqual([card.ts, other.ts]);
   } finally {
     storeA.close();
     storeB.close();

@@ -1,38 +1,22 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { blocksProblem, type FakeMessage, type FakeSlack, startFakeSlack } from './support/fake-slack.js';
-import { BOT_TOKEN, slackDesk } from './support/slack-desk.js';
+import { describe, expect, it } from 'vitest';
+import { blocksProblem } from './support/fake-slack.js';
+import { textOf, useFakeSlack } from './support/fake-slack-session.js';
+import { slackDesk } from './support/slack-desk.js';
 import { buttonOf, click, formBody, signed } from './support/slack-requests.js';
 
 const HOLD = 30_000;
 const UNDO = 'graded_tools_cancel';
 
-let fake: FakeSlack;
-beforeEach(async () => {
-  fake = await startFakeSlack({ token: BOT_TOKEN });
-});
-afterEach(async () => {
-  await fake.close();
-});
-
-/** The card posted for confirmation `id` (waits for the `created` notice to reach the fake). */
-function posted(id: string): Promise<FakeMessage> {
-  return fake.until(() =>
-    fake.channels
-      .get('C0APPROVERS')
-      ?.find((m) => JSON.stringify(m.metadata ?? {}).includes(id) && m.threadTs === undefined),
-  );
-}
-
-const textOf = (message: FakeMessage) => JSON.stringify(message.blocks);
-const ephemerals = () => fake.ok('chat.postEphemeral');
+const session = useFakeSlack();
+const { posted, ephemerals } = session;
 
 /** A payment reminder held 30 s after it is approved, approved by Li in Slack. */
 async function heldAndApproved() {
-  const desk = slackDesk(fake);
+  const desk = slackDesk(session.fake);
   const asked = await desk.ask('reminder.send', { to: 'ana@example.com' });
   const message = await posted(asked.confirmationId);
   await desk.slack.fetch(signed(formBody(click(message, 'graded_tools_approve', 'U0LI'))));
-  await fake.until(() => buttonOf(message, UNDO));
+  await session.fake.until(() => buttonOf(message, UNDO));
   return { ...desk, asked, message };
 }
 
@@ -57,7 +41,7 @@ describe('a held send in Slack: Undo', () => {
     const { slack, message, delivered, registry, asked, advance } = await heldAndApproved();
     const response = await slack.fetch(signed(formBody(click(message, UNDO, 'U0LI'))));
     expect(response.status).toBe(200);
-    await fake.until(() => textOf(message).includes('Cancelled by Li; nothing was sent'));
+    await session.fake.until(() => textOf(message).includes('Cancelled by Li; nothing was sent'));
     expect(buttonOf(message, UNDO)).toBeUndefined();
     const read = await registry.confirmations.get(asked.confirmationId);
     expect(read.ok && read.confirmation.history.at(-1)).toMatchObject({ status: 'cancelled', by: 'li' });
@@ -69,7 +53,7 @@ describe('a held send in Slack: Undo', () => {
   it('someone who did not approve it is refused (told privately); left alone, it is sent and the message says so', async () => {
     const { slack, message, delivered, registry, asked, advance } = await heldAndApproved();
     await slack.fetch(signed(formBody(click(message, UNDO, 'U0WU'))));
-    await fake.until(() => ephemerals().length === 1);
+    await session.fake.until(() => ephemerals().length === 1);
     expect(ephemerals()[0]?.args).toMatchObject({ user: 'U0WU', channel: 'C0APPROVERS' });
     expect(String(ephemerals()[0]?.args.text)).toMatch(/^Not done: You may not make this decision/);
     const read = await registry.confirmations.get(asked.confirmationId);
@@ -77,7 +61,7 @@ describe('a held send in Slack: Undo', () => {
     expect(buttonOf(message, UNDO)).toBeDefined();
     // An unlinked Slack user decides nothing either.
     await slack.fetch(signed(formBody(click(message, UNDO, 'U0NOBODY'))));
-    await fake.until(() => ephemerals().length === 2);
+    await session.fake.until(() => ephemerals().length === 2);
     expect(String(ephemerals()[1]?.args.text)).toContain('not linked');
 
     const stale = { ...message, blocks: structuredClone(message.blocks) };
@@ -85,11 +69,11 @@ describe('a held send in Slack: Undo', () => {
     const swept = await registry.sweep();
     expect(swept.ok && swept.delivered.map((c) => c.status)).toEqual(['delivered']);
     expect(delivered).toEqual([{ to: 'ana@example.com' }]);
-    await fake.until(() => textOf(message).includes('Approved by Li — sent'));
+    await session.fake.until(() => textOf(message).includes('Approved by Li — sent'));
     expect(buttonOf(message, UNDO)).toBeUndefined();
     // Too late: Li's Undo on a card Slack still showed is refused, and it was sent once.
     await slack.fetch(signed(formBody(click(stale, UNDO, 'U0LI'))));
-    await fake.until(() => ephemerals().length === 3);
+    await session.fake.until(() => ephemerals().length === 3);
     expect(String(ephemerals()[2]?.args.text)).toMatch(/^Not done: .*already/);
     expect(delivered).toHaveLength(1);
   });

@@ -14,7 +14,10 @@ export const DIRECTORY: Record<string, SlackPerson> = {
   U0ANA: { id: 'ana', name: 'Ana' },
 };
 
-export function slackDesk(fake: FakeSlack, options: { store?: ConfirmationStore; now?: () => number } = {}) {
+export function slackDesk(
+  fake: FakeSlack,
+  options: { store?: ConfirmationStore; now?: () => number; consoleUrl?: string } = {},
+) {
   const delivered: unknown[] = [];
   // The registry's clock, moved on by `advance` (a held send's undo window).
   let offset = 0;
@@ -32,7 +35,10 @@ export function slackDesk(fake: FakeSlack, options: { store?: ConfirmationStore;
   });
   const registry = new ToolRegistry({
     ...(options.store === undefined ? {} : { confirmations: options.store }),
-    notify: { to: [slack.notifier] },
+    notify: {
+      to: [slack.notifier],
+      ...(options.consoleUrl === undefined ? {} : { consoleUrl: options.consoleUrl }),
+    },
     now: () => Date.now() + offset,
   })
     .register({
@@ -73,6 +79,24 @@ export function slackDesk(fake: FakeSlack, options: { store?: ConfirmationStore;
       deliver: (payload) => {
         delivered.push(payload);
         return { paid: true };
+      },
+    })
+    .register({
+      name: 'letter.send',
+      title: 'Send a letter',
+      description: 'Email a letter of any length to a customer.',
+      sideEffect: 'send',
+      inputSchema: { type: 'object', additionalProperties: { type: 'string' } },
+      prepare: (input: Record<string, string>) => ({ ...input }),
+      payloadSchema: {
+        type: 'object',
+        properties: { body: { type: 'string' } },
+        additionalProperties: { type: 'string' },
+      },
+      editable: ['body'],
+      deliver: (payload) => {
+        delivered.push(payload);
+        return { sent: true };
       },
     })
     .register({
