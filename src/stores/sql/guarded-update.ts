@@ -1,5 +1,6 @@
 import type { ApprovalsSwap, PayloadEdit } from '../../confirm/store.js';
 import { approvalsJson } from '../../confirm/transitions.js';
+import type { ApprovalRequirement } from '../../rule.js';
 
 /**
  * What a decision may be conditional on besides its status, each written into its statement only when
@@ -7,6 +8,8 @@ import { approvalsJson } from '../../confirm/transitions.js';
  */
 export interface Guards {
   readonly edit?: PayloadEdit | undefined;
+  /** With `edit`: the stricter `requires` for the edited payload. */
+  readonly requires?: ApprovalRequirement | undefined;
   readonly quorum?: ApprovalsSwap | undefined;
   readonly link?: { readonly tokenHash: string } | undefined;
 }
@@ -18,8 +21,8 @@ export const isGuarded = (change: Guards): boolean =>
 /**
  * A move's `UPDATE … RETURNING *` with its guards added to `set` and `where` (which use `$1` for the
  * id and `$2` for the time, the first of `values`): an edit stores the edited payload only over the
- * digest shown; a quorum stores the next approvals only over the ones read (compared as the text
- * `approvalsJson` writes, absent as `[]`); a link must be this confirmation's, unused and unexpired.
+ * digest shown (with the stricter `requires` it needs); a quorum stores the next approvals only over
+ * the ones read (compared as the text `approvalsJson` writes, absent as `[]`); a link must be this confirmation's, unused and unexpired.
  */
 export function guardedUpdate(
   statement: {
@@ -29,7 +32,7 @@ export function guardedUpdate(
     readonly where: string;
     readonly values: readonly unknown[];
   },
-  { edit, quorum, link }: Guards,
+  { edit, requires, quorum, link }: Guards,
 ): { sql: string; values: unknown[] } {
   const values = [...statement.values];
   const param = (value: unknown) => `$${values.push(value)}`;
@@ -38,6 +41,13 @@ export function guardedUpdate(
   if (edit !== undefined) {
     sets.push(`payload = ${param(edit.payloadJson)}`, `digest = ${param(edit.digest)}`);
     wheres.push(`digest = ${param(edit.fromDigest)}`);
+    if (requires !== undefined) {
+      // `about` is the JSON object text `aboutText` wrote; a later `requires` key wins when read back.
+      const added = param(`"requires":${JSON.stringify(requires)}}`);
+      sets.push(
+        `about = CASE WHEN about IS NULL OR about = '{}' THEN '{' || ${added} ELSE substr(about, 1, length(about) - 1) || ',' || ${added} END`,
+      );
+    }
   }
   if (quorum !== undefined) {
     sets.push(`approvals = ${param(approvalsJson(quorum.next))}`);
