@@ -151,11 +151,18 @@ export async function spendLimits(
         max: use.shadow ? Number.POSITIVE_INFINITY : use.limit.max,
       });
     } catch (error) {
+      const detail = describeThrown(error).slice(0, 500);
+      if (use.shadow) {
+        // A shadow rule never refuses: not even when its count cannot be kept.
+        const reason = `${limitInWords(use)}: the call could not be counted (${detail})`;
+        report(ruled, [{ rule: use.rule, mode: 'shadow', decision: 'error', reason }]);
+        continue;
+      }
       await refund(counter, spent);
       return {
         kind: 'refuse',
         code: 'STORE_FAILED',
-        params: { detail: describeThrown(error).slice(0, 500) },
+        params: { detail },
         extra: {},
       };
     }
