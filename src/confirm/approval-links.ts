@@ -7,6 +7,7 @@ import { isRecord } from '../util/is-record.js';
 import type { LinkToCheck } from './check-list.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
 import type { Fail } from './flow-context.js';
+import { nameProblem } from './labels.js';
 import { isLinkTokenShape, linkTokenHash, newLinkToken } from './link-token.js';
 import { setOwn } from './own-property.js';
 import type { ApprovalLinkRecord, ConfirmationStore, LinkApprover } from './store.js';
@@ -226,10 +227,12 @@ export class ApprovalLinks {
 export function readLinkApprover(value: unknown): LinkApprover | string {
   const problem = '`approver` must be a user id or a person `{ id, name?, flags?, scope? }`';
   try {
-    if (typeof value === 'string') return value === '' ? problem : Object.freeze({ id: value });
+    if (typeof value === 'string') return nameProblem(value, 'approver') ?? Object.freeze({ id: value });
     if (!isRecord(value)) return problem;
     const { id, name, flags, scope } = value;
-    if (typeof id !== 'string' || id === '') return problem;
+    if (typeof id !== 'string') return problem;
+    const idProblem = nameProblem(id, 'approver.id');
+    if (idProblem !== undefined) return idProblem;
     const granted: Record<string, boolean> = {};
     if (isRecord(flags))
       for (const [key, on] of Object.entries(flags)) if (typeof on === 'boolean') setOwn(granted, key, on);

@@ -1,3 +1,5 @@
+import { type LimitSpender, refund, spendLimits } from '../invoke/apply-rules.js';
+import type { ApprovalRequirement } from '../rule.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { checkDecision, type LinkToCheck } from './check-list.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
@@ -83,23 +85,40 @@ async function approveOnce(
       fail,
     });
     if (!cleared.ok) return cleared;
-    const { tool, edit } = cleared;
+    const { tool, edit, judged } = cleared;
     if (tool === undefined) return fail('UNKNOWN_TOOL', { tool: record.tool }, record);
 
+    const requires = judged?.requires;
     const base: ClaimChange = {
       now,
       by: person.id,
       ...(edit === undefined ? {} : { edit }),
+      ...(requires === undefined ? {} : { requires }),
       ...(link === undefined ? {} : { link: { tokenHash: link.tokenHash } }),
     };
-    const quorum = mode === 'confirm' ? countApproval(record, person.id, now, edit) : undefined;
-    if (quorum !== undefined && !quorum.complete)
-      return await approveShort(ctx, record, { base, quorum, fail });
+    const quorum =
+      mode === 'confirm'
+        ? countApproval(record, { by: person.id, now, edit, requires: requires ?? record.requires })
+        : undefined;
+    // What the edit adds to the asker's limits is counted before the write that stores it, and given
+    // back if that write is refused; what it takes off is given back once it is stored.
+    if (judged !== undefined && judged.spend.length > 0) {
+      const refused = await spendLimits(editSpender(ctx, record, now), judged.spend);
+      if (refused !== undefined) return { ...fail(refused.code, refused.params, record), ...refused.extra };
+    }
+    const settleLimits = (stored: boolean) =>
+      judged === undefined ? undefined : refund(ctx.store, stored ? judged.giveBack : judged.spend);
+    if (quorum !== undefined && !quorum.complete) {
+      const short = await approveShort(ctx, record, { base, quorum, fail });
+      await settleLimits(short !== QUORUM_MOVED && short.code === 'AWAITING_APPROVALS');
+      return short;
+    }
     const claimed: ClaimChange = quorum === undefined ? base : { ...base, quorum: quorum.swap };
     // A tool with an undo window (`holdMs`): the claim schedules it instead of starting the delivery.
     const deliverAt = mode === 'confirm' ? holdUntil(tool, now) : undefined;
     const change: ClaimChange = deliverAt === undefined ? claimed : { ...claimed, deliverAt };
     const claim = await claimOnce(ctx, record, { mode, change, fail });
+    await settleLimits(claim.ok);
     if (!claim.ok)
       return quorum !== undefined && quorumMoved(record, claim.failure) ? QUORUM_MOVED : claim.failure;
     if (link !== undefined) ctx.emitLink(id, { approver: person.id });
@@ -132,14 +151,33 @@ function quorumMoved(read: Confirmation, refused: ConfirmationFailure): boolean 
   );
 }
 
-/** A quorum's approvals after this person's: for the payload as it will be (an edit starts again). */
+/** Counts an edit's limits as the asker's call: refusals reported and logged as a person's. */
+function editSpender(ctx: FlowContext, record: Confirmation, now: number): LimitSpender {
+  return {
+    call: { tool: record.tool, actor: record.actor },
+    caller: 'person',
+    counter: ctx.store,
+    onEvent: ctx.onEvent,
+    now,
+    audit: ctx.audit,
+  };
+}
+
+/**
+ * A quorum's approvals after this person's: for the payload as it will be, under what it will require
+ * (an edit starts again).
+ */
 function countApproval(
   record: Confirmation,
-  by: string,
-  now: number,
-  edit: PayloadEdit | undefined,
+  asked: {
+    readonly by: string;
+    readonly now: number;
+    readonly edit: PayloadEdit | undefined;
+    readonly requires: ApprovalRequirement | undefined;
+  },
 ): { swap: ApprovalsSwap; count: number; needed: number; complete: boolean } | undefined {
-  const needed = record.requires?.approvals ?? 1;
+  const { by, now, edit } = asked;
+  const needed = asked.requires?.approvals ?? 1;
   if (needed <= 1) return undefined;
   const digest = edit?.digest ?? record.digest;
   const expected = record.approvals ?? [];

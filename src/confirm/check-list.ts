@@ -1,6 +1,8 @@
+import { ruleDraft } from '../audit/audit-drafts.js';
 import { approverGates, readFlags } from '../policy/call-context.js';
 import { refusalFor } from '../policy/gates.js';
 import { confirmationDigest, snapshotJson } from './digest.js';
+import { type EditJudgment, judgeEdit } from './edit-rules.js';
 import {
   alreadyDecided,
   expireOne,
@@ -57,8 +59,10 @@ export interface Cleared {
   readonly tool: SendToolHandle | undefined;
   /** A fresh copy of exactly what was digested (a confirm, retry, link or edit preview). */
   readonly payload: unknown;
-  /** The person's edit, checked against the tool's rules. */
+  /** The person's edit, checked against the tool's `editable` fields and `payloadSchema`. */
   readonly edit: PayloadEdit | undefined;
+  /** What the tool's rules ask of the edited call: a stricter requirement, limits to count. */
+  readonly judged: Extract<EditJudgment, { ok: true }> | undefined;
 }
 
 /** A link as the check list reads it: looked up by the hash of the token given. */
@@ -74,6 +78,7 @@ interface Found {
   tool: SendToolHandle | undefined;
   payload: unknown;
   edit: PayloadEdit | undefined;
+  judged: Extract<EditJudgment, { ok: true }> | undefined;
 }
 
 type Check = (ctx: FlowContext, d: DecisionToCheck, found: Found) => Checked | Promise<Checked>;
@@ -105,14 +110,16 @@ const READS_PAYLOAD: ReadonlySet<DecisionKind> = new Set([...DELIVERS, 'open-lin
  * 4b. what the tool's rules asked: the approver holds `approverFlags`, and approves a payload once
  * 5. the payload: its digest recomputed is the stored one and the one the person was shown
  * 6. the tool as registered now, and its gates with the person's flags and scope
- * 7. the person's edit, against the tool's rules
+ * 7. the person's edit, against the tool's `editable` fields and `payloadSchema`
+ * 7b. the edited call, against the tool's rules: a deny refuses it, and the approver holds the flags
+ *     an approvals rule now asks
  * 8. not aborted
  */
 export async function checkDecision(
   ctx: FlowContext,
   d: DecisionToCheck,
 ): Promise<Cleared | ConfirmationFailure> {
-  const found: Found = { tool: undefined, payload: undefined, edit: undefined };
+  const found: Found = { tool: undefined, payload: undefined, edit: undefined, judged: undefined };
   for (const check of CHECK_LIST) {
     const refused = await check(ctx, d, found);
     if (refused !== undefined) return refused;
@@ -242,6 +249,42 @@ const editFollowsRules: Check = async (_ctx, d, found) => {
   return 'issues' in checked ? { ...failure, issues: checked.issues } : failure;
 };
 
+/**
+ * The edited call, judged by the tool's rules as the call the asker would have made with it: refused
+ * as `RULE_DENIED` when a rule denies it (logged, as a refusal at invoke is, unless only previewed);
+ * refused as `FLAG_NOT_GRANTED` when the approver lacks a flag it now needs.
+ */
+const editPassesToolRules: Check = async (ctx, d, found) => {
+  const rules = found.tool?.edit?.rules;
+  if (found.edit === undefined || rules === undefined || rules.length === 0) return undefined;
+  const { record, fail, person } = d;
+  const judged = judgeEdit({ rules, record, edit: found.edit, now: d.now });
+  if (!judged.ok) {
+    const { rule, reason, failed } = judged;
+    if (d.kind !== 'edit-preview' && d.dry !== true)
+      await ctx.audit?.record(
+        ruleDraft({
+          tool: record.tool,
+          actor: person?.id,
+          caller: 'person',
+          rule,
+          decision: failed ? 'error' : 'deny',
+          reason,
+          at: d.now,
+        }),
+      );
+    return { ...fail('RULE_DENIED', { tool: record.tool, detail: reason }, record), rule };
+  }
+  found.judged = judged;
+  const missing =
+    person === undefined
+      ? []
+      : (judged.requires?.approverFlags ?? []).filter((flag) => readFlags(person.flags).flags[flag] !== true);
+  if (missing.length > 0)
+    return fail('FLAG_NOT_GRANTED', { tool: record.tool, detail: missing.join(', ') }, record);
+  return undefined;
+};
+
 /** Whether `by` approved sending it: the claim (held or not) or one approval of a quorum. */
 function approvedSending(record: Confirmation, by: string): boolean {
   const claimed = record.history.some(
@@ -261,5 +304,6 @@ const CHECK_LIST: readonly Check[] = [
   payloadIsAsShown,
   toolAndGates,
   editFollowsRules,
+  editPassesToolRules,
   notAborted,
 ];

@@ -35,6 +35,10 @@ export function confirmableTool(table: ToolTable, name: string): SendToolHandle 
     edit:
       spec === undefined
         ? undefined
-        : { editable: spec.editable, check: (payload) => checkPayload(table, entry, payload) },
+        : {
+            editable: spec.editable,
+            check: (payload) => checkPayload(table, entry, payload),
+            rules: tool.rules,
+          },
   };
 }

@@ -78,6 +78,7 @@ export function createConfirmationPath(
     longestSendTimeoutMs: tools.longestSendTimeoutMs,
     describeError: settings.describeError,
     telemetry: settings.telemetry,
+    audit,
   });
   const links = new ApprovalLinks({
     store,

@@ -1,4 +1,5 @@
 import { isAuditWriteError } from '../audit/audit-chain.js';
+import type { AuditSink } from '../audit/audit-sink.js';
 import { type ConfirmationAction, type EventListener, emitSafely } from '../events.js';
 import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
 import { type ErrorCode, failure } from '../result.js';
@@ -49,6 +50,11 @@ export interface ConfirmationFlowSettings {
   readonly escalations: () => readonly EscalationPlan[];
   /** Traces each confirm, retry, reject and markDelivered as a span, when the registry traces. */
   readonly telemetry: Telemetry | undefined;
+  /**
+   * Where a rule's refusal of a person's edit is appended (it changes nothing else, so it is an entry
+   * of its own); each change's entry is committed by the store with the change.
+   */
+  readonly audit?: AuditSink | undefined;
 }
 
 /** Builds a failure in the caller's language, carrying the confirmation when there is one. */

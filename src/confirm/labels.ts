@@ -2,8 +2,8 @@
  * Checks on the people and notes recorded in a confirmation's history. They end up in audit screens
  * and logs, so a name may not hide control or bidirectional-override characters, and nothing may hold
  * a NUL (PostgreSQL text cannot store one). A person id is compared as written (four eyes), so it may
- * not hold invisible format characters or spaces at its ends either: `ana\u200b` or `'ana '` would
- * otherwise pass as someone other than `ana`.
+ * not hold invisible format characters, spaces at its ends or lone surrogates either: `ana\u200b`,
+ * `'ana '` or `ana\uD800` would otherwise pass as someone other than `ana` (or, stored, as another).
  */
 
 const MAX_NAME_LENGTH = 256;
@@ -23,6 +23,12 @@ function isDirectionOverride(code: number): boolean {
 /** Format characters (zero-width space, BOM, soft hyphen, …): invisible, so a look-alike name hides in them. */
 const FORMAT_CHARACTER = /\p{Cf}/u;
 
+/**
+ * A lone surrogate (what `String.prototype.isWellFormed` refuses; ES2024, past our ES2023 lib): UTF-8
+ * cannot hold one, so a SQL store would keep `mallory\uD800` as `mallory\uFFFD` — someone else.
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
+
 function hasForbidden(text: string, inNote: boolean): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
@@ -38,6 +44,7 @@ export function nameProblem(value: unknown, option: string): string | undefined 
   if (value.length > MAX_NAME_LENGTH) return `\`${option}\` is longer than ${MAX_NAME_LENGTH} characters`;
   if (hasForbidden(value, false)) return `\`${option}\` holds control or direction-override characters`;
   if (FORMAT_CHARACTER.test(value)) return `\`${option}\` holds invisible format characters`;
+  if (LONE_SURROGATE.test(value)) return `\`${option}\` holds a lone surrogate (not well-formed Unicode)`;
   if (value.trim() !== value) return `\`${option}\` starts or ends with white space`;
   return undefined;
 }

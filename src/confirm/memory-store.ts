@@ -251,6 +251,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): Confirmatio
       // From its JSON text, so the stored payload is plain data that nothing outside holds.
       fields.payload = frozenCopy(JSON.parse(edit.payloadJson) as unknown);
       fields.digest = edit.digest;
+      if ('requires' in at && at.requires !== undefined) fields.requires = frozenCopy(at.requires);
     }
     if (quorum !== undefined)
       fields.approvals = frozenCopy(JSON.parse(approvalsJson(quorum.next)) as ConfirmationApproval[]);

@@ -1,14 +1,17 @@
+import type { CompiledRule } from '../policy/rules/compile-rules.js';
 import type { ValidationIssue } from '../result.js';
 import { isRecord } from '../util/is-record.js';
 import type { ValidationOutcome } from '../validation/validator.js';
 import { canonicalJson, confirmationDigest, snapshotJson } from './digest.js';
 import type { PayloadEdit } from './store.js';
 
-/** What a send tool allows a person to change: its `editable` fields and its `payloadSchema`'s check. */
+/** What a send tool allows a person to change: its `editable` fields, its `payloadSchema`'s check, its rules. */
 export interface EditRules {
   readonly editable: readonly string[];
   /** The edited payload against `payloadSchema`; a string when the schema cannot be used. */
   readonly check: (payload: unknown) => Promise<ValidationOutcome | string>;
+  /** The tool's rules, which judge the edited call too (`judgeEdit`). */
+  readonly rules: readonly CompiledRule[];
 }
 
 /** Why an edit is refused: the flow words it in the person's language. */

@@ -1,4 +1,5 @@
 import type { AuditChain } from '../audit/audit-chain.js';
+import type { ApprovalRequirement } from '../rule.js';
 import type { EscalationClaim } from './escalation.js';
 import type { Confirmation, ConfirmationApproval, ConfirmationStatus } from './types.js';
 
@@ -59,6 +60,11 @@ export interface ClaimChange extends DecisionChange {
    * (epoch ms) instead of `delivering`, and starts no attempt; `deliverDue` starts it later.
    */
   readonly deliverAt?: number | undefined;
+  /**
+   * Only with `edit`: what the tool's rules ask of approvers for the edited payload (stricter than the
+   * stored `requires`), stored as `requires` in the same write.
+   */
+  readonly requires?: ApprovalRequirement | undefined;
 }
 
 /** The approvals as read, and as they are to be: a conditional write refuses when they changed since. */
@@ -77,6 +83,8 @@ export interface ApproveChange extends DecisionChange {
   readonly quorum: ApprovalsSwap;
   readonly approval: { readonly count: number; readonly needed: number };
   readonly edit?: PayloadEdit | undefined;
+  /** Only with `edit`: the stricter `requires` for the edited payload, stored in the same write. */
+  readonly requires?: ApprovalRequirement | undefined;
 }
 
 /**

@@ -113,7 +113,7 @@ export function applyRules(ruled: RuledCall): RulesAnswer | Promise<RulesAnswer>
     };
   return verdict.limits.length === 0
     ? next
-    : spendAll(ruled, verdict.limits).then((refused) => refused ?? next);
+    : spendLimits(ruled, verdict.limits).then((refused) => refused ?? next);
 }
 
 function proceed(ruled: RuledCall, verdict: RuleVerdict): Extract<RulesAnswer, { kind: 'proceed' }> {
@@ -123,8 +123,19 @@ function proceed(ruled: RuledCall, verdict: RuleVerdict): Extract<RulesAnswer, {
   return { kind: 'proceed', asksPerson, requires: verdict.requirement };
 }
 
-/** Counts every limit in order; on the first refusal gives back what was counted, and says why. */
-async function spendAll(ruled: RuledCall, uses: readonly LimitUse[]): Promise<RulesAnswer | undefined> {
+/** Who counts a call's limits, and where a refusal is reported and logged. */
+export type LimitSpender = Pick<RuledCall, 'caller' | 'counter' | 'onEvent' | 'now' | 'audit'> & {
+  readonly call: Pick<RuleCall, 'tool' | 'actor'>;
+};
+
+/**
+ * Counts every limit in order; on the first refusal gives back what was counted, and says why. Also
+ * counts what a person's edit adds to a call's limits (`judgeEdit`).
+ */
+export async function spendLimits(
+  ruled: LimitSpender,
+  uses: readonly LimitUse[],
+): Promise<Extract<RulesAnswer, { kind: 'refuse' }> | undefined> {
   const { counter } = ruled;
   const spent: LimitUse[] = [];
   for (const use of uses) {
@@ -140,11 +151,18 @@ async function spendAll(ruled: RuledCall, uses: readonly LimitUse[]): Promise<Ru
         max: use.shadow ? Number.POSITIVE_INFINITY : use.limit.max,
       });
     } catch (error) {
+      const detail = describeThrown(error).slice(0, 500);
+      if (use.shadow) {
+        // A shadow rule never refuses: not even when its count cannot be kept.
+        const reason = `${limitInWords(use)}: the call could not be counted (${detail})`;
+        report(ruled, [{ rule: use.rule, mode: 'shadow', decision: 'error', reason }]);
+        continue;
+      }
       await refund(counter, spent);
       return {
         kind: 'refuse',
         code: 'STORE_FAILED',
-        params: { detail: describeThrown(error).slice(0, 500) },
+        params: { detail },
         extra: {},
       };
     }
@@ -174,7 +192,8 @@ async function spendAll(ruled: RuledCall, uses: readonly LimitUse[]): Promise<Ru
   return undefined;
 }
 
-async function refund(counter: LimitCounter, spent: readonly LimitUse[]): Promise<void> {
+/** Takes back what was counted; a refund that fails leaves the count tighter, never looser. */
+export async function refund(counter: LimitCounter, spent: readonly LimitUse[]): Promise<void> {
   for (const { key, windowStart, amount } of spent) {
     try {
       await counter.refundLimit?.({ key, windowStart, amount });
@@ -195,7 +214,7 @@ function limitState(use: LimitUse, used: number): string {
   return `${limitInWords(use)}: ${used} used, this call adds ${use.amount}`;
 }
 
-function report(ruled: RuledCall, reports: readonly RuleReport[]): void {
+function report(ruled: LimitSpender, reports: readonly RuleReport[]): void {
   const { onEvent } = ruled;
   if (onEvent === undefined || reports.length === 0) return;
   for (const { rule, mode, decision, reason } of reports) {

@@ -1,3 +1,4 @@
+import { nameProblem } from '../confirm/labels.js';
 import { type Locale, toLocale } from '../messages/index.js';
 import type { CallerKind } from '../tool.js';
 import { describeThrown } from '../util/describe-thrown.js';
@@ -79,8 +80,8 @@ export function gatesOrNone(ctx: unknown): GateSnapshot {
 /**
  * Reads an invoke context once. `null` and `undefined` are an empty context. `autonomous` that is
  * not exactly `false` or absent counts as autonomous: a `'true'` or `1` fails closed, never as a
- * person. A value that is not an object, a `signal` that is not an `AbortSignal`, a non-string
- * `actor`, or a getter that throws makes the context unreadable.
+ * person. A value that is not an object, a `signal` that is not an `AbortSignal`, an `actor` that is
+ * not a recordable person id (`nameProblem`), or a getter that throws makes the context unreadable.
  */
 export function readCallContext(
   raw: unknown,
@@ -102,9 +103,9 @@ export function readCallContext(
     if (signal !== undefined && !(signal instanceof AbortSignal)) {
       return { detail: '`signal` must be an AbortSignal', locale };
     }
-    if (actor !== undefined && typeof actor !== 'string') {
-      return { detail: '`actor` must be a string', locale };
-    }
+    // Checked as a confirmation records it: a per-actor limit keys on exactly the id `propose` takes.
+    const actorProblem = actor === undefined ? undefined : nameProblem(actor, 'actor');
+    if (actorProblem !== undefined) return { detail: actorProblem, locale };
     const caller: CallerKind =
       asked !== 'invoke' ? asked : autonomous === undefined || autonomous === false ? 'person' : 'autonomous';
     return {

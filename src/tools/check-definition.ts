@@ -318,6 +318,21 @@ function checkPayloadSpec(fields: Fields, grade: SideEffect, name: string): Payl
 }
 
 /**
+ * Rules read the input, and judge a person's edit by laying each edited payload field over the input
+ * field of the same name: an editable field the input has not got would be an edit no rule sees.
+ */
+function checkEditsReadable(editable: readonly string[], input: JsonSchema, name: string): void {
+  const properties = isRecord(input.properties) ? input.properties : {};
+  const unseen = editable.filter((field) => !Object.hasOwn(properties, field));
+  if (unseen.length > 0)
+    fail(
+      'INVALID_RULE',
+      name,
+      `\`editable\` names ${unseen.map((f) => JSON.stringify(f)).join(', ')}, which inputSchema's properties do not describe: the rules judge an edit as the input field of the same name. Name the payload field as the input field, or make it not editable.`,
+    );
+}
+
+/**
  * Checks a definition and takes the snapshot the registry keeps: grade, gates, functions and a
  * deep-frozen copy of the schema, each read once. Nothing the app does to its object afterwards
  * changes what runs or who may run it. Throws `ToolDefinitionError` saying how to fix a mistake.
@@ -351,6 +366,7 @@ export function checkDefinition(definition: ToolDefinition): RegisteredTool {
   const escalate = checkEscalate(fields.escalate, grade, name);
   const rules = compileRules(fields.rules, grade);
   if (rules instanceof RuleProblem) fail('INVALID_RULE', name, `${rules.message}.`);
+  if (rules.length > 0 && payload !== undefined) checkEditsReadable(payload.editable, json, name);
   const info: ToolInfo = Object.freeze({
     name,
     wireName,

@@ -1,4 +1,4 @@
-import { type Rule, runPlan, ToolRegistry } from 'graded-tools';
+import { createMemoryStore, type RegistryEvent, type Rule, runPlan, ToolRegistry } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
 import { readTool, writeTool } from '../helpers/tools.js';
 
@@ -232,5 +232,29 @@ describe('limit rules', () => {
       requiresConfirm: true,
     });
     expect(calls).toEqual([]);
+  });
+});
+
+describe('a shadow limit never refuses', () => {
+  it('when its counter cannot be kept (the memory store is full), the call goes on and the rule event says so', async () => {
+    const events: RegistryEvent[] = [];
+    const { tool, calls } = writeTool('credit.submit', {
+      inputSchema: { type: 'object', properties: { amount: { type: 'number' } } },
+      rules: [{ name: 'watch', mode: 'shadow', limit: { calls: 5, per: 'day', by: 'actor' } }],
+    });
+    const registry = new ToolRegistry({
+      now: () => T0,
+      confirmations: createMemoryStore({ maxRecords: 1 }),
+      onEvent: (event) => {
+        events.push(event);
+      },
+    }).register(tool);
+    await expect(registry.invoke('credit.submit', {}, { actor: 'ann' })).resolves.toMatchObject({ ok: true });
+    // A second actor needs a second counter, and the store holds one.
+    await expect(registry.invoke('credit.submit', {}, { actor: 'bob' })).resolves.toMatchObject({ ok: true });
+    expect(calls).toHaveLength(2);
+    const rules = events.filter((event) => event.type === 'rule');
+    expect(rules).toEqual([expect.objectContaining({ rule: 'watch', decision: 'error', enforced: false })]);
+    expect(rules[0]?.type === 'rule' && rules[0].reason).toMatch(/could not be counted.*maxRecords/);
   });
 });

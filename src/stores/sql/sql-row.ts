@@ -111,6 +111,12 @@ function aboutText(confirmation: Confirmation): string | null {
   return JSON.stringify({ note, links, ref, requires });
 }
 
+/** The `about` text with `requires` set (an edit's stricter requirement), the rest as it was. */
+export function withRequires(about: string | null, requires: ApprovalRequirement): string {
+  const fields = about === null ? {} : (JSON.parse(about) as Record<string, unknown>);
+  return JSON.stringify({ ...fields, requires });
+}
+
 /** A record as the row the engine writes; `time` turns epoch ms into what the driver stores. */
 export function confirmationRow(confirmation: Confirmation, time: (ms: number) => unknown): ConfirmationRow {
   return {

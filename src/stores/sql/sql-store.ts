@@ -21,6 +21,7 @@ import {
   type Transition,
 } from '../../confirm/transitions.js';
 import type { Confirmation, ConfirmationStatus } from '../../confirm/types.js';
+import type { ApprovalRequirement } from '../../rule.js';
 import type { SqlDialect, SqlStatement } from './dialect.js';
 import { pruneInBatches } from './prune-batches.js';
 import { rowChanges } from './row-change.js';
@@ -36,6 +37,7 @@ import {
   rowToConfirmation,
   rowValues,
   statusLiteral,
+  withRequires,
 } from './sql-row.js';
 import { noticesTableOf } from './table-name.js';
 
@@ -114,6 +116,7 @@ export function createSqlStore(
     id: string,
     change: DecisionChange & {
       readonly edit?: PayloadEdit | undefined;
+      readonly requires?: ApprovalRequirement | undefined;
       readonly quorum?: ApprovalsSwap | undefined;
       readonly approval?: ApproveChange['approval'];
       readonly deliverAt?: number | undefined;
@@ -121,7 +124,7 @@ export function createSqlStore(
     action: LoggedAction,
   ): Promise<TransitionOutcome> => {
     const transition: Transition = TRANSITIONS[name];
-    const { edit, quorum, approval, deliverAt, now } = change;
+    const { edit, requires, quorum, approval, deliverAt, now } = change;
     const entry = JSON.stringify(historyEntry(change, transition.to, edit, approval));
     const time = dialect.time(now);
     return rows.change(id, {
@@ -147,6 +150,10 @@ export function createSqlStore(
           attempt: Number(row.attempt) + (transition.startsAttempt === true ? 1 : 0),
           history: appendedHistory(row.history, entry),
           ...(edit === undefined ? {} : { payload: edit.payloadJson, digest: edit.digest }),
+          // A stricter requirement for the edited payload is stored with the edit, in the same write.
+          ...(edit === undefined || requires === undefined
+            ? {}
+            : { about: withRequires(row.about, requires) }),
           ...(quorum === undefined ? {} : { approvals: approvalsJson(quorum.next) }),
           ...(deliverAt === undefined ? {} : { deliver_at: dialect.time(deliverAt) }),
         };
