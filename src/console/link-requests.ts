@@ -11,6 +11,7 @@ import { decide } from './decisions.js';
 import { jsonResponse, refusal } from './json-response.js';
 import { failureBody } from './registry-failure.js';
 import type { ApprovalLinkOptions, ApprovalLinkResult, ConsolePerson } from './types.js';
+import type { ConfirmationAnswer } from './wire.js';
 
 /** The header the console's page sends a link's token in (never a cookie: nothing ambient). */
 export const LINK_HEADER = 'x-approval-link';
@@ -85,7 +86,7 @@ export async function openByLink(link: LinkRequest, id: string): Promise<Respons
     person: person.name === undefined ? { id: person.id } : { id: person.id, name: person.name },
     link: { expiresAt: opened.expiresAt },
     serverTime: new Date().toISOString(),
-  });
+  } satisfies ConfirmationAnswer);
 }
 
 /**
