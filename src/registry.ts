@@ -21,7 +21,7 @@ import type {
   SweepResult,
 } from './confirm/types.js';
 import { checkCall, type RuleCheck } from './invoke/check-call.js';
-import { InvokePath, type InvokeSettings } from './invoke/invoke-tool.js';
+import { InvokePath, type InvokeSettings } from './invoke/invoke-path.js';
 import { formatMessage, type Locale, localeOption } from './messages/index.js';
 import { type AccessReport, buildAccessReport } from './policy/access-report.js';
 import { gatesOrNone } from './policy/call-context.js';

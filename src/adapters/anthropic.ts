@@ -1,7 +1,7 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { InvokeContext, ToolRegistry } from '../registry.js';
 import { isRecord } from '../util/is-record.js';
-import { answerCalls } from './core/answer-calls.js';
+import { answerTurn } from './core/answer-turn.js';
 import { type CallIdRule, planCalls, type RawCall } from './core/call-plan.js';
 import { modelTools, refuseRootKeywords } from './core/list-tools.js';
 import { type AdapterOptions, resolveAdapterOptions } from './core/options.js';
@@ -116,7 +116,7 @@ export async function answerAnthropicToolUses<C>(
 ): Promise<ToolResultBlockParam[]> {
   const resolved = resolveAdapterOptions(options);
   const uses = blocksOf(message).filter(isToolUse).map(readUse);
-  const answered = await answerCalls({
+  const answered = await answerTurn({
     registry,
     calls: uses,
     rule: ID_RULE,

@@ -1,7 +1,7 @@
 import type { Content, FunctionCall, FunctionDeclaration, Part, Tool } from '@google/genai';
 import type { InvokeContext, ToolRegistry } from '../registry.js';
 import { isRecord } from '../util/is-record.js';
-import { answerCalls } from './core/answer-calls.js';
+import { answerTurn } from './core/answer-turn.js';
 import { type CallIdRule, PRINTABLE_ID_RULE, planCalls, type RawCall } from './core/call-plan.js';
 import { modelTools } from './core/list-tools.js';
 import { type AdapterOptions, resolveAdapterOptions } from './core/options.js';
@@ -132,7 +132,7 @@ export async function answerGeminiFunctionCalls<C>(
 ): Promise<Part[]> {
   const resolved = resolveAdapterOptions(options);
   const calls = callsOf(content);
-  const answered = await answerCalls({
+  const answered = await answerTurn({
     registry,
     calls,
     rule: ID_RULE,

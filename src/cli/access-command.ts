@@ -1,6 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Locale } from '../messages/index.js';
 import type { AccessReport } from '../policy/access-report.js';
 import type { ToolRegistry } from '../registry.js';
@@ -8,7 +7,8 @@ import { describeThrown } from '../util/describe-thrown.js';
 import { formatAccessWithRules, withRules } from './access-rules.js';
 import { diffAccess, readSnapshot, reportContext, snapshotText } from './access-snapshot.js';
 import type { CommandIo } from './command-io.js';
-import { CONTEXT_OPTIONS, readLocale } from './context-options.js';
+import { answerUnread, REGISTRY_MODULE, readCommandLine, type Unread } from './command-line.js';
+import { CONTEXT_OPTIONS, readContextOptions } from './context-options.js';
 import { loadRegistry } from './load-registry.js';
 import { ACCESS_USAGE } from './usage.js';
 
@@ -27,34 +27,22 @@ interface AccessRequest {
   readonly action: Action;
 }
 
-function readRequest(args: readonly string[]): AccessRequest | { readonly usage: string } | 'help' {
-  let parsed: ReturnType<typeof parse>;
-  const parse = () =>
-    parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        ...CONTEXT_OPTIONS,
-        json: { type: 'boolean' },
-        write: { type: 'string' },
-        check: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  try {
-    parsed = parse();
-  } catch (error) {
-    return { usage: describeThrown(error) };
-  }
-  const { values, positionals } = parsed;
-  if (values.help === true) return 'help';
-  const [modulePath, ...extra] = positionals;
-  if (modulePath === undefined) return { usage: 'Give the registry module.' };
-  if (extra.length > 0) return { usage: `Unexpected: ${extra.join(' ')}` };
-  const read = readLocale(values.locale);
-  if ('usage' in read) return read;
-  const { locale } = read;
+function readRequest(args: readonly string[]): AccessRequest | Unread | 'help' {
+  const line = readCommandLine(
+    args,
+    {
+      ...CONTEXT_OPTIONS,
+      json: { type: 'boolean' },
+      write: { type: 'string' },
+      check: { type: 'string' },
+    },
+    [REGISTRY_MODULE],
+  );
+  if (line === 'help' || 'usage' in line) return line;
+  const { values } = line;
+  const [modulePath = ''] = line.positionals;
+  const context = readContextOptions(values);
+  if ('usage' in context) return context;
   const chosen = [values.json === true, values.write !== undefined, values.check !== undefined];
   if (chosen.filter(Boolean).length > 1) return { usage: 'Use one of --json, --write and --check.' };
   const action: Action =
@@ -63,7 +51,7 @@ function readRequest(args: readonly string[]): AccessRequest | { readonly usage:
       : values.check !== undefined
         ? { kind: 'check', file: values.check }
         : { kind: 'print', json: values.json === true };
-  return { modulePath, scope: values.scope, flags: values.flag ?? [], locale, action };
+  return { modulePath, ...context, action };
 }
 
 /** The registry's report under the request's context, or why it cannot give one. */
@@ -141,14 +129,8 @@ export interface AccessIo extends CommandIo {
  */
 export async function runAccessCommand(args: readonly string[], io: AccessIo): Promise<number> {
   const request = readRequest(args);
-  if (request === 'help') {
-    io.out(ACCESS_USAGE);
-    return 0;
-  }
-  if ('usage' in request) {
-    io.error(`${request.usage}\n\n${ACCESS_USAGE}`);
-    return 2;
-  }
+  if (request === 'help' || 'usage' in request)
+    return answerUnread(request, { command: 'access', usage: ACCESS_USAGE, out: io.out, error: io.error });
   // What the module logs while loading must not end up in `--json > access.json`.
   io.reserveStdout?.();
   const loaded = await loadRegistry(request.modulePath, io.cwd);

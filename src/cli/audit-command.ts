@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { SignedAuditHead } from '../audit/signed-head.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { openAudit } from './audit-store.js';
 import type { CommandIo } from './command-io.js';
+import { answerUnread, type Positional, readCommandLine, type Unread } from './command-line.js';
 import { AUDIT_USAGE } from './usage.js';
 
 /** Where `graded-tools audit` writes: the verdict or the JSON Lines on `out`, problems on `error`. */
@@ -26,39 +26,28 @@ interface AuditRequest {
   readonly until: string | undefined;
 }
 
-function readRequest(args: readonly string[]): AuditRequest | { readonly usage: string } | 'help' {
-  let parsed: ReturnType<typeof parse>;
-  const parse = () =>
-    parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        store: { type: 'string' },
-        table: { type: 'string' },
-        'signed-head': { type: 'string' },
-        'public-key': { type: 'string' },
-        since: { type: 'string' },
-        until: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  try {
-    parsed = parse();
-  } catch (error) {
-    return { usage: describeThrown(error) };
-  }
-  const { values, positionals } = parsed;
-  if (values.help === true) return 'help';
-  const [command, ...extra] = positionals;
-  if (command !== 'verify' && command !== 'export')
-    return {
-      usage:
-        command === undefined
-          ? 'Give an audit command: verify or export.'
-          : `Unknown audit command "${command}".`,
-    };
-  if (extra.length > 0) return { usage: `Unexpected: ${extra.join(' ')}` };
+const AUDIT_COMMAND: Positional = {
+  missing: 'Give an audit command: verify or export.',
+  refuse: (name) => (name === 'verify' || name === 'export' ? undefined : `Unknown audit command "${name}".`),
+};
+
+function readRequest(args: readonly string[]): AuditRequest | Unread | 'help' {
+  const line = readCommandLine(
+    args,
+    {
+      store: { type: 'string' },
+      table: { type: 'string' },
+      'signed-head': { type: 'string' },
+      'public-key': { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+    },
+    [AUDIT_COMMAND],
+  );
+  if (line === 'help' || 'usage' in line) return line;
+  const { values } = line;
+  // AUDIT_COMMAND refused anything else.
+  const command = line.positionals[0] as AuditRequest['command'];
   if (values.store === undefined) return { usage: 'Give --store sqlite:FILE or postgres:URL.' };
   if ((values['signed-head'] === undefined) !== (values['public-key'] === undefined))
     return { usage: 'Give --signed-head and --public-key together.' };
@@ -79,14 +68,8 @@ function readRequest(args: readonly string[]): AuditRequest | { readonly usage: 
  */
 export async function runAuditCommand(args: readonly string[], io: AuditIo): Promise<number> {
   const request = readRequest(args);
-  if (request === 'help') {
-    io.out(AUDIT_USAGE);
-    return 0;
-  }
-  if ('usage' in request) {
-    io.error(`${PREFIX} ${request.usage}\n\n${AUDIT_USAGE}`);
-    return 2;
-  }
+  if (request === 'help' || 'usage' in request)
+    return answerUnread(request, { command: 'audit', usage: AUDIT_USAGE, out: io.out, error: io.error });
   let signed: { signedHead: SignedAuditHead; publicKey: string } | undefined;
   try {
     if (request.signedHead !== undefined && request.publicKey !== undefined)

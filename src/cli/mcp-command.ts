@@ -1,6 +1,6 @@
-import { parseArgs } from 'node:util';
 import type { CommandIo } from './command-io.js';
-import { CONTEXT_OPTIONS, readLocale } from './context-options.js';
+import { answerUnread, REGISTRY_MODULE, readCommandLine } from './command-line.js';
+import { CONTEXT_OPTIONS, readContextOptions } from './context-options.js';
 import type { McpServing } from './mcp-serving.js';
 import { MCP_USAGE } from './usage.js';
 
@@ -32,11 +32,7 @@ async function loadServing(): Promise<McpServing | undefined> {
   }
 }
 
-function integer(value: string | undefined, option: string): number | undefined {
-  if (value === undefined) return undefined;
-  if (!/^\d+$/.test(value)) throw new TypeError(`--${option} takes a whole number (got "${value}").`);
-  return Number(value);
-}
+const WHOLE_NUMBERS = ['max-result-chars', 'concurrency', 'port'] as const;
 
 /**
  * `graded-tools mcp <module> …`: checks the options, then loads an MCP SDK (v1 when installed, else
@@ -45,52 +41,35 @@ function integer(value: string | undefined, option: string): number | undefined 
  * as long as the transport.
  */
 export async function runMcpCommand(args: readonly string[], io: CommandIo): Promise<number> {
-  let parsed: ReturnType<typeof parse>;
-  const parse = () =>
-    parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        ...CONTEXT_OPTIONS,
-        'max-result-chars': { type: 'string' },
-        concurrency: { type: 'string' },
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'allowed-host': { type: 'string', multiple: true },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
-  let maxResultChars: number | undefined;
-  let concurrency: number | undefined;
-  let port: number | undefined;
-  try {
-    parsed = parse();
-    maxResultChars = integer(parsed.values['max-result-chars'], 'max-result-chars');
-    concurrency = integer(parsed.values.concurrency, 'concurrency');
-    port = integer(parsed.values.port, 'port');
-  } catch (error) {
-    io.error(`${error instanceof Error ? error.message : String(error)}\n\n${MCP_USAGE}`);
-    return 2;
+  // Help goes to stderr: in stdio mode stdout is the protocol.
+  const help = { command: 'mcp', usage: MCP_USAGE, out: io.error, error: io.error };
+  const line = readCommandLine(
+    args,
+    {
+      ...CONTEXT_OPTIONS,
+      'max-result-chars': { type: 'string' },
+      concurrency: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'allowed-host': { type: 'string', multiple: true },
+    },
+    [REGISTRY_MODULE],
+  );
+  if (line === 'help' || 'usage' in line) return answerUnread(line, help);
+  const { values } = line;
+  const [modulePath = ''] = line.positionals;
+  for (const option of WHOLE_NUMBERS) {
+    const value = values[option];
+    if (value !== undefined && !/^\d+$/.test(value))
+      return answerUnread({ usage: `--${option} takes a whole number (got "${value}").` }, help);
   }
-  const { values, positionals } = parsed;
-  if (values.help === true) {
-    io.error(MCP_USAGE);
-    return 0;
-  }
-  const [modulePath, ...extra] = positionals;
-  if (modulePath === undefined || extra.length > 0) {
-    io.error(
-      `${modulePath === undefined ? 'Give the registry module.' : `Unexpected: ${extra.join(' ')}`}\n\n${MCP_USAGE}`,
-    );
-    return 2;
-  }
-  const read = readLocale(values.locale);
-  if ('usage' in read) {
-    io.error(`${read.usage}\n\n${MCP_USAGE}`);
-    return 2;
-  }
-  const { locale } = read;
+  const context = readContextOptions(values);
+  if ('usage' in context) return answerUnread(context, help);
+  const { scope, flags, locale } = context;
+  const whole = (value: string | undefined) => (value === undefined ? undefined : Number(value));
+  const maxResultChars = whole(values['max-result-chars']);
+  const concurrency = whole(values.concurrency);
+  const port = whole(values.port);
   // The MCP SDKs are optional peers: loaded only now, so help and usage errors work without them.
   const serving = await loadServing();
   if (serving === undefined) {
@@ -98,12 +77,12 @@ export async function runMcpCommand(args: readonly string[], io: CommandIo): Pro
     return 1;
   }
   const { serveMcp: serve } = await import('./mcp-serve.js');
-  const { scope, flag, host } = values;
+  const { host } = values;
   return serve(
     {
       modulePath,
       ...(scope === undefined ? {} : { scope }),
-      flags: flag ?? [],
+      flags,
       ...(locale === undefined ? {} : { locale }),
       ...(maxResultChars === undefined ? {} : { maxResultChars }),
       ...(concurrency === undefined ? {} : { concurrency }),

@@ -1,10 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { RuleCheck } from '../invoke/check-call.js';
 import type { ToolRegistry } from '../registry.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import type { CommandIo } from './command-io.js';
+import {
+  answerUnread,
+  type Positional,
+  REGISTRY_MODULE,
+  readCommandLine,
+  type Unread,
+} from './command-line.js';
 import { loadRegistry } from './load-registry.js';
 import { type RuleCase, readCases } from './rule-cases.js';
 import { RULES_USAGE } from './usage.js';
@@ -16,31 +22,19 @@ export interface RulesIo extends CommandIo {
 
 const PREFIX = 'graded-tools rules test:';
 
-/** `rules test <module> <cases>` read, or the usage error to print. */
+const SUBCOMMAND: Positional = {
+  missing: 'Give a rules command: test.',
+  refuse: (name) => (name === 'test' ? undefined : `Unknown rules command "${name}".`),
+};
+const CASES_FILE: Positional = { missing: 'Give the cases file.' };
+
+/** `rules test <module> <cases>` read, or why it could not be. */
 function readRequest(
   args: readonly string[],
-): { readonly modulePath: string; readonly casesPath: string } | { readonly usage: string } | 'help' {
-  let parsed: ReturnType<typeof parse>;
-  const parse = () =>
-    parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      strict: true,
-      options: { help: { type: 'boolean', short: 'h' } },
-    });
-  try {
-    parsed = parse();
-  } catch (error) {
-    return { usage: describeThrown(error) };
-  }
-  const { values, positionals } = parsed;
-  if (values.help === true) return 'help';
-  const [subcommand, modulePath, casesPath, ...extra] = positionals;
-  if (subcommand === undefined) return { usage: 'Give a rules command: test.' };
-  if (subcommand !== 'test') return { usage: `Unknown rules command "${subcommand}".` };
-  if (modulePath === undefined) return { usage: 'Give the registry module.' };
-  if (casesPath === undefined) return { usage: 'Give the cases file.' };
-  if (extra.length > 0) return { usage: `Unexpected: ${extra.join(' ')}` };
+): { readonly modulePath: string; readonly casesPath: string } | Unread | 'help' {
+  const line = readCommandLine(args, {}, [SUBCOMMAND, REGISTRY_MODULE, CASES_FILE]);
+  if (line === 'help' || 'usage' in line) return line;
+  const [, modulePath = '', casesPath = ''] = line.positionals;
   return { modulePath, casesPath };
 }
 
@@ -106,14 +100,8 @@ async function runCase(registry: ToolRegistry<unknown>, test: RuleCase): Promise
  */
 export async function runRulesCommand(args: readonly string[], io: RulesIo): Promise<number> {
   const request = readRequest(args);
-  if (request === 'help') {
-    io.out(RULES_USAGE);
-    return 0;
-  }
-  if ('usage' in request) {
-    io.error(`${request.usage}\n\n${RULES_USAGE}`);
-    return 2;
-  }
+  if (request === 'help' || 'usage' in request)
+    return answerUnread(request, { command: 'rules', usage: RULES_USAGE, out: io.out, error: io.error });
   const read = casesIn(request.casesPath, io.cwd);
   if (!read.ok) {
     for (const line of read.lines) io.error(line);

@@ -1,4 +1,4 @@
-import { GuardedCall, type GuardedOutcome } from '../invoke/run-guarded.js';
+import { GuardedCall, type GuardedOutcome } from '../invoke/guarded-call.js';
 import type { Approval } from '../tool.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { snapshotJson } from './digest.js';

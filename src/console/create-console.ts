@@ -2,17 +2,12 @@ import { type Sweeping, startSweeping } from '../confirm/background-sweeps.js';
 import { type Locale, toLocale } from '../messages/index.js';
 import type { ToolRegistry } from '../registry.js';
 import { isRecord } from '../util/is-record.js';
-import { decideMany } from './bulk-decisions.js';
 import type { ConsoleSettings, PersonRequest } from './console-request.js';
 import { personCards } from './console-request.js';
-import { askFromBody } from './decision-bodies.js';
-import { decide } from './decisions.js';
 import { EventStreams } from './events-stream.js';
-import { getResponse, listResponse, previewResponse, sessionResponse } from './json-api.js';
-import { jsonResponse, refusal } from './json-response.js';
-import { answerWithLink, createLink, LINK_HEADER } from './link-requests.js';
+import { refusal } from './json-response.js';
+import { createLink, LINK_HEADER, type LinkRequest } from './link-requests.js';
 import { requestLocale } from './locale.js';
-import { PAGE_SCRIPT, PAGE_STYLE } from './page-assets.generated.js';
 import { authenticatePerson } from './person.js';
 import {
   type HostRule,
@@ -23,9 +18,15 @@ import {
   readJsonObject,
   stateChangeRefusal,
 } from './request-guard.js';
-import { matchRoute, normaliseBasePath, type Route } from './routes.js';
+import {
+  type ConsoleRoute,
+  consoleRoutes,
+  matchRoute,
+  normaliseBasePath,
+  type RequestBody,
+} from './routes.js';
 import { withSecurityHeaders } from './security-headers.js';
-import { shellResponse, signInResponse } from './shell.js';
+import { signInResponse } from './shell.js';
 import type { ApprovalLinkOptions, ApprovalsConsole, ApprovalsConsoleOptions } from './types.js';
 
 /**
@@ -79,6 +80,7 @@ class ConsoleApp {
   readonly #s: ConsoleSettings;
   readonly #streams = new EventStreams();
 
+  readonly #routes = consoleRoutes(this.#streams);
   readonly #sweeps: Sweeping;
 
   constructor(settings: ConsoleSettings) {
@@ -113,33 +115,36 @@ class ConsoleApp {
   /**
    * 1. route (404/405) → 2. the page's assets and an approval link's page, public (they hold nothing)
    * → 3. a POST's origin and content type → 4. who is asking: an approval link's token, which opens its
-   * one confirmation only, or else the session (401) → 5. a read, or a POST's JSON body then the decision.
+   * one confirmation only, or else the session (401) → 5. a POST's JSON body → 6. the route's handler.
    */
   async #answer(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const locale = this.#localeOf(request);
     const foreign = hostRefusal(url, this.#s.hostRule);
     if (foreign !== undefined) return refusal(foreign.status, foreign.code, locale);
-    const match = matchRoute(request.method, url.pathname, this.#s.base);
+    const match = matchRoute(this.#routes, request.method, url.pathname, this.#s.base);
     if (!match.ok) {
       return match.status === 404
         ? refusal(404, 'NOT_FOUND', locale)
         : refusal(405, 'METHOD_NOT_ALLOWED', locale, { allow: match.allow });
     }
-    const { route } = match;
-    if (route.name === 'script') return asset(PAGE_SCRIPT, 'text/javascript; charset=utf-8');
-    if (route.name === 'style') return asset(PAGE_STYLE, 'text/css; charset=utf-8');
-    if (route.name === 'linkPage') return shellResponse(this.#s.base, locale, '', 'link');
+    const { route, id } = match;
+    if (route.who === 'anyone') return route.answer(this.#s, locale);
     if (route.method === 'POST') {
       const refused = stateChangeRefusal(request, ownOrigin(url, this.#s.hostRule));
       if (refused !== undefined) return refusal(refused.status, refused.code, locale);
     }
-    const linkToken = request.headers.get(LINK_HEADER);
-    if (linkToken !== null) return answerWithLink(this.#s, request, route, linkToken, locale);
+    const token = request.headers.get(LINK_HEADER);
+    if (token !== null) {
+      const { byLink } = route;
+      if (byLink === undefined) return refusal(403, 'FORBIDDEN', locale);
+      const link: LinkRequest = { settings: this.#s, request, token, locale };
+      return withBody(route, request, locale, (body) => byLink(link, id, body));
+    }
     const who = await authenticatePerson(this.#s.authenticate, request);
     if (!who.ok) {
       if (who.reason === 'malformed') return refusal(500, 'CONSOLE_FAILED', locale);
-      return isPage(route) ? signInResponse(this.#s.base, locale) : refusal(401, 'UNAUTHENTICATED', locale);
+      return route.page ? signInResponse(this.#s.base, locale) : refusal(401, 'UNAUTHENTICATED', locale);
     }
     const ctx: PersonRequest = {
       settings: this.#s,
@@ -149,59 +154,7 @@ class ConsoleApp {
       locale,
       cards: personCards(this.#s, who.person, locale),
     };
-    if (route.method === 'GET') return this.#read(ctx, route);
-    const body = await readJsonObject(request);
-    if (!body.ok) return refusal(body.status, body.code, locale);
-    return this.#decide(ctx, route, body.body);
-  }
-
-  #read(ctx: PersonRequest, route: Route): Response | Promise<Response> {
-    switch (route.name) {
-      case 'inbox':
-      case 'detail':
-        return shellResponse(this.#s.base, ctx.locale, ctx.person.id);
-      case 'session':
-        return sessionResponse(ctx);
-      case 'list':
-        return listResponse(ctx);
-      case 'get':
-        return getResponse(ctx, route.id ?? '');
-      case 'events':
-        if (this.#streams.isClosed) return refusal(503, 'CONSOLE_CLOSED', ctx.locale);
-        if (!this.#streams.hasRoomFor(ctx.person.id)) return refusal(429, 'TOO_MANY_STREAMS', ctx.locale);
-        return this.#streams.open(ctx);
-      default:
-        return refusal(404, 'NOT_FOUND', ctx.locale);
-    }
-  }
-
-  async #decide(
-    ctx: PersonRequest,
-    route: Route,
-    body: Readonly<Record<string, unknown>>,
-  ): Promise<Response> {
-    const id = route.id ?? '';
-    switch (route.name) {
-      case 'confirm':
-      case 'reject':
-      case 'retry':
-      case 'markDelivered':
-      case 'cancel': {
-        const ask = askFromBody(route.name, body);
-        if (ask === undefined) return refusal(400, 'BAD_REQUEST', ctx.locale);
-        const { status, decision } = await decide(ctx, id, ask);
-        return jsonResponse(status, decision);
-      }
-      case 'preview':
-        return previewResponse(ctx, id, body);
-      case 'confirmMany':
-      case 'rejectMany': {
-        const outcome = await decideMany(ctx, route.name === 'confirmMany' ? 'confirm' : 'reject', body);
-        return outcome === undefined ? refusal(400, 'BAD_REQUEST', ctx.locale) : jsonResponse(200, outcome);
-      }
-      default:
-        return refusal(404, 'NOT_FOUND', ctx.locale);
-    }
+    return withBody(route, request, locale, (body) => route.answer(ctx, id, body));
   }
 
   /** The language to answer in; never throws (it also words the last-resort 500). */
@@ -214,12 +167,18 @@ class ConsoleApp {
   }
 }
 
-function isPage(route: Route): boolean {
-  return route.name === 'inbox' || route.name === 'detail';
-}
+const NO_BODY: RequestBody = Object.freeze({});
 
-function asset(text: string, type: string): Response {
-  return new Response(text, { status: 200, headers: { 'content-type': type } });
+/** A GET's handler answers at once; a POST's only once its body is read as a JSON object. */
+async function withBody(
+  route: ConsoleRoute,
+  request: Request,
+  locale: Locale,
+  answer: (body: RequestBody) => Response | Promise<Response>,
+): Promise<Response> {
+  if (route.method === 'GET') return answer(NO_BODY);
+  const body = await readJsonObject(request);
+  return body.ok ? answer(body.body) : refusal(body.status, body.code, locale);
 }
 
 /** The options, checked once: a wrong one throws now, at startup, never on a request. */

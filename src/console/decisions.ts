@@ -5,50 +5,16 @@ import type {
   ConfirmationResult,
   ConfirmResult,
 } from '../confirm/types.js';
-import type { ValidationIssue } from '../result.js';
 import { isAllowed } from './access.js';
-import type { Card } from './cards.js';
 import { consoleMessage, consoleWords } from './console-messages.js';
 import type { PersonRequest } from './console-request.js';
 import { missingApproverFlags, quorumOf } from './quorum.js';
 import { failureBody } from './registry-failure.js';
 import type { ConsoleAction, ConsolePerson } from './types.js';
+import type { Decision } from './wire.js';
 
-/** What a decision answers: it went through, or why not (in the person's language). */
-export type Decision =
-  | {
-      readonly ok: true;
-      readonly status: Confirmation['status'];
-      readonly confirmation: Card;
-      readonly message: string;
-    }
-  | {
-      readonly ok: false;
-      readonly code: string;
-      readonly error: string;
-      readonly confirmation?: Card;
-      /** For `ALREADY_DECIDED`: who decided it first. */
-      readonly decidedBy?: string;
-      /** For `LINK_REFUSED`: `unknown`, `used` or `expired`. */
-      readonly reason?: string;
-      readonly issues?: readonly ValidationIssue[];
-      /**
-       * For `AWAITING_APPROVALS` (the person's approval was recorded, nothing sent yet): the approvals
-       * of this payload now, of how many the tool's rules ask.
-       */
-      readonly approval?: { readonly count: number; readonly needed: number };
-      /**
-       * For `SCHEDULED` (approved, and held for its undo window): when it is sent unless someone
-       * cancels it (ISO 8601).
-       */
-      readonly deliverAt?: string;
-      /** For `FLAG_NOT_GRANTED` by the tool's rules (`approverFlags`): the flags this person lacks. */
-      readonly missingFlags?: readonly string[];
-      /** For `RULE_DENIED` and `LIMIT_REACHED`: the rule that decided. */
-      readonly rule?: string;
-      /** For `LIMIT_REACHED`: when the limit starts again (ISO 8601). */
-      readonly resetsAt?: string;
-    };
+// bulk-decisions.ts still imports the type from here.
+export type { Decision } from './wire.js';
 
 /** A decision and the HTTP status it is answered with on its own. */
 export interface DecisionOutcome {

@@ -1,5 +1,6 @@
 import { isAllowed } from './access.js';
 import type { PersonRequest } from './console-request.js';
+import { refusal } from './json-response.js';
 
 /** How often an idle stream says it is alive, so proxies do not cut it. */
 const PING_MS = 15_000;
@@ -22,20 +23,17 @@ export class EventStreams {
   readonly #held = new Map<string, number>();
   #closed = false;
 
-  get isClosed(): boolean {
-    return this.#closed;
-  }
-
-  /** Whether the person may open one more stream now. */
-  hasRoomFor(personId: string): boolean {
-    return (this.#held.get(personId) ?? 0) < MAX_STREAMS_PER_PERSON;
-  }
-
-  /** A new stream for the person of `ctx`; ask `hasRoomFor` first. */
+  /**
+   * `GET api/events`: a new stream for the person of `ctx` — 503 once the console is closed, 429 when
+   * they already hold their share.
+   */
   open(ctx: PersonRequest): Response {
     const streams = this.#open;
     const held = this.#held;
     const personId = ctx.person.id;
+    if (this.#closed) return refusal(503, 'CONSOLE_CLOSED', ctx.locale);
+    if ((held.get(personId) ?? 0) >= MAX_STREAMS_PER_PERSON)
+      return refusal(429, 'TOO_MANY_STREAMS', ctx.locale);
     held.set(personId, (held.get(personId) ?? 0) + 1);
     const { registry, authorize } = ctx.settings;
     let stop = () => {};

@@ -5,6 +5,7 @@ import { isAllowed } from './access.js';
 import type { PersonRequest } from './console-request.js';
 import { jsonResponse, refusal } from './json-response.js';
 import { failureBody } from './registry-failure.js';
+import type { ConfirmationAnswer, ListPage, Preview, SessionAnswer } from './wire.js';
 
 const serverTime = () => new Date().toISOString();
 
@@ -16,7 +17,7 @@ export function sessionResponse(ctx: PersonRequest): Response {
     person: name === undefined ? { id } : { id, name },
     locale: ctx.locale,
     serverTime: serverTime(),
-  });
+  } satisfies SessionAnswer);
 }
 
 const LIMIT = /^\d{1,4}$/;
@@ -68,7 +69,7 @@ export async function listResponse(ctx: PersonRequest): Promise<Response> {
     ...(listed.nextCursor === undefined ? {} : { nextCursor: listed.nextCursor }),
     tools,
     serverTime: serverTime(),
-  });
+  } satisfies ListPage);
 }
 
 /** `GET api/confirmations/<id>`: one card, when the person may `view` it. */
@@ -82,7 +83,7 @@ export async function getResponse(ctx: PersonRequest, id: string): Promise<Respo
     ok: true,
     confirmation: await ctx.cards.card(found.confirmation),
     serverTime: serverTime(),
-  });
+  } satisfies ConfirmationAnswer);
 }
 
 /**
@@ -110,7 +111,7 @@ export async function previewResponse(
     changed: checked.changed,
     // What a confirm of this preview sends: the page shows it on the card and confirms exactly it.
     payload: checked.payload,
-  });
+  } satisfies Preview);
 }
 
 function failureResponse(failure: ToolFailure, ctx: PersonRequest): Response {

@@ -10,9 +10,8 @@ import { askFromBody } from './decision-bodies.js';
 import { decide } from './decisions.js';
 import { jsonResponse, refusal } from './json-response.js';
 import { failureBody } from './registry-failure.js';
-import { readJsonObject } from './request-guard.js';
-import type { Route } from './routes.js';
 import type { ApprovalLinkOptions, ApprovalLinkResult, ConsolePerson } from './types.js';
+import type { ConfirmationAnswer } from './wire.js';
 
 /** The header the console's page sends a link's token in (never a cookie: nothing ambient). */
 export const LINK_HEADER = 'x-approval-link';
@@ -61,52 +60,55 @@ export async function createLink(
 
 const GATE_CODES: ReadonlySet<string> = new Set(['FLAG_NOT_GRANTED', 'SCOPE_MISMATCH']);
 
-const LINK_ROUTES: ReadonlySet<Route['name']> = new Set(['get', 'confirm', 'reject']);
+/** A request carrying an approval link's token instead of a session. */
+export interface LinkRequest {
+  readonly settings: ConsoleSettings;
+  readonly request: Request;
+  readonly token: string;
+  readonly locale: Locale;
+}
 
 /**
- * A request carrying a link's token instead of a session: the link's approver is the person, and only
- * its own confirmation may be read, confirmed (as shown, never edited) or rejected. A decision goes to
- * the registry with the token, checked in its one check list (the link, `authorize`, the gates …) and
- * spent by the claim itself, so a refused or failed ask never spends it.
+ * `GET api/confirmations/<id>` through a link: the link's approver is the person, and only its own
+ * confirmation may be read — as a card with nothing editable (a link approves what it was made for).
  */
-export async function answerWithLink(
-  settings: ConsoleSettings,
-  request: Request,
-  route: Route,
-  token: string,
-  locale: Locale,
-): Promise<Response> {
-  if (!LINK_ROUTES.has(route.name)) return refusal(403, 'FORBIDDEN', locale);
-  const id = route.id ?? '';
-  const { registry, authorize } = settings;
-  if (route.method === 'GET') {
-    const opened = await registry.approvalLinks.open(token, id, { locale });
-    if (!opened.ok) return linkRefusal(opened, locale);
-    const person = personOf(opened.approver);
-    if (!(await isAllowed(authorize, person, 'view', opened.confirmation)))
-      return refusal(403, 'FORBIDDEN', locale);
-    const cards = personCards(settings, person, locale, true);
-    return jsonResponse(200, {
-      ok: true,
-      // A link approves what it was made for: nothing is editable through it.
-      confirmation: { ...(await cards.card(opened.confirmation)), editable: [] },
-      person: person.name === undefined ? { id: person.id } : { id: person.id, name: person.name },
-      link: { expiresAt: opened.expiresAt },
-      serverTime: new Date().toISOString(),
-    });
-  }
-  const body = await readJsonObject(request);
-  if (!body.ok) return refusal(body.status, body.code, locale);
-  const ask = askFromBody(route.name as 'confirm' | 'reject', body.body);
-  if (ask === undefined || (ask.kind === 'confirm' && ask.payload !== undefined))
-    return refusal(400, 'BAD_REQUEST', locale);
-  // The person is the link's approver; `decide` hands the token to the registry, whose check list
-  // checks it with everything else and whose claim spends it.
-  const person: ConsolePerson = { id: '' };
+export async function openByLink(link: LinkRequest, id: string): Promise<Response> {
+  const { settings, token, locale } = link;
+  const opened = await settings.registry.approvalLinks.open(token, id, { locale });
+  if (!opened.ok) return linkRefusal(opened, locale);
+  const person = personOf(opened.approver);
+  if (!(await isAllowed(settings.authorize, person, 'view', opened.confirmation)))
+    return refusal(403, 'FORBIDDEN', locale);
   const cards = personCards(settings, person, locale, true);
-  const ctx: PersonRequest = { settings, request, url: new URL(request.url), person, locale, cards };
-  const { status, decision } = await decide(ctx, id, ask, token);
-  return jsonResponse(status, decision);
+  return jsonResponse(200, {
+    ok: true,
+    confirmation: { ...(await cards.card(opened.confirmation)), editable: [] },
+    person: person.name === undefined ? { id: person.id } : { id: person.id, name: person.name },
+    link: { expiresAt: opened.expiresAt },
+    serverTime: new Date().toISOString(),
+  } satisfies ConfirmationAnswer);
+}
+
+/**
+ * `POST api/confirmations/<id>/confirm` or `reject` through a link: confirmed as shown (never edited)
+ * or rejected. The decision goes to the registry with the token, checked in its one check list (the
+ * link, `authorize`, the gates …) and spent by the claim itself, so a refused or failed ask never
+ * spends it.
+ */
+export function decideByLink(
+  kind: 'confirm' | 'reject',
+): (link: LinkRequest, id: string, body: Readonly<Record<string, unknown>>) => Promise<Response> {
+  return async ({ settings, request, token, locale }, id, body) => {
+    const ask = askFromBody(kind, body);
+    if (ask === undefined || (ask.kind === 'confirm' && ask.payload !== undefined))
+      return refusal(400, 'BAD_REQUEST', locale);
+    // The person is the link's approver; `decide` hands the token to the registry.
+    const person: ConsolePerson = { id: '' };
+    const cards = personCards(settings, person, locale, true);
+    const ctx: PersonRequest = { settings, request, url: new URL(request.url), person, locale, cards };
+    const { status, decision } = await decide(ctx, id, ask, token);
+    return jsonResponse(status, decision);
+  };
 }
 
 /**

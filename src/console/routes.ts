@@ -1,71 +1,148 @@
-/** What a request under the console's base path asks for. */
-export type RouteName =
-  | 'inbox'
-  | 'detail'
-  | 'linkPage'
-  | 'script'
-  | 'style'
-  | 'session'
-  | 'list'
-  | 'get'
-  | 'confirm'
-  | 'reject'
-  | 'retry'
-  | 'markDelivered'
-  | 'cancel'
-  | 'preview'
-  | 'confirmMany'
-  | 'rejectMany'
-  | 'events';
+import type { Locale } from '../messages/index.js';
+import { decideMany } from './bulk-decisions.js';
+import type { ConsoleSettings, PersonRequest } from './console-request.js';
+import { askFromBody } from './decision-bodies.js';
+import { type DecisionAsk, decide } from './decisions.js';
+import type { EventStreams } from './events-stream.js';
+import { getResponse, listResponse, previewResponse, sessionResponse } from './json-api.js';
+import { jsonResponse, refusal } from './json-response.js';
+import { decideByLink, type LinkRequest, openByLink } from './link-requests.js';
+import { PAGE_SCRIPT, PAGE_STYLE } from './page-assets.generated.js';
+import { shellResponse } from './shell.js';
 
-/** A matched route: its name, and the confirmation id in its path when it has one. */
-export interface Route {
-  readonly name: RouteName;
+/** A POST's JSON object body; a GET's is empty. */
+export type RequestBody = Readonly<Record<string, unknown>>;
+
+interface RouteBase {
   readonly method: 'GET' | 'POST';
-  readonly id?: string;
+  /** The path under the base path; `:id` is a confirmation's id, decoded. */
+  readonly path: string;
 }
 
-export type RouteMatch =
-  | { readonly ok: true; readonly route: Route }
+/** A route anyone may ask, signed in or not: it holds nothing (the page's assets, a link's page). */
+export interface OpenRoute extends RouteBase {
+  readonly who: 'anyone';
+  readonly answer: (settings: ConsoleSettings, locale: Locale) => Response;
+}
+
+/** A route for the signed-in person, and what an approval link's token may ask there (else 403). */
+export interface PersonRoute extends RouteBase {
+  readonly who: 'person';
+  /** A page: signed out, it answers the sign-in page rather than a JSON 401. */
+  readonly page?: true;
+  readonly answer: (ctx: PersonRequest, id: string, body: RequestBody) => Response | Promise<Response>;
+  readonly byLink?: (link: LinkRequest, id: string, body: RequestBody) => Promise<Response>;
+}
+
+export type ConsoleRoute = OpenRoute | PersonRoute;
+
+/**
+ * The console's routes, top to bottom; the first whose path and method match answers. `open`: anyone
+ * (it holds nothing); `page`: the signed-in person's page (signed out: the sign-in page); `get` and
+ * `post`: the person's JSON API, and a third handler for an approval link's token (elsewhere: 403).
+ */
+export function consoleRoutes(streams: EventStreams): readonly ConsoleRoute[] {
+  return [
+    open('/assets/console.js', () => asset(PAGE_SCRIPT, JS)),
+    open('/assets/console.css', () => asset(PAGE_STYLE, CSS)),
+    open('/link/:id', (settings, locale) => shellResponse(settings.base, locale, '', 'link')),
+    page('/'),
+    page('/confirmations/:id'),
+    get('/api/session', sessionResponse),
+    get('/api/confirmations', listResponse),
+    get('/api/confirmations/:id', getResponse, openByLink),
+    post('/api/confirmations/:id/confirm', decision('confirm'), decideByLink('confirm')),
+    post('/api/confirmations/:id/reject', decision('reject'), decideByLink('reject')),
+    post('/api/confirmations/:id/retry', decision('retry')),
+    post('/api/confirmations/:id/mark-delivered', decision('markDelivered')),
+    post('/api/confirmations/:id/cancel', decision('cancel')),
+    post('/api/confirmations/:id/preview', previewResponse),
+    post('/api/confirm-many', many('confirm')),
+    post('/api/reject-many', many('reject')),
+    get('/api/events', (ctx) => streams.open(ctx)),
+  ];
+}
+
+const open = (path: string, answer: OpenRoute['answer']): OpenRoute => ({
+  method: 'GET',
+  path,
+  who: 'anyone',
+  answer,
+});
+// Every page address serves the one shell; the page's script reads the address.
+const page = (path: string): PersonRoute => ({
+  method: 'GET',
+  path,
+  who: 'person',
+  page: true,
+  answer: (ctx) => shellResponse(ctx.settings.base, ctx.locale, ctx.person.id),
+});
+const person =
+  (method: 'GET' | 'POST') =>
+  (path: string, answer: PersonRoute['answer'], byLink?: PersonRoute['byLink']): PersonRoute => ({
+    method,
+    path,
+    who: 'person',
+    answer,
+    ...(byLink === undefined ? {} : { byLink }),
+  });
+const get = person('GET');
+const post = person('POST');
+
+const JS = 'text/javascript; charset=utf-8';
+const CSS = 'text/css; charset=utf-8';
+
+function asset(text: string, type: string): Response {
+  return new Response(text, { status: 200, headers: { 'content-type': type } });
+}
+
+/** `POST api/confirmations/<id>/<kind>`: the body read as that decision, then decided. */
+function decision(kind: DecisionAsk['kind']): PersonRoute['answer'] {
+  return async (ctx, id, body) => {
+    const ask = askFromBody(kind, body);
+    if (ask === undefined) return refusal(400, 'BAD_REQUEST', ctx.locale);
+    const { status, decision } = await decide(ctx, id, ask);
+    return jsonResponse(status, decision);
+  };
+}
+
+/** `POST api/confirm-many` and `api/reject-many`: one result per item. */
+function many(kind: 'confirm' | 'reject'): PersonRoute['answer'] {
+  return async (ctx, _id, body) => {
+    const outcome = await decideMany(ctx, kind, body);
+    return outcome === undefined ? refusal(400, 'BAD_REQUEST', ctx.locale) : jsonResponse(200, outcome);
+  };
+}
+
+export type RouteMatch<R> =
+  | { readonly ok: true; readonly route: R; readonly id: string }
   | { readonly ok: false; readonly status: 404 }
   | { readonly ok: false; readonly status: 405; readonly allow: string };
 
-const FIXED: Readonly<Record<string, Omit<Route, 'id'>>> = {
-  '/': { name: 'inbox', method: 'GET' },
-  '/assets/console.js': { name: 'script', method: 'GET' },
-  '/assets/console.css': { name: 'style', method: 'GET' },
-  '/api/session': { name: 'session', method: 'GET' },
-  '/api/confirmations': { name: 'list', method: 'GET' },
-  '/api/confirm-many': { name: 'confirmMany', method: 'POST' },
-  '/api/reject-many': { name: 'rejectMany', method: 'POST' },
-  '/api/events': { name: 'events', method: 'GET' },
-};
-
-const DECISIONS: Readonly<Record<string, RouteName>> = {
-  confirm: 'confirm',
-  reject: 'reject',
-  retry: 'retry',
-  'mark-delivered': 'markDelivered',
-  cancel: 'cancel',
-  preview: 'preview',
-};
-
-const DETAIL = /^\/confirmations\/([^/]+)$/;
-const LINK_PAGE = /^\/link\/([^/]+)$/;
-const ONE = /^\/api\/confirmations\/([^/]+)$/;
-const DECISION = /^\/api\/confirmations\/([^/]+)\/([a-z-]+)$/;
-
 /**
- * The route for `method` and `pathname` under `base` (normalised: `''` or `/approvals`): a 404 for a
- * path the console does not serve, a 405 (with `Allow`) for one it serves under another method.
+ * The first of `routes` for `method` and `pathname` under `base` (normalised: `''` or `/approvals`),
+ * with the id in its path (`''` when it has none): a 404 for a path the console does not serve, a 405
+ * (with `Allow`) for one it serves under another method.
  */
-export function matchRoute(method: string, pathname: string, base: string): RouteMatch {
+export function matchRoute<R extends RouteBase>(
+  routes: readonly R[],
+  method: string,
+  pathname: string,
+  base: string,
+): RouteMatch<R> {
   const rest = pathUnder(pathname, base);
   if (rest === undefined) return { ok: false, status: 404 };
-  const found = routeFor(rest);
-  if (found === undefined) return { ok: false, status: 404 };
-  if (found.method !== method) return { ok: false, status: 405, allow: found.method };
-  return { ok: true, route: found };
+  const segments = rest.slice(1).split('/');
+  const allowed: string[] = [];
+  for (const route of routes) {
+    const id = idIn(route.path, segments);
+    if (id === undefined) continue;
+    if (route.method === method) return { ok: true, route, id };
+    allowed.push(route.method);
+  }
+  return allowed.length === 0
+    ? { ok: false, status: 404 }
+    : { ok: false, status: 405, allow: allowed.join(', ') };
 }
 
 /** The path below `base` (always starting with `/`), or `undefined` when it is not under it. */
@@ -75,28 +152,25 @@ function pathUnder(pathname: string, base: string): string | undefined {
   return pathname.slice(base.length);
 }
 
-function routeFor(rest: string): Route | undefined {
-  const fixed = FIXED[rest];
-  if (fixed !== undefined && Object.hasOwn(FIXED, rest)) return fixed;
-  const detail = DETAIL.exec(rest);
-  if (detail !== null) return { name: 'detail', method: 'GET', id: idOf(detail[1]) };
-  const linkPage = LINK_PAGE.exec(rest);
-  if (linkPage !== null) return { name: 'linkPage', method: 'GET', id: idOf(linkPage[1]) };
-  const one = ONE.exec(rest);
-  if (one !== null) return { name: 'get', method: 'GET', id: idOf(one[1]) };
-  const decision = DECISION.exec(rest);
-  const action = decision?.[2];
-  if (decision !== null && action !== undefined && Object.hasOwn(DECISIONS, action))
-    return { name: DECISIONS[action] as RouteName, method: 'POST', id: idOf(decision[1]) };
-  return undefined;
+/** The `:id` of `path` in `segments` (`''` when it has none), or `undefined` when they differ. */
+function idIn(path: string, segments: readonly string[]): string | undefined {
+  const pattern = path.slice(1).split('/');
+  if (pattern.length !== segments.length) return undefined;
+  let id = '';
+  for (const [i, want] of pattern.entries()) {
+    const segment = segments[i] ?? '';
+    if (want === ':id' && segment !== '') id = idOf(segment);
+    else if (want !== segment) return undefined;
+  }
+  return id;
 }
 
 /** A path segment decoded; one that does not decode is passed on as it is (no id has that shape). */
-function idOf(segment: string | undefined): string {
+function idOf(segment: string): string {
   try {
-    return decodeURIComponent(segment ?? '');
+    return decodeURIComponent(segment);
   } catch {
-    return segment ?? '';
+    return segment;
   }
 }
 

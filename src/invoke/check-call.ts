@@ -6,7 +6,7 @@ import type { LimitKey, LimitWindow } from '../rule.js';
 import type { ToolTable } from '../tools/tool-table.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { type LimitCounter, limitInWords } from './apply-rules.js';
-import type { InvokePath } from './invoke-tool.js';
+import type { InvokePath } from './invoke-path.js';
 import { WouldRun } from './would-run.js';
 
 /** Where one of a call's limits stands, read without counting. */

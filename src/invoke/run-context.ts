@@ -1,5 +1,5 @@
 import type { CallerKind, RunContext } from '../tool.js';
-import type { GuardedCall } from './run-guarded.js';
+import type { GuardedCall } from './guarded-call.js';
 
 /**
  * The `ctx` a tool's `run`/`prepare` receives: exactly its documented fields. The call's guard (a

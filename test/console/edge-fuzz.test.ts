@@ -4,8 +4,9 @@ import fc from 'fast-check';
 import { ToolRegistry } from 'graded-tools';
 import { createApprovalsConsole } from 'graded-tools/console';
 import { describe, expect, it } from 'vitest';
+import { EventStreams } from '../../src/console/events-stream.js';
 import { readJsonObject } from '../../src/console/request-guard.js';
-import { matchRoute, normaliseBasePath } from '../../src/console/routes.js';
+import { consoleRoutes, matchRoute, normaliseBasePath } from '../../src/console/routes.js';
 
 /** Path-like strings: slashes, dots, percent escapes and the console's own words, mixed with noise. */
 const pathLike = fc
@@ -39,7 +40,7 @@ describe('matchRoute (fuzzed)', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 8 }), pathLike, pathLike, (method, pathname, rawBase) => {
         const base = normaliseBasePath(rawBase) ?? '/approvals';
-        const match = matchRoute(method, pathname, base);
+        const match = matchRoute(consoleRoutes(new EventStreams()), method, pathname, base);
         const under = pathname === base || pathname.startsWith(`${base}/`);
         if (!under) expect(match).toEqual({ ok: false, status: 404 });
         if (match.ok) expect(match.route.method).toBe(method);

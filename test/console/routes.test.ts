@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { matchRoute, normaliseBasePath } from '../../src/console/routes.js';
+import { EventStreams } from '../../src/console/events-stream.js';
+import { consoleRoutes, matchRoute, normaliseBasePath } from '../../src/console/routes.js';
+
+const routes = consoleRoutes(new EventStreams());
 
 describe('normaliseBasePath', () => {
   it('normalises the base path and refuses what is not a plain absolute path', () => {
@@ -28,44 +31,57 @@ describe('normaliseBasePath', () => {
 describe('matchRoute', () => {
   const id = 'AbC-_0123456789xyz';
 
-  it('names every route of the contract, with the id decoded from its path', () => {
+  it('matches every route of the contract, with the id decoded from its path', () => {
     const cases: [string, string, string, string?][] = [
-      ['GET', '/approvals', 'inbox'],
-      ['GET', '/approvals/', 'inbox'],
-      ['GET', `/approvals/confirmations/${id}`, 'detail', id],
-      ['GET', '/approvals/assets/console.js', 'script'],
-      ['GET', '/approvals/assets/console.css', 'style'],
-      ['GET', '/approvals/api/session', 'session'],
-      ['GET', '/approvals/api/confirmations', 'list'],
-      ['GET', `/approvals/api/confirmations/${id}`, 'get', id],
-      ['POST', `/approvals/api/confirmations/${id}/confirm`, 'confirm', id],
-      ['POST', `/approvals/api/confirmations/${id}/reject`, 'reject', id],
-      ['POST', `/approvals/api/confirmations/${id}/retry`, 'retry', id],
-      ['POST', `/approvals/api/confirmations/${id}/mark-delivered`, 'markDelivered', id],
-      ['POST', `/approvals/api/confirmations/${id}/preview`, 'preview', id],
-      ['POST', '/approvals/api/confirm-many', 'confirmMany'],
-      ['POST', '/approvals/api/reject-many', 'rejectMany'],
-      ['GET', '/approvals/api/events', 'events'],
+      ['GET', '/approvals', '/'],
+      ['GET', '/approvals/', '/'],
+      ['GET', `/approvals/confirmations/${id}`, '/confirmations/:id', id],
+      ['GET', '/approvals/assets/console.js', '/assets/console.js'],
+      ['GET', '/approvals/assets/console.css', '/assets/console.css'],
+      ['GET', '/approvals/api/session', '/api/session'],
+      ['GET', '/approvals/api/confirmations', '/api/confirmations'],
+      ['GET', `/approvals/api/confirmations/${id}`, '/api/confirmations/:id', id],
+      ['POST', `/approvals/api/confirmations/${id}/confirm`, '/api/confirmations/:id/confirm', id],
+      ['POST', `/approvals/api/confirmations/${id}/reject`, '/api/confirmations/:id/reject', id],
+      ['POST', `/approvals/api/confirmations/${id}/retry`, '/api/confirmations/:id/retry', id],
+      [
+        'POST',
+        `/approvals/api/confirmations/${id}/mark-delivered`,
+        '/api/confirmations/:id/mark-delivered',
+        id,
+      ],
+      ['POST', `/approvals/api/confirmations/${id}/cancel`, '/api/confirmations/:id/cancel', id],
+      ['POST', `/approvals/api/confirmations/${id}/preview`, '/api/confirmations/:id/preview', id],
+      ['GET', `/approvals/link/${id}`, '/link/:id', id],
+      ['POST', '/approvals/api/confirm-many', '/api/confirm-many'],
+      ['POST', '/approvals/api/reject-many', '/api/reject-many'],
+      ['GET', '/approvals/api/events', '/api/events'],
     ];
-    for (const [method, path, name, routeId] of cases) {
-      const match = matchRoute(method, path, '/approvals');
-      expect(match, path).toEqual({
-        ok: true,
-        route: { name, method, ...(routeId === undefined ? {} : { id: routeId }) },
-      });
+    for (const [method, path, pattern, routeId] of cases) {
+      const match = matchRoute(routes, method, path, '/approvals');
+      expect(match, path).toMatchObject({ ok: true, route: { method, path: pattern }, id: routeId ?? '' });
     }
-    expect(matchRoute('GET', '/api/confirmations/a%2Fb', '')).toMatchObject({ route: { id: 'a/b' } });
-    expect(matchRoute('GET', '/api/confirmations/%E0%A4%A', '')).toMatchObject({ route: { id: '%E0%A4%A' } });
+    expect(matchRoute(routes, 'GET', '/api/confirmations/a%2Fb', '')).toMatchObject({ id: 'a/b' });
+    expect(matchRoute(routes, 'GET', '/api/confirmations/%E0%A4%A', '')).toMatchObject({ id: '%E0%A4%A' });
   });
 
   it('is 404 outside the base path or for an unknown action, and 405 with the allowed method', () => {
-    expect(matchRoute('GET', '/api/session', '/approvals')).toEqual({ ok: false, status: 404 });
-    expect(matchRoute('GET', '/approvalsx', '/approvals')).toEqual({ ok: false, status: 404 });
-    expect(matchRoute('POST', `/api/confirmations/${id}/deliver`, '')).toEqual({ ok: false, status: 404 });
-    expect(matchRoute('POST', '/api/constructor', '')).toEqual({ ok: false, status: 404 });
-    expect(matchRoute('GET', '/__proto__', '')).toEqual({ ok: false, status: 404 });
-    expect(matchRoute('DELETE', '/api/session', '')).toEqual({ ok: false, status: 405, allow: 'GET' });
-    expect(matchRoute('GET', `/api/confirmations/${id}/confirm`, '')).toEqual({
+    expect(matchRoute(routes, 'GET', '/api/session', '/approvals')).toEqual({ ok: false, status: 404 });
+    expect(matchRoute(routes, 'GET', '/approvalsx', '/approvals')).toEqual({ ok: false, status: 404 });
+    expect(matchRoute(routes, 'POST', `/api/confirmations/${id}/deliver`, '')).toEqual({
+      ok: false,
+      status: 404,
+    });
+    expect(matchRoute(routes, 'POST', '/api/constructor', '')).toEqual({ ok: false, status: 404 });
+    expect(matchRoute(routes, 'GET', '/__proto__', '')).toEqual({ ok: false, status: 404 });
+    expect(matchRoute(routes, 'GET', '/api/confirmations/', '')).toEqual({ ok: false, status: 404 });
+    expect(matchRoute(routes, 'POST', '/api/confirmations//confirm', '')).toEqual({ ok: false, status: 404 });
+    expect(matchRoute(routes, 'DELETE', '/api/session', '')).toEqual({
+      ok: false,
+      status: 405,
+      allow: 'GET',
+    });
+    expect(matchRoute(routes, 'GET', `/api/confirmations/${id}/confirm`, '')).toEqual({
       ok: false,
       status: 405,
       allow: 'POST',

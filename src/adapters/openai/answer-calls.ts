@@ -3,7 +3,7 @@ import type { InvokeContext, ToolRegistry } from '../../registry.js';
 import { failure } from '../../result.js';
 import type { JsonSchema } from '../../tool.js';
 import { isRecord } from '../../util/is-record.js';
-import { answerCalls as answerTurn, type PreparedArguments } from '../core/answer-calls.js';
+import { answerTurn, type PreparedArguments } from '../core/answer-turn.js';
 import { type CallIdRule, PRINTABLE_ID_RULE, type RawCall } from '../core/call-plan.js';
 import { type ResolvedAdapterOptions, resolveAdapterOptions } from '../core/options.js';
 import { replyLocale } from '../core/reply-locale.js';
@@ -92,7 +92,7 @@ function prepareArguments<C>(
  * Runs the calls through the model's exit (stripping strict-mode nulls when `strict`) and returns,
  * per call and in order, the id it is answered under and the text the model sees.
  */
-export async function answerCalls<C>(
+export async function answerOpenAICalls<C>(
   registry: ToolRegistry<C>,
   calls: readonly ReadCall[],
   ctx: InvokeContext<C>,

@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import type { InvokeContext, ToolRegistry } from '../../registry.js';
 import { isRecord } from '../../util/is-record.js';
 import { planCalls } from '../core/call-plan.js';
-import { answerCalls, chatCallsOf, ID_RULE, replayArguments } from './answer-calls.js';
+import { answerOpenAICalls, chatCallsOf, ID_RULE, replayArguments } from './answer-calls.js';
 import { type OpenAIAdapterOptions, openAITools } from './tool-list.js';
 
 type ChatTool = OpenAI.Chat.Completions.ChatCompletionFunctionTool;
@@ -94,7 +94,7 @@ export async function answerChatToolCalls<C>(
   ctx: InvokeContext<C> = {},
   options: OpenAIAdapterOptions = {},
 ): Promise<ChatToolMessage[]> {
-  const answers = await answerCalls(registry, chatCallsOf(message), ctx, options);
+  const answers = await answerOpenAICalls(registry, chatCallsOf(message), ctx, options);
   return answers.map(({ id, content }) => ({ role: 'tool', tool_call_id: id, content }));
 }
 

@@ -2,7 +2,7 @@ import type OpenAI from 'openai';
 import type { InvokeContext, ToolRegistry } from '../../registry.js';
 import { planCalls } from '../core/call-plan.js';
 import {
-  answerCalls,
+  answerOpenAICalls,
   ID_RULE,
   isFunctionCallItem,
   readResponsesCall,
@@ -77,7 +77,7 @@ export async function answerResponsesFunctionCalls<C>(
   options: OpenAIAdapterOptions = {},
 ): Promise<FunctionCallOutput[]> {
   const calls = responsesItemsOf(output).filter(isFunctionCallItem).map(readResponsesCall);
-  const answers = await answerCalls(registry, calls, ctx, options);
+  const answers = await answerOpenAICalls(registry, calls, ctx, options);
   return answers.map(({ id, content }) => ({ type: 'function_call_output', call_id: id, output: content }));
 }
 

@@ -1,55 +1,19 @@
 // The console's JSON API, as the page calls it: same-origin, JSON bodies, never a thrown error — a
 // network failure comes back as a failure result like any other.
 
+// Every answer's type is the server's own (type-only imports: nothing of the server is bundled).
 import type { Card } from '../card-view.js';
+import type { ConfirmationAnswer, Decision, Failure, ListPage, Preview, SessionAnswer } from '../wire.js';
 
-/** A confirmation as the server renders it for the console: the server's own wire type. */
-export type { Card } from '../card-view.js';
+export type { Card, Quorum } from '../card-view.js';
+export type { Offer } from '../offer.js';
+export type { Decision, Failure, ListPage, Preview } from '../wire.js';
 
 /** One step of a card's history. */
 export type HistoryEntry = Card['history'][number];
 
-export type { Quorum } from '../card-view.js';
-
-export type { Offer } from '../offer.js';
-
-export interface Failure {
-  readonly ok: false;
-  readonly code: string;
-  readonly error: string;
-  readonly confirmation?: Card;
-  readonly decidedBy?: string;
-  readonly issues?: readonly { readonly path: string; readonly message: string }[];
-  /** `AWAITING_APPROVALS`: the approval was recorded; how many there are now, of how many. */
-  readonly approval?: { readonly count: number; readonly needed: number };
-  /** `FLAG_NOT_GRANTED` by the tool's rules: the flags this person lacks. */
-  readonly missingFlags?: readonly string[];
-  /** `LIMIT_REACHED`: when the limit starts again. */
-  readonly resetsAt?: string;
-  /** `SCHEDULED`: approved and held for its undo window; sent at this time unless someone undoes it. */
-  readonly deliverAt?: string;
-}
-
-export type Decision =
-  | { readonly ok: true; readonly status: string; readonly confirmation: Card; readonly message: string }
-  | Failure;
-
-export interface ListPage {
-  readonly ok: true;
-  readonly confirmations: Card[];
-  readonly nextCursor?: string;
-  readonly tools: { readonly name: string; readonly title: string }[];
-  readonly serverTime: string;
-}
-
-export interface Preview {
-  readonly ok: true;
-  readonly digest: string;
-  readonly canonicalJson: string;
-  readonly changed: readonly string[];
-  /** The edited payload as the server checked it (what Confirm will send). */
-  readonly payload?: unknown;
-}
+// Still the page's own: the server's BulkOutcome lives beside code the page cannot load.
+type BulkAnswer = { readonly ok: true; readonly results: readonly ({ readonly id: string } & Decision)[] };
 
 /** The page's view of the server: one method per endpoint. */
 export interface Api {
@@ -59,18 +23,8 @@ export interface Api {
     cursor?: string;
     limit?: string;
   }): Promise<ListPage | Failure>;
-  session(): Promise<{ ok: true; person: { id: string; name?: string }; serverTime: string } | Failure>;
-  get(id: string): Promise<
-    | {
-        ok: true;
-        confirmation: Card;
-        serverTime: string;
-        /** Through an approval link: who it is for, and until when it works. */
-        person?: { id: string; name?: string };
-        link?: { expiresAt: string };
-      }
-    | Failure
-  >;
+  session(): Promise<SessionAnswer | Failure>;
+  get(id: string): Promise<ConfirmationAnswer | Failure>;
   /** With an edit: the edited payload and the digest its preview showed (`editDigest`). */
   confirm(id: string, body: { digest: string; payload?: unknown; editDigest?: string }): Promise<Decision>;
   reject(id: string, reason: string): Promise<Decision>;
@@ -79,13 +33,8 @@ export interface Api {
   /** Undo: takes back a send held in its undo window. */
   cancel(id: string): Promise<Decision>;
   preview(id: string, payload: unknown): Promise<Preview | Failure>;
-  confirmMany(
-    items: { id: string; digest: string }[],
-  ): Promise<{ ok: true; results: ({ id: string } & Decision)[] } | Failure>;
-  rejectMany(
-    ids: string[],
-    reason: string,
-  ): Promise<{ ok: true; results: ({ id: string } & Decision)[] } | Failure>;
+  confirmMany(items: { id: string; digest: string }[]): Promise<BulkAnswer | Failure>;
+  rejectMany(ids: string[], reason: string): Promise<BulkAnswer | Failure>;
   /** Where the live-update stream is. */
   readonly eventsUrl: string;
 }

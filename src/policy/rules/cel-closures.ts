@@ -1,9 +1,8 @@
+import type { ASTNode } from '@marcbachmann/cel-js';
 import type { RuleCall } from '../../rule.js';
 
 /** A CEL expression compiled to plain closures: a value, or a throw whenever CEL might disagree. */
 export type CelClosure = (call: RuleCall) => unknown;
-
-type Node = { readonly op?: unknown; readonly args?: unknown };
 
 /** What CEL knows of an operand before the call: a literal's or variable's type, or `dyn`. */
 type StaticType = 'int' | 'double' | 'string' | 'bool' | 'null' | 'map' | 'dyn';
@@ -26,16 +25,17 @@ const notHere = (): never => {
 /**
  * The fast path of a rule's CEL: the common shape — variables, member access on maps, literals,
  * comparisons, `&&` `||` `!`, `in` on a map, `startsWith` `endsWith` `contains` — compiled to closures,
- * about a hundred times cheaper than walking the AST per call. Anything else returns `undefined` here,
- * and any surprise at run time throws, so that cel-js evaluates that call: only values are answered
- * here, never errors (`test/policy/rules/cel-closures.test.ts` holds the two to the same answers).
+ * about a hundred times cheaper than walking the AST per call. It reads only the AST cel-js publishes
+ * (`parse(…).ast`, typed `ASTNode`); anything else returns `undefined` here, and any surprise at run
+ * time throws, so that cel-js evaluates that call: only values are answered here, never errors
+ * (`test/policy/rules/cel-closures.test.ts` holds the two to the same answers).
  */
-export function compileClosures(ast: unknown): CelClosure | undefined {
+export function compileClosures(ast: ASTNode): CelClosure | undefined {
   try {
-    return compile(ast as Node);
-  } catch (error) {
-    if (error instanceof NotHere) return undefined;
-    throw error;
+    return compile(ast);
+  } catch {
+    // Not answered here — or a node shaped otherwise than `ASTNode` says (another cel-js): cel-js answers.
+    return undefined;
   }
 }
 
@@ -43,36 +43,38 @@ export function compileClosures(ast: unknown): CelClosure | undefined {
  * The static type of an operand, as cel-js's checker sees it: two operands whose types are both
  * known and differ (`500.5 != 0`, `actor == 1`) are an error there, so they are left to it.
  */
-function staticType(node: Node): StaticType {
-  const { op, args } = node;
-  if (op === 'value') {
-    if (typeof args === 'bigint') return 'int';
-    if (typeof args === 'number') return 'double';
-    if (typeof args === 'string') return 'string';
-    if (typeof args === 'boolean') return 'bool';
-    if (args === null) return 'null';
+function staticType(node: ASTNode): StaticType {
+  if (node.op === 'value') {
+    const value = node.args;
+    if (typeof value === 'bigint') return 'int';
+    if (typeof value === 'number') return 'double';
+    if (typeof value === 'string') return 'string';
+    if (typeof value === 'boolean') return 'bool';
+    if (value === null) return 'null';
     return 'dyn';
   }
-  if (op === 'id') return args === 'input' || args === 'flags' ? 'map' : 'string';
+  if (node.op === 'id') return node.args === 'input' || node.args === 'flags' ? 'map' : 'string';
   return 'dyn';
 }
 
-function compile(node: Node): CelClosure {
-  const { op, args } = node;
-  switch (op) {
+function compile(node: ASTNode): CelClosure {
+  switch (node.op) {
     case 'value':
-      return literal(args);
-    case 'id': {
-      const read = typeof args === 'string' && Object.hasOwn(VARIABLES, args) ? VARIABLES[args] : undefined;
-      return read ?? notHere();
-    }
+      return literal(node.args);
+    case 'id':
+      return (Object.hasOwn(VARIABLES, node.args) ? VARIABLES[node.args] : undefined) ?? notHere();
     case '.':
-    case '[]':
-      return member(args);
+      return member(compile(node.args[0]), node.args[1]);
+    case '[]': {
+      const [target, field] = node.args;
+      return field.op === 'value' && typeof field.args === 'string'
+        ? member(compile(target), field.args)
+        : notHere();
+    }
     case '==':
     case '!=': {
-      const [left, right] = pair(args);
-      return op === '=='
+      const [left, right] = pair(node.args);
+      return node.op === '=='
         ? (call) => equal(left(call), right(call))
         : (call) => !equal(left(call), right(call));
     }
@@ -80,9 +82,9 @@ function compile(node: Node): CelClosure {
     case '<=':
     case '>':
     case '>=':
-      return ordering(op, pair(args));
+      return ordering(node.op, pair(node.args));
     case '&&': {
-      const [left, right] = pair(args);
+      const [left, right] = pair(node.args);
       return (call) => {
         const a = left(call);
         if (a === false) return false;
@@ -91,7 +93,7 @@ function compile(node: Node): CelClosure {
       };
     }
     case '||': {
-      const [left, right] = pair(args);
+      const [left, right] = pair(node.args);
       return (call) => {
         const a = left(call);
         if (a === true) return true;
@@ -100,14 +102,14 @@ function compile(node: Node): CelClosure {
       };
     }
     case '!_': {
-      const operand = compile(args as Node);
+      const operand = compile(node.args);
       return (call) => {
         const value = operand(call);
         return typeof value === 'boolean' ? !value : notHere();
       };
     }
     case 'in': {
-      const [key, map] = pair(args);
+      const [key, map] = pair(node.args);
       return (call) => {
         const k = key(call);
         const m = map(call);
@@ -115,7 +117,7 @@ function compile(node: Node): CelClosure {
       };
     }
     case 'rcall':
-      return method(args);
+      return method(node.args);
     default:
       return notHere();
   }
@@ -132,21 +134,17 @@ function literal(value: unknown): CelClosure {
   return notHere();
 }
 
-function member(args: unknown): CelClosure {
-  if (!Array.isArray(args) || args.length !== 2) return notHere();
-  const target = compile(args[0] as Node);
-  const field = args[1];
-  const key = typeof field === 'string' ? field : isStringLiteral(field) ? (field as Node).args : notHere();
+function member(target: CelClosure, key: string): CelClosure {
+  if (typeof key !== 'string') return notHere();
   return (call) => {
     const map = target(call);
-    return isMap(map) && Object.hasOwn(map, key as string) ? map[key as string] : notHere();
+    return isMap(map) && Object.hasOwn(map, key) ? map[key] : notHere();
   };
 }
 
-function method(args: unknown): CelClosure {
-  if (!Array.isArray(args) || args.length !== 3 || !Array.isArray(args[2]) || args[2].length !== 1)
-    return notHere();
-  const [name, receiverNode, [argumentNode]] = args as [unknown, Node, [Node]];
+function method([name, receiverNode, argumentNodes]: readonly [string, ASTNode, ASTNode[]]): CelClosure {
+  const [argumentNode] = argumentNodes;
+  if (argumentNode === undefined || argumentNodes.length !== 1) return notHere();
   const receiver = compile(receiverNode);
   const argument = compile(argumentNode);
   const run =
@@ -191,9 +189,7 @@ function equal(a: unknown, b: unknown): boolean {
   return a === b;
 }
 
-function pair(args: unknown): [CelClosure, CelClosure] {
-  if (!Array.isArray(args) || args.length !== 2) return notHere();
-  const [left, right] = args as [Node, Node];
+function pair([left, right]: readonly [ASTNode, ASTNode]): [CelClosure, CelClosure] {
   const a = staticType(left);
   const b = staticType(right);
   if (a !== 'dyn' && b !== 'dyn' && a !== b) return notHere();
@@ -202,11 +198,6 @@ function pair(args: unknown): [CelClosure, CelClosure] {
 
 const isMap = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
-const isStringLiteral = (node: unknown): boolean =>
-  typeof node === 'object' &&
-  node !== null &&
-  (node as Node).op === 'value' &&
-  typeof (node as Node).args === 'string';
 // Code-point order and UTF-16 order agree below U+D800; ASCII is where there is no doubt.
 const isAscii = (s: string): boolean => {
   for (let i = 0; i < s.length; i += 1) if (s.charCodeAt(i) > 0x7f) return false;

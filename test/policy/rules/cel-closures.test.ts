@@ -1,4 +1,4 @@
-import { Environment } from '@marcbachmann/cel-js';
+import { type ASTNode, Environment } from '@marcbachmann/cel-js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileCel } from '../../../src/policy/rules/cel.js';
@@ -83,7 +83,7 @@ describe('CEL closures (the fast path) against cel-js', () => {
     let asked = 0;
     fc.assert(
       fc.property(expression, inputs, fc.boolean(), (source, input, beta) => {
-        let ast: unknown;
+        let ast: ASTNode;
         try {
           const parsed = environment.parse(source);
           // Register refuses what does not parse or type-check before any closure is made.

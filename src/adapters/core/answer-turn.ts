@@ -17,7 +17,7 @@ export interface AnsweredCall {
 /** The arguments to run a call with, or a result the adapter decided without running it. */
 export type PreparedArguments = { readonly args: unknown } | { readonly refused: ReadOnlyResult };
 
-/** A turn of calls for `answerCalls`: what the provider sent, and how to read each call. */
+/** A turn of calls for `answerTurn`: what the provider sent, and how to read each call. */
 export interface TurnToAnswer<C, Call extends RawCall> {
   readonly registry: ToolRegistry<C>;
   readonly calls: readonly Call[];
@@ -34,7 +34,7 @@ export interface TurnToAnswer<C, Call extends RawCall> {
  * call's legal name and id, answer each (`answerCall`, at most `concurrency` at once, the first
  * `maxCallsPerTurn` only), and word the result. One reply per call, in order. Never rejects.
  */
-export async function answerCalls<C, Call extends RawCall>(
+export async function answerTurn<C, Call extends RawCall>(
   turn: TurnToAnswer<C, Call>,
 ): Promise<AnsweredCall[]> {
   const { registry, calls, ctx, options } = turn;

@@ -1,10 +1,10 @@
 import { ToolRegistry } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
-import { answerCalls } from '../../../src/adapters/core/answer-calls.js';
+import { answerTurn } from '../../../src/adapters/core/answer-turn.js';
 import { PRINTABLE_ID_RULE } from '../../../src/adapters/core/call-plan.js';
 import { resolveAdapterOptions } from '../../../src/adapters/core/options.js';
 
-describe('answerCalls', () => {
+describe('answerTurn', () => {
   const registry = new ToolRegistry({ locale: 'zh-CN' }).register({
     name: 'kb.search',
     description: 'Search.',
@@ -22,13 +22,13 @@ describe('answerCalls', () => {
   });
 
   it("speaks the registry's language in the messages it makes itself, unless the call gives one", async () => {
-    const zh = await answerCalls(turn({}));
+    const zh = await answerTurn(turn({}));
     expect(zh.map(({ reply }) => reply.ok)).toEqual([true, true, false]);
     expect(zh[2]?.reply).toMatchObject({
       code: 'TOO_MANY_CALLS',
       message: expect.stringMatching(/[\u4e00-\u9fff]/),
     });
-    const en = await answerCalls(turn({ locale: 'en' }));
+    const en = await answerTurn(turn({ locale: 'en' }));
     expect(en[2]?.reply).toMatchObject({
       code: 'TOO_MANY_CALLS',
       message: expect.not.stringMatching(/[\u4e00-\u9fff]/),
@@ -38,7 +38,7 @@ describe('answerCalls', () => {
 
   it('does not read the arguments of a call past the limit, and answers a refused one unrun', async () => {
     const read: number[] = [];
-    const answered = await answerCalls({
+    const answered = await answerTurn({
       ...turn({ locale: 'en' }),
       argumentsOf: (call: { id: unknown }) => {
         read.push(Number(String(call.id).slice(1)));

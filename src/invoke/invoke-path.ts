@@ -27,8 +27,8 @@ import { type StandardOutcome, validateStandard } from '../validation/standard-s
 import { applyRules, type LimitCounter, NO_RULES, type RuledCall, type RulesAnswer } from './apply-rules.js';
 import { type ArgumentLimits, ArgumentsProblem, readArguments } from './arguments.js';
 import type { AskConfirmation, ConfirmationRequest } from './ask-confirmation.js';
+import { GuardedCall, type GuardedOutcome } from './guarded-call.js';
 import { ToolRunContext } from './run-context.js';
-import { GuardedCall, type GuardedOutcome } from './run-guarded.js';
 import { WouldRun } from './would-run.js';
 
 /** What the one invoke path needs from its registry. */
