@@ -5,6 +5,7 @@ export type { AuditDetail, AuditDraft, AuditEntry, AuditKind } from './audit/aud
 export type { AuditExportRange, AuditLog, AuditVerifyOptions } from './audit/audit-log.js';
 export type { AuditKey, SignedAuditHead } from './audit/signed-head.js';
 export type { AuditBreak, AuditHead, AuditVerification } from './audit/verify-chain.js';
+export { payloadDigest } from './confirm/digest.js';
 export type {
   ApprovalLinks,
   IssuedLink,
@@ -15,48 +16,18 @@ export type {
   LinkRefusalReason,
   OpenedLink,
   OpenLinkResult,
-} from './confirm/approval-links.js';
-export type { ListPosition } from './confirm/cursor.js';
-export { decodeCursor, encodeCursor } from './confirm/cursor.js';
-export { describeDecision } from './confirm/describe-decision.js';
-export { canonicalJson, payloadDigest } from './confirm/digest.js';
-export { describeEffect } from './confirm/effect-text.js';
-export type { EscalationClaim, EscalationStep } from './confirm/escalation.js';
-export type { MemoryStoreOptions } from './confirm/memory-store.js';
-export { createMemoryStore } from './confirm/memory-store.js';
-export type { ApprovalNotice, NoticeKind, Notifier, NotifyAttempt, NotifyOptions } from './confirm/notice.js';
-export type {
-  ApprovalLinkRecord,
-  ApprovalsSwap,
-  ApproveChange,
-  ClaimChange,
-  ConfirmationPage,
-  ConfirmationQuery,
-  ConfirmationStore,
-  FinishChange,
-  LimitOutcome,
-  LimitSpend,
-  LinkApprover,
-  PayloadEdit,
-  StoreChange,
-  StoreNotice,
-  TransitionOutcome,
-  TransitionRefusal,
-} from './confirm/store.js';
+} from './confirm/links/approval-links.js';
+export { describeDecision } from './confirm/reading/describe-decision.js';
+export { describeEffect } from './confirm/reading/effect-text.js';
 export type {
   CancelOptions,
   CanDecideOptions,
-  Confirmation,
-  ConfirmationApproval,
   ConfirmationFailure,
   ConfirmationFilter,
-  ConfirmationHistoryEntry,
-  ConfirmationLink,
   ConfirmationListResult,
   ConfirmationNotice,
   ConfirmationPruneResult,
   ConfirmationResult,
-  ConfirmationStatus,
   ConfirmationSweepResult,
   ConfirmationsView,
   ConfirmationToolView,
@@ -72,7 +43,14 @@ export type {
   SweepResult,
   WaitForOptions,
 } from './confirm/types.js';
-export { CONFIRMATION_STATUSES } from './confirm/types.js';
+export type {
+  Confirmation,
+  ConfirmationApproval,
+  ConfirmationHistoryEntry,
+  ConfirmationLink,
+  ConfirmationStatus,
+} from './confirmation.js';
+export { CONFIRMATION_STATUSES } from './confirmation.js';
 export { getDefaultRegistry } from './default-registry.js';
 export type { DefinitionErrorCode } from './errors/tool-definition-error.js';
 export { ToolDefinitionError } from './errors/tool-definition-error.js';
@@ -90,8 +68,17 @@ export type {
 } from './events.js';
 export type { ArgumentLimits } from './invoke/arguments.js';
 export type { LimitState, RuleCheck } from './invoke/check-call.js';
+export type { JsonSchema } from './json-schema.js';
 export type { Locale, MessageCatalog, MessageParams } from './messages/index.js';
 export { formatMessage } from './messages/index.js';
+export type {
+  ApprovalNotice,
+  EscalationStep,
+  NoticeKind,
+  Notifier,
+  NotifyAttempt,
+  NotifyOptions,
+} from './notice.js';
 export type { PlanRunContext } from './plan/run-plan.js';
 export { runPlan } from './plan/run-plan.js';
 export type { Plan, PlanResult, PlanState, PlanStep, StepRecord, StepStatus } from './plan/types.js';
@@ -136,13 +123,35 @@ export type {
   RuleInfo,
   SumLimit,
 } from './rule.js';
+export type { ListPosition } from './stores/cursor.js';
+export { decodeCursor, encodeCursor } from './stores/cursor.js';
+export type { EscalationClaim } from './stores/escalation-claim.js';
+export type { MemoryStoreOptions } from './stores/memory/memory-store.js';
+export { createMemoryStore } from './stores/memory/memory-store.js';
+export type {
+  ApprovalLinkRecord,
+  ApprovalsSwap,
+  ApproveChange,
+  ClaimChange,
+  ConfirmationPage,
+  ConfirmationQuery,
+  ConfirmationStore,
+  FinishChange,
+  LimitOutcome,
+  LimitSpend,
+  LinkApprover,
+  PayloadEdit,
+  StoreChange,
+  StoreNotice,
+  TransitionOutcome,
+  TransitionRefusal,
+} from './stores/store.js';
 export type {
   Approval,
   CallerKind,
   DescribedStandardSchema,
   InferToolInput,
   InputSchema,
-  JsonSchema,
   RunContext,
   RunnableToolDefinition,
   SendToolDefinition,
@@ -152,5 +161,6 @@ export type {
 export { defineTool, isSendTool, SIDE_EFFECTS } from './tool.js';
 export type { ListFilter, ToolInfo } from './tool-info.js';
 export type { FunctionSchema } from './tools/function-schema.js';
+export { canonicalJson } from './util/canonical-json.js';
 export { createAjvValidator } from './validation/ajv-validator.js';
 export type { CompiledValidator, JsonSchemaValidator, ValidationOutcome } from './validation/validator.js';

@@ -1,12 +1,12 @@
-import type { NotifyOptions } from './confirm/notice.js';
-import { type NotifySettings, readNotifyOptions } from './confirm/notify-options.js';
-import type { ConfirmationStore } from './confirm/store.js';
-import type { ConfirmationLink } from './confirm/types.js';
+import { type NotifySettings, readNotifyOptions } from './confirm/notices/notify-options.js';
+import type { ConfirmationLink } from './confirmation.js';
 import { ToolDefinitionError } from './errors/tool-definition-error.js';
 import type { EventListener } from './events.js';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from './invoke/arguments.js';
 import { type Locale, toLocale } from './messages/index.js';
+import type { NotifyOptions } from './notice.js';
 import type { GateContext } from './policy/gates.js';
+import type { ConfirmationStore } from './stores/store.js';
 import type { Telemetry } from './telemetry/telemetry.js';
 import { isTimeoutMs, MAX_TIMEOUT_MS } from './tools/check-definition.js';
 import { describeThrown } from './util/describe-thrown.js';

@@ -1,10 +1,9 @@
 import { type AuditLog, auditLogOf } from './audit/audit-log.js';
-import type { ApprovalLinks } from './confirm/approval-links.js';
-import { confirmableTool } from './confirm/confirmable-tool.js';
 import type { ConfirmationFlow } from './confirm/confirmation-flow.js';
 import { createConfirmationPath } from './confirm/confirmation-path.js';
+import type { ApprovalLinks } from './confirm/links/approval-links.js';
 import { readProposal } from './confirm/proposal.js';
-import type { ConfirmationStore } from './confirm/store.js';
+import { confirmableTool } from './confirm/steps/confirmable-tool.js';
 import type {
   CancelOptions,
   ConfirmationPruneResult,
@@ -36,6 +35,7 @@ import {
   readReplace,
 } from './registry-options.js';
 import { failure, type InvokeResult, type ProposeResult, type ReadOnlyResult } from './result.js';
+import type { ConfirmationStore } from './stores/store.js';
 import type { ToolDefinition } from './tool.js';
 import type { ListFilter, ToolInfo } from './tool-info.js';
 import { assertStoreFits } from './tools/assert-store-fits.js';

@@ -1,5 +1,6 @@
+import type { JsonSchema } from './json-schema.js';
 import type { RuleInfo } from './rule.js';
-import type { JsonSchema, SideEffect } from './tool.js';
+import type { SideEffect } from './tool.js';
 
 /**
  * What the registry tells about a registered tool: everything but its functions, so a listing never

@@ -1,5 +1,6 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import type { EscalationStep } from './confirm/escalation.js';
+import type { JsonSchema } from './json-schema.js';
+import type { EscalationStep } from './notice.js';
 import type { Rule } from './rule.js';
 
 /**
@@ -19,9 +20,6 @@ export const SIDE_EFFECTS: readonly SideEffect[] = ['read', 'write', 'send'];
  * model through its exit. Everyone but a person is autonomous.
  */
 export type CallerKind = 'person' | 'autonomous' | 'plan' | 'model';
-
-/** A plain JSON Schema object (draft 2020-12 or draft-07) whose root describes an object. */
-export type JsonSchema = { readonly [key: string]: unknown };
 
 /** A Standard Schema (zod 4, valibot, arktype …) that can also describe itself as JSON Schema. */
 export type DescribedStandardSchema<Input = unknown, Output = Input> = StandardSchemaV1<Input, Output> &

@@ -1,4 +1,4 @@
-import type { Confirmation } from '../confirm/types.js';
+import type { Confirmation } from '../confirmation.js';
 import type { AuditDetail, AuditDraft } from './audit-entry.js';
 
 /**

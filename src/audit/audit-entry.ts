@@ -1,4 +1,5 @@
-import { digestOf, writeCanonical } from '../confirm/digest.js';
+import { writeCanonical } from '../util/canonical-json.js';
+import { digestOf } from '../util/sha256.js';
 
 /** What an audit entry is about: a confirmation's change (a link spent is part of it), a rule that refused a call. */
 export type AuditKind = 'confirmation' | 'rule';

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { writeCanonical } from '../confirm/digest.js';
+import { writeCanonical } from '../util/canonical-json.js';
 import type { AuditHead } from './verify-chain.js';
 
 /** A key `node:crypto` signs or verifies with: a `KeyObject`, or PEM text. */

@@ -1,10 +1,6 @@
+import type { Confirmation } from '../confirmation.js';
 import { type Locale, toLocale } from '../messages/index.js';
-import { approve } from './approve.js';
-import { askConfirmation, type Created, type NewConfirmation } from './ask.js';
-import { cancelHeld } from './cancel.js';
-import { ChangeWatchers } from './change-watchers.js';
-import { checkDecision, type LinkToCheck } from './check-list.js';
-import { decide } from './decide.js';
+import type { LinkApprover } from '../stores/store.js';
 import {
   type ConfirmationFlowSettings,
   type Fail,
@@ -13,6 +9,7 @@ import {
   storeFailed,
   storeFailure,
 } from './flow-context.js';
+import { ChangeWatchers } from './notices/change-watchers.js';
 import {
   type Read,
   readApproving,
@@ -24,12 +21,16 @@ import {
   readSweep,
   readWaiting,
 } from './read-options.js';
-import { getOne, listPage, previewEdit, toolView } from './read-view.js';
-import type { LinkApprover } from './store.js';
-import * as sweeps from './sweeps.js';
+import { getOne, listPage, previewEdit, toolView } from './reading/read-view.js';
+import { waitForDecision } from './reading/wait-for.js';
+import { approve } from './steps/approve.js';
+import { askConfirmation, type Created, type NewConfirmation } from './steps/ask.js';
+import { cancelHeld } from './steps/cancel.js';
+import { checkDecision, type LinkToCheck } from './steps/check-list.js';
+import { decide } from './steps/decide.js';
+import * as sweeps from './sweeps/sweeps.js';
 import { traceConfirmationStep } from './trace-confirmation.js';
 import type {
-  Confirmation,
   ConfirmationFailure,
   ConfirmationListResult,
   ConfirmationNotice,
@@ -42,10 +43,9 @@ import type {
   EditCheckResult,
   SweepResult,
 } from './types.js';
-import { waitForDecision } from './wait-for.js';
 
-export type { Created, CreateRefusal, NewConfirmation } from './ask.js';
 export type { ConfirmationFlowSettings, SendToolHandle } from './flow-context.js';
+export type { Created, CreateRefusal, NewConfirmation } from './steps/ask.js';
 
 /**
  * The confirmation path, composed of the files named for its lifecycle: **ask** (store what `prepare`

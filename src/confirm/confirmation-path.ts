@@ -1,16 +1,16 @@
 import { type AuditSink, auditSink } from '../audit/audit-sink.js';
 import type { EventListener } from '../events.js';
 import type { Locale } from '../messages/index.js';
+import { createMemoryStore } from '../stores/memory/memory-store.js';
+import type { ConfirmationStore } from '../stores/store.js';
 import { type Telemetry, withConfirmationSteps } from '../telemetry/telemetry.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
-import { ApprovalLinks } from './approval-links.js';
-import { ApproverNotices } from './approver-notices.js';
 import { ConfirmationFlow } from './confirmation-flow.js';
-import { escalationPlans } from './escalations.js';
 import type { SendToolHandle } from './flow-context.js';
-import { createMemoryStore } from './memory-store.js';
-import type { NotifySettings } from './notify-options.js';
-import type { ConfirmationStore } from './store.js';
+import { ApprovalLinks } from './links/approval-links.js';
+import { ApproverNotices } from './notices/approver-notices.js';
+import type { NotifySettings } from './notices/notify-options.js';
+import { escalationPlans } from './sweeps/escalations.js';
 
 /** The registry's settings the confirmation path reads (the registry's own, read once). */
 export interface ConfirmationPathSettings {

@@ -1,18 +1,21 @@
 import { isAuditWriteError } from '../audit/audit-chain.js';
 import type { AuditSink } from '../audit/audit-sink.js';
+import type { Confirmation } from '../confirmation.js';
 import { type ConfirmationAction, type EventListener, emitSafely } from '../events.js';
+import type { JsonSchema } from '../json-schema.js';
 import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
+import type { CompiledRule } from '../policy/rules/compile-rules.js';
 import { type ErrorCode, failure } from '../result.js';
+import type { ConfirmationStore } from '../stores/store.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
-import type { Approval, JsonSchema } from '../tool.js';
+import type { Approval } from '../tool.js';
 import type { ToolInfo } from '../tool-info.js';
+import type { EscalationPlan } from '../tools/escalation-steps.js';
 import { describeThrown } from '../util/describe-thrown.js';
-import type { ApproverNotices } from './approver-notices.js';
-import type { ChangeWatchers } from './change-watchers.js';
-import type { EscalationPlan } from './escalation.js';
-import type { EditRules } from './payload-edit.js';
-import type { ConfirmationStore } from './store.js';
-import type { Confirmation, ConfirmationFailure } from './types.js';
+import type { ValidationOutcome } from '../validation/validator.js';
+import type { ApproverNotices } from './notices/approver-notices.js';
+import type { ChangeWatchers } from './notices/change-watchers.js';
+import type { ConfirmationFailure } from './types.js';
 
 /** A registered `send` tool as the confirmation path needs it. */
 export interface SendToolHandle {
@@ -203,4 +206,13 @@ export function reportingLinkRefusals(
     ctx.emitLink(id, code === 'LINK_REFUSED' ? { ...failure, reason: params.detail } : failure);
     return failure;
   };
+}
+
+/** What a send tool allows a person to change: its `editable` fields, its `payloadSchema`'s check, its rules. */
+export interface EditRules {
+  readonly editable: readonly string[];
+  /** The edited payload against `payloadSchema`; a string when the schema cannot be used. */
+  readonly check: (payload: unknown) => Promise<ValidationOutcome | string>;
+  /** The tool's rules, which judge the edited call too (`judgeEdit`). */
+  readonly rules: readonly CompiledRule[];
 }

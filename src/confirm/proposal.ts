@@ -1,6 +1,6 @@
+import type { ConfirmationLink } from '../confirmation.js';
+import { noteProblem } from '../policy/labels.js';
 import { describeThrown } from '../util/describe-thrown.js';
-import { noteProblem } from './labels.js';
-import type { ConfirmationLink } from './types.js';
 
 /** What an asker may attach to a send for the approver: why, where to read more, its own reference. */
 export interface Proposal {

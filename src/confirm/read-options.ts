@@ -1,17 +1,12 @@
+import { CONFIRMATION_STATUSES, type ConfirmationStatus } from '../confirmation.js';
 import { type Locale, toLocale } from '../messages/index.js';
 import { readFlags } from '../policy/call-context.js';
-import { decodeCursor } from './cursor.js';
+import { nameProblem, noteProblem } from '../policy/labels.js';
+import { decodeCursor } from '../stores/cursor.js';
+import type { ConfirmationQuery } from '../stores/store.js';
+import { clampLimit } from '../stores/transitions.js';
 import { type Fail, failureIn } from './flow-context.js';
-import { nameProblem, noteProblem } from './labels.js';
-import type { ConfirmationQuery } from './store.js';
-import { clampLimit } from './transitions.js';
-import {
-  type AuthorizeDecision,
-  CONFIRMATION_STATUSES,
-  type ConfirmationFailure,
-  type ConfirmationStatus,
-} from './types.js';
-import type { Waiting } from './wait-for.js';
+import type { AuthorizeDecision, ConfirmationFailure } from './types.js';
 
 /**
  * The public edge of the confirmation path: every option a caller passes is read here, once, into a
@@ -289,4 +284,11 @@ function isLookBack(value: unknown): value is number {
 /** True for 64 lowercase hex digits: the shape of a digest. */
 function isDigestShape(text: string): boolean {
   return /^[0-9a-f]{64}$/.test(text);
+}
+
+/** `waitFor`'s options, read at the edge. */
+export interface Waiting {
+  readonly signal: AbortSignal | undefined;
+  /** How long to wait at most; `undefined`: until the confirmation is decided or expires. */
+  readonly timeoutMs: number | undefined;
 }

@@ -1,3 +1,4 @@
+import type { Confirmation } from '../confirmation.js';
 import type { ErrorCode } from '../result.js';
 import { decisionOf } from '../telemetry/decision-attributes.js';
 import {
@@ -8,7 +9,7 @@ import {
   type ToolSpan,
   type ToolSpanEnd,
 } from '../telemetry/telemetry.js';
-import type { Confirmation, ConfirmationFailure } from './types.js';
+import type { ConfirmationFailure } from './types.js';
 
 /** A confirm refused by the tool's gates as they are now (or the tool is gone). */
 const REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([

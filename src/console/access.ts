@@ -1,4 +1,4 @@
-import type { Confirmation } from '../confirm/types.js';
+import type { Confirmation } from '../confirmation.js';
 import type { ApprovalsConsoleOptions, ConsoleAction, ConsolePerson } from './types.js';
 
 /**

@@ -1,6 +1,6 @@
 // A wire type of the console: the server renders a confirmation as this, and the page reads it
 // (src/console/page/ imports this file, so it imports types only).
-import type { Confirmation } from '../confirm/types.js';
+import type { Confirmation } from '../confirmation.js';
 import type { Offer } from './offer.js';
 
 /**

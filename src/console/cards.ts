@@ -1,6 +1,7 @@
-import { canonicalJson } from '../confirm/digest.js';
-import type { Confirmation, ConfirmationsView, ConfirmationToolView } from '../confirm/types.js';
+import type { ConfirmationsView, ConfirmationToolView } from '../confirm/types.js';
+import type { Confirmation } from '../confirmation.js';
 import type { Locale } from '../messages/index.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import type { Card } from './card-view.js';
 import { displayNames } from './display-names.js';
 import { effectOf } from './effect-line.js';

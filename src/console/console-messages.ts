@@ -1,4 +1,4 @@
-import type { ConfirmationStatus } from '../confirm/types.js';
+import type { ConfirmationStatus } from '../confirmation.js';
 import type { Locale } from '../messages/index.js';
 
 /** The console's own refusal codes (the registry's codes keep the registry's words). */

@@ -1,4 +1,4 @@
-import { type Sweeping, startSweeping } from '../confirm/background-sweeps.js';
+import { type Sweeping, startSweeping } from '../confirm/sweeps/background-sweeps.js';
 import { type Locale, toLocale } from '../messages/index.js';
 import type { ToolRegistry } from '../registry.js';
 import { isRecord } from '../util/is-record.js';

@@ -1,10 +1,10 @@
 import type {
   AuthorizeDecision,
-  Confirmation,
   ConfirmationFailure,
   ConfirmationResult,
   ConfirmResult,
 } from '../confirm/types.js';
+import type { Confirmation } from '../confirmation.js';
 import { isAllowed } from './access.js';
 import { consoleMessage, consoleWords } from './console-messages.js';
 import type { PersonRequest } from './console-request.js';

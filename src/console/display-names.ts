@@ -1,4 +1,4 @@
-import type { Confirmation } from '../confirm/types.js';
+import type { Confirmation } from '../confirmation.js';
 
 /** The longest name shown; a longer one is cut (a name is a label, not a message). */
 const MAX_NAME = 120;

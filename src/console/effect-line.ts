@@ -1,4 +1,4 @@
-import { describeEffect } from '../confirm/effect-text.js';
+import { describeEffect } from '../confirm/reading/effect-text.js';
 import type { ConfirmationToolView } from '../confirm/types.js';
 
 /**

@@ -1,6 +1,6 @@
-import { canonicalJson } from '../confirm/digest.js';
-import type { ConfirmationStatus } from '../confirm/types.js';
+import type { ConfirmationStatus } from '../confirmation.js';
 import type { ToolFailure } from '../result.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import { isAllowed } from './access.js';
 import type { PersonRequest } from './console-request.js';
 import { jsonResponse, refusal } from './json-response.js';

@@ -1,7 +1,7 @@
-import { type LinkFailure, readLinkApprover } from '../confirm/approval-links.js';
-import type { LinkApprover } from '../confirm/store.js';
+import { type LinkFailure, readLinkApprover } from '../confirm/links/approval-links.js';
 import type { Locale } from '../messages/index.js';
 import { formatMessage } from '../messages/index.js';
+import type { LinkApprover } from '../stores/store.js';
 import { isAllowed } from './access.js';
 import { consoleMessage, consoleWords } from './console-messages.js';
 import type { ConsoleSettings, PersonRequest } from './console-request.js';

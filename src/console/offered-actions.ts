@@ -1,4 +1,4 @@
-import type { Confirmation } from '../confirm/types.js';
+import type { Confirmation } from '../confirmation.js';
 import type { Locale } from '../messages/index.js';
 import type { ToolRegistry } from '../registry.js';
 import { isAllowed } from './access.js';

@@ -1,4 +1,4 @@
-import type { Confirmation } from '../confirm/types.js';
+import type { Confirmation } from '../confirmation.js';
 import { readFlags } from '../policy/call-context.js';
 import type { Quorum } from './card-view.js';
 

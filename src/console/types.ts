@@ -1,5 +1,5 @@
-import type { LinkApproverInput, LinkRefusalReason } from '../confirm/approval-links.js';
-import type { Confirmation } from '../confirm/types.js';
+import type { LinkApproverInput, LinkRefusalReason } from '../confirm/links/approval-links.js';
+import type { Confirmation } from '../confirmation.js';
 import type { Locale } from '../messages/index.js';
 import type { ToolRegistry } from '../registry.js';
 import type { ErrorCode } from '../result.js';

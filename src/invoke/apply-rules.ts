@@ -1,5 +1,4 @@
 import type { AuditSink } from '../audit/audit-sink.js';
-import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import { type EventListener, emitSafely } from '../events.js';
 import type { MessageParams } from '../messages/index.js';
 import type { CompiledRule } from '../policy/rules/compile-rules.js';
@@ -12,7 +11,6 @@ import {
 import type { ErrorCode, ToolFailure } from '../result.js';
 import type { ApprovalRequirement, RuleCall } from '../rule.js';
 import type { CallerKind, SideEffect } from '../tool.js';
-import type { RegisteredTool } from '../tools/registered-tool.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { afterAuditingRefusal } from './audit-refusal.js';
 
@@ -31,18 +29,6 @@ export interface LimitCounter {
     readonly amount: number;
   }): Promise<void>;
   peekLimit?(key: string, windowStart: number): Promise<number>;
-}
-
-/** A tool whose rules count limits needs a store that counts: refused at `register`, not at the first call. */
-export function assertCountable(tool: RegisteredTool, counter: LimitCounter): void {
-  if (typeof counter.spendLimit === 'function' || !tool.rules.some((rule) => rule.effect.kind === 'limit'))
-    return;
-  const { name } = tool.info;
-  throw new ToolDefinitionError(
-    'INVALID_RULE',
-    name,
-    `Tool "${name}": its limits are counted in the confirmation store, and this one has no \`spendLimit\`. Use the memory, SQLite or PostgreSQL store.`,
-  );
 }
 
 /** What the rules let the call do next. */

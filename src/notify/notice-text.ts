@@ -1,4 +1,4 @@
-import type { ConfirmationStatus } from '../confirm/types.js';
+import type { ConfirmationStatus } from '../confirmation.js';
 import type { Locale } from '../messages/index.js';
 import type { NoticeData } from './notice-data.js';
 import type { NoticeKind } from './notifier.js';

@@ -7,4 +7,4 @@ export type {
   NotifyAttempt,
   NotifyResult,
   NotifySendOptions,
-} from '../confirm/notice.js';
+} from '../notice.js';

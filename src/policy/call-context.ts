@@ -1,8 +1,8 @@
-import { nameProblem } from '../confirm/labels.js';
 import { type Locale, toLocale } from '../messages/index.js';
 import type { CallerKind } from '../tool.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import type { GateContext } from './gates.js';
+import { nameProblem } from './labels.js';
 
 /**
  * What the gates see of one call, read once: a scope that is a string or none, and the granted

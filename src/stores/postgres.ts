@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import type { Pool, PoolConfig } from 'pg';
-import type { ConfirmationStore, StoreNotice } from '../confirm/store.js';
 import { postgresSequencer } from './sql/audit-sequencer.js';
 import { postgresDialect } from './sql/postgres-dialect.js';
 import { notifyChannel, notifyStatements, watchNotifications } from './sql/postgres-watch.js';
@@ -8,6 +7,7 @@ import { schemaStatements } from './sql/schema.js';
 import { auditSchemaStatements, auditTableOf, sqlAuditChain } from './sql/sql-audit.js';
 import { createSqlStore } from './sql/sql-store.js';
 import { DEFAULT_TABLE, quoteTableName } from './sql/table-name.js';
+import type { ConfirmationStore, StoreNotice } from './store.js';
 
 /** Where the PostgreSQL store connects: a `pg` pool you own, or a connection string it pools itself. */
 export type PostgresStoreSource =

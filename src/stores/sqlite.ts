@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ConfirmationStore, StoreNotice } from '../confirm/store.js';
 import { sqliteSequencer } from './sql/audit-sequencer.js';
 import { schemaStatements } from './sql/schema.js';
 import { auditSchemaStatements, auditTableOf, sqlAuditChain } from './sql/sql-audit.js';
@@ -8,6 +7,7 @@ import { createSqlStore } from './sql/sql-store.js';
 import { sqliteDialect } from './sql/sqlite-dialect.js';
 import { watchDataVersion } from './sql/sqlite-watch.js';
 import { DEFAULT_TABLE, quoteTableName } from './sql/table-name.js';
+import type { ConfirmationStore, StoreNotice } from './store.js';
 
 /** Where the SQLite store keeps its data: a file it opens, or a `better-sqlite3` database you own. */
 export type SqliteStoreSource =

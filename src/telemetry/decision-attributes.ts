@@ -1,4 +1,4 @@
-import type { Confirmation } from '../confirm/types.js';
+import type { Confirmation } from '../confirmation.js';
 import { ATTR } from './attributes.js';
 import type { ConfirmationDecision } from './telemetry.js';
 

@@ -1,6 +1,5 @@
-import type { ConfirmationStore } from '../confirm/store.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
-import { assertCountable } from '../invoke/apply-rules.js';
+import type { ConfirmationStore } from '../stores/store.js';
 import type { RegisteredTool } from './registered-tool.js';
 
 /**
@@ -8,8 +7,13 @@ import type { RegisteredTool } from './registered-tool.js';
  * first call: a store that counts its rules' limits, and one that keeps held sends for its `holdMs`.
  */
 export function assertStoreFits(tool: RegisteredTool, store: ConfirmationStore): void {
-  assertCountable(tool, store);
   const { name, holdMs } = tool.info;
+  if (typeof store.spendLimit !== 'function' && tool.rules.some((rule) => rule.effect.kind === 'limit'))
+    throw new ToolDefinitionError(
+      'INVALID_RULE',
+      name,
+      `Tool "${name}": its limits are counted in the confirmation store, and this one has no \`spendLimit\`. Use the memory, SQLite or PostgreSQL store.`,
+    );
   if (holdMs === undefined) return;
   const keepsHeld = ['dueScheduled', 'deliverDue', 'cancel'].every(
     (method) => typeof store[method as keyof ConfirmationStore] === 'function',

@@ -1,16 +1,18 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { type EscalationStep, readEscalation } from '../confirm/escalation.js';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
+import type { JsonSchema } from '../json-schema.js';
+import type { EscalationStep } from '../notice.js';
 import { compileRules, RuleProblem } from '../policy/rules/compile-rules.js';
 import { describeRule } from '../policy/rules/rule-info.js';
 import { isValidToolName, MAX_WIRE_NAME_LENGTH, toWireName } from '../policy/wire-name.js';
-import { type JsonSchema, SIDE_EFFECTS, type SideEffect, type ToolDefinition } from '../tool.js';
+import { SIDE_EFFECTS, type SideEffect, type ToolDefinition } from '../tool.js';
 import type { ToolInfo } from '../tool-info.js';
 import { deepFreeze } from '../util/deep-freeze.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { isRecord } from '../util/is-record.js';
 import { findUnsupportedPattern } from '../validation/patterns.js';
 import { describeAsJsonSchema, isStandardSchema } from '../validation/standard-schema.js';
+import { readEscalation } from './escalation-steps.js';
 import type { PayloadSpec, RegisteredTool, ToolFunction } from './registered-tool.js';
 
 const NAME_RULES =

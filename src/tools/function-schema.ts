@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../tool.js';
+import type { JsonSchema } from '../json-schema.js';
 import { deepFreeze } from '../util/deep-freeze.js';
 
 /** A tool as the model sees it, in OpenAI's function shape; the adapters start from this. */

@@ -1,7 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { EscalationStep } from '../confirm/escalation.js';
+import type { JsonSchema } from '../json-schema.js';
+import type { EscalationStep } from '../notice.js';
 import type { CompiledRule } from '../policy/rules/compile-rules.js';
-import type { JsonSchema } from '../tool.js';
 import type { ToolInfo } from '../tool-info.js';
 
 /** A tool's `run`, `prepare` or `deliver` as taken at register. */

@@ -1,7 +1,8 @@
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
+import type { JsonSchema } from '../json-schema.js';
 import type { GateSnapshot } from '../policy/call-context.js';
 import { isAvailableIn, isModelCallable } from '../policy/gates.js';
-import type { JsonSchema, SideEffect } from '../tool.js';
+import type { SideEffect } from '../tool.js';
 import type { ToolInfo } from '../tool-info.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { createAjvValidator } from '../validation/ajv-validator.js';

@@ -1,6 +1,6 @@
 import type { Ajv2020, ErrorObject, Options } from 'ajv/dist/2020.js';
+import type { JsonSchema } from '../json-schema.js';
 import type { ValidationIssue } from '../result.js';
-import type { JsonSchema } from '../tool.js';
 import { loadAddFormats, loadAjv } from './engines.js';
 import { linearRegExp } from './patterns.js';
 import { useLinearUniqueItems } from './unique-items.js';

@@ -1,6 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { JsonSchema } from '../json-schema.js';
 import type { ValidationIssue } from '../result.js';
-import type { DescribedStandardSchema, InputSchema, JsonSchema } from '../tool.js';
+import type { DescribedStandardSchema, InputSchema } from '../tool.js';
 
 /** True when `schema` is a Standard Schema (has a `~standard` property). */
 export function isStandardSchema(schema: InputSchema): schema is DescribedStandardSchema {

@@ -1,5 +1,5 @@
+import type { JsonSchema } from '../json-schema.js';
 import type { ValidationIssue } from '../result.js';
-import type { JsonSchema } from '../tool.js';
 
 /** The outcome of checking one input. */
 export type ValidationOutcome =

@@ -4,7 +4,7 @@ import { afterAll, expect, it } from 'vitest';
 import { describePostgres, storeTables, uniqueTable } from '../helpers/postgres.js';
 import { desk } from './setup.js';
 
-const ROUNDS = 12;
+const ROUNDS = 30;
 
 await describePostgres('a one-time link spent in the same write as its decision: PostgreSQL', (url) => {
   const table = uniqueTable('gt_link_race');

@@ -1,6 +1,6 @@
 import type { Confirmation, ConfirmationStore } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
-import type { EscalationClaim } from '../../src/confirm/escalation.js';
+import type { EscalationClaim } from '../../src/stores/escalation-claim.js';
 import { pendingConfirmation, type StoreUnderTest, usesStore } from './store-contract.js';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { type Confirmation, type ConfirmationStore, payloadDigest } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalLinkRecord, ApproveChange, LimitSpend, PayloadEdit } from '../../src/confirm/store.js';
-import type { ConfirmationApproval } from '../../src/confirm/types.js';
+import type { ConfirmationApproval } from '../../src/confirmation.js';
+import type { ApprovalLinkRecord, ApproveChange, LimitSpend, PayloadEdit } from '../../src/stores/store.js';
 import { pendingConfirmation, type StoreUnderTest, usesStore } from './store-contract.js';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');

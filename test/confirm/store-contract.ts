@@ -6,8 +6,8 @@ import {
   payloadDigest,
 } from 'graded-tools';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeCursor } from '../../src/confirm/cursor.js';
-import type { ApprovalLinkRecord, PayloadEdit } from '../../src/confirm/store.js';
+import { encodeCursor } from '../../src/stores/cursor.js';
+import type { ApprovalLinkRecord, PayloadEdit } from '../../src/stores/store.js';
 import { escalationCases } from './store-contract-escalation.js';
 import { heldCases } from './store-contract-held.js';
 import { limitCases, quorumCases } from './store-contract-rules.js';

@@ -1,7 +1,7 @@
 import { createPostgresStore } from 'graded-tools/postgres';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
-import { encodeCursor } from '../../src/confirm/cursor.js';
+import { encodeCursor } from '../../src/stores/cursor.js';
 import { pendingConfirmation, storeContract } from '../confirm/store-contract.js';
 import { describePostgres, storeTables, uniqueTable } from '../helpers/postgres.js';
 

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createSqliteStore } from 'graded-tools/sqlite';
 import { afterAll, describe, expect, it } from 'vitest';
-import { encodeCursor } from '../../src/confirm/cursor.js';
+import { encodeCursor } from '../../src/stores/cursor.js';
 import { pendingConfirmation, storeContract } from '../confirm/store-contract.js';
 import { tempDir } from '../helpers/temp-dir.js';
 

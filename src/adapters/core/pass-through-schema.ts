@@ -1,5 +1,5 @@
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import type { JsonSchema } from '../../tool.js';
+import type { JsonSchema } from '../../json-schema.js';
 
 /** A Standard Schema that accepts every value and describes itself with a tool's JSON Schema. */
 export type PassThroughSchema = StandardSchemaV1<unknown, unknown> & StandardJSONSchemaV1<unknown, unknown>;

@@ -1,7 +1,7 @@
+import type { JsonSchema } from '../../json-schema.js';
 import { formatMessage } from '../../messages/index.js';
 import type { InvokeContext, ToolRegistry } from '../../registry.js';
 import { failure } from '../../result.js';
-import type { JsonSchema } from '../../tool.js';
 import { isRecord } from '../../util/is-record.js';
 import { answerTurn, type PreparedArguments } from '../core/answer-turn.js';
 import { type CallIdRule, PRINTABLE_ID_RULE, type RawCall } from '../core/call-plan.js';

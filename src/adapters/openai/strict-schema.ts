@@ -1,5 +1,5 @@
 import { ToolDefinitionError } from '../../errors/tool-definition-error.js';
-import type { JsonSchema } from '../../tool.js';
+import type { JsonSchema } from '../../json-schema.js';
 import { isRecord } from '../../util/is-record.js';
 import { allowsNull } from './json-schema-walk.js';
 

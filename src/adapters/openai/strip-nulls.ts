@@ -1,4 +1,4 @@
-import type { JsonSchema } from '../../tool.js';
+import type { JsonSchema } from '../../json-schema.js';
 import { isRecord } from '../../util/is-record.js';
 import { allowsNull, jsonTypeOf, resolveLocalRef, typeAdmits } from './json-schema-walk.js';
 

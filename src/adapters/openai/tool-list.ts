@@ -1,6 +1,6 @@
 import type OpenAI from 'openai';
+import type { JsonSchema } from '../../json-schema.js';
 import type { InvokeContext, ToolRegistry } from '../../registry.js';
-import type { JsonSchema } from '../../tool.js';
 import type { FunctionSchema } from '../../tools/function-schema.js';
 import { internalName, modelTools, refuseRootKeywords } from '../core/list-tools.js';
 import { type AdapterOptions, resolveAdapterOptions } from '../core/options.js';

@@ -1,4 +1,4 @@
-import type { Notifier } from '../../confirm/notice.js';
+import type { Notifier } from '../../notice.js';
 import {
   type AttemptOutcome,
   invalidOption,

@@ -1,5 +1,5 @@
-import type { ApprovalNotice } from '../../confirm/notice.js';
-import type { ConfirmationStatus } from '../../confirm/types.js';
+import type { ConfirmationStatus } from '../../confirmation.js';
+import type { ApprovalNotice } from '../../notice.js';
 
 /**
  * The topic every decision is sent on: a workflow waits with `DBOS.recv(DECISION_TOPIC, …)`, so

@@ -1,5 +1,5 @@
-import type { NotifyResult } from '../../confirm/notice.js';
 import type { Locale } from '../../messages/index.js';
+import type { NotifyResult } from '../../notice.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import { messageMetadata } from './action-value.js';
 import { approvalMessage, type SlackMessage } from './message-blocks.js';

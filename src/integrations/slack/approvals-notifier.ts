@@ -1,4 +1,4 @@
-import type { ApprovalNotice, Notifier, NotifyResult } from '../../confirm/notice.js';
+import type { ApprovalNotice, Notifier, NotifyResult } from '../../notice.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import type { ApprovalMessages } from './approval-messages.js';
 

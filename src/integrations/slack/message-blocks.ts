@@ -1,5 +1,6 @@
-import { describeEffect } from '../../confirm/effect-text.js';
-import type { Confirmation, ConfirmationToolView } from '../../confirm/types.js';
+import { describeEffect } from '../../confirm/reading/effect-text.js';
+import type { ConfirmationToolView } from '../../confirm/types.js';
+import type { Confirmation } from '../../confirmation.js';
 import { payloadLabels } from '../../console/payload-labels.js';
 import type { Locale } from '../../messages/index.js';
 import { isRecord } from '../../util/is-record.js';

@@ -1,6 +1,6 @@
-import type { Notifier } from '../../confirm/notice.js';
 import { ToolDefinitionError } from '../../errors/tool-definition-error.js';
 import type { Locale } from '../../messages/index.js';
+import type { Notifier } from '../../notice.js';
 import { ApprovalMessages } from './approval-messages.js';
 import { approvalsNotifier } from './approvals-notifier.js';
 import { SlackInteractivity } from './interactivity.js';

@@ -1,4 +1,5 @@
-import type { CanDecideOptions, Confirmation } from '../../confirm/types.js';
+import type { CanDecideOptions } from '../../confirm/types.js';
+import type { Confirmation } from '../../confirmation.js';
 import { payloadLabels } from '../../console/payload-labels.js';
 import type { Locale } from '../../messages/index.js';
 import { isRecord } from '../../util/is-record.js';

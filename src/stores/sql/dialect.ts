@@ -1,4 +1,4 @@
-import type { ConfirmationStatus } from '../../confirm/types.js';
+import type { ConfirmationStatus } from '../../confirmation.js';
 import type { ConfirmationRow } from './sql-row.js';
 
 /** What one statement gave back: its rows (a `SELECT` or `RETURNING`) and how many rows it changed. */

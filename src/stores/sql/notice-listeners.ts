@@ -1,4 +1,4 @@
-import type { StoreNotice } from '../../confirm/store.js';
+import type { StoreNotice } from '../store.js';
 
 /** A store's `watch`, and what stops it for good (the store's `close`). */
 export interface StoreWatcher {

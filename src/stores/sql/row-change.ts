@@ -1,7 +1,7 @@
 import { confirmationDraft, type LoggedAction } from '../../audit/audit-drafts.js';
 import type { AuditDraft } from '../../audit/audit-entry.js';
-import type { TransitionOutcome } from '../../confirm/store.js';
-import type { Confirmation } from '../../confirm/types.js';
+import type { Confirmation } from '../../confirmation.js';
+import type { TransitionOutcome } from '../store.js';
 import { type BoundSql, CHANGED, type SqlDialect } from './dialect.js';
 import type { ConfirmationRow } from './sql-row.js';
 import { linksTableOf } from './table-name.js';

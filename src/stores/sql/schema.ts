@@ -1,4 +1,4 @@
-import { CONFIRMATION_STATUSES } from '../../confirm/types.js';
+import { CONFIRMATION_STATUSES } from '../../confirmation.js';
 import type { SqlDialect } from './dialect.js';
 import { statusCheck } from './sql-row.js';
 import { indexName, limitsTableOf, linksTableOf, noticesTableOf } from './table-name.js';

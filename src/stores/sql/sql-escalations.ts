@@ -1,6 +1,6 @@
-import { type EscalationClaim, escalationEntry } from '../../confirm/escalation.js';
-import type { ConfirmationStore, TransitionOutcome } from '../../confirm/store.js';
-import type { Confirmation } from '../../confirm/types.js';
+import type { Confirmation } from '../../confirmation.js';
+import { type EscalationClaim, escalationEntry } from '../escalation-claim.js';
+import type { ConfirmationStore, TransitionOutcome } from '../store.js';
 import type { SqlDialect } from './dialect.js';
 import type { RowStep } from './row-change.js';
 import { appendedHistory } from './sql-row.js';

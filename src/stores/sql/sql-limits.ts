@@ -1,5 +1,5 @@
-import type { ConfirmationStore } from '../../confirm/store.js';
-import { DECISIONS } from '../../confirm/transitions.js';
+import type { ConfirmationStore } from '../store.js';
+import { DECISIONS } from '../transitions.js';
 import type { SqlDialect } from './dialect.js';
 import { pruneInBatches } from './prune-batches.js';
 import { limitsTableOf } from './table-name.js';

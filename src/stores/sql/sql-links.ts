@@ -1,4 +1,4 @@
-import type { ApprovalLinkRecord, ConfirmationStore, LinkApprover } from '../../confirm/store.js';
+import type { ApprovalLinkRecord, ConfirmationStore, LinkApprover } from '../store.js';
 import type { SqlDialect } from './dialect.js';
 import { pruneInBatches } from './prune-batches.js';
 import { linksTableOf } from './table-name.js';

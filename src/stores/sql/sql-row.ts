@@ -1,4 +1,3 @@
-import { approvalsJson } from '../../confirm/transitions.js';
 import {
   CONFIRMATION_STATUSES,
   type Confirmation,
@@ -6,8 +5,9 @@ import {
   type ConfirmationHistoryEntry,
   type ConfirmationLink,
   type ConfirmationStatus,
-} from '../../confirm/types.js';
+} from '../../confirmation.js';
 import type { ApprovalRequirement } from '../../rule.js';
+import { approvalsJson } from '../transitions.js';
 
 /** A confirmation as the SQL stores keep it: JSON as text, times as the driver returns them. */
 export interface ConfirmationRow {

@@ -1,5 +1,7 @@
 import type { LoggedAction } from '../../audit/audit-drafts.js';
-import { listStart, pageOf } from '../../confirm/list-page.js';
+import type { Confirmation, ConfirmationStatus } from '../../confirmation.js';
+import type { ApprovalRequirement } from '../../rule.js';
+import { listStart, pageOf } from '../list-page.js';
 import type {
   ApprovalsSwap,
   ApproveChange,
@@ -8,8 +10,8 @@ import type {
   DecisionChange,
   PayloadEdit,
   TransitionOutcome,
-} from '../../confirm/store.js';
-import { FINISHED_STATUSES } from '../../confirm/store.js';
+} from '../store.js';
+import { FINISHED_STATUSES } from '../store.js';
 import {
   approvalsJson,
   clampLimit,
@@ -19,9 +21,7 @@ import {
   staleNote,
   TRANSITIONS,
   type Transition,
-} from '../../confirm/transitions.js';
-import type { Confirmation, ConfirmationStatus } from '../../confirm/types.js';
-import type { ApprovalRequirement } from '../../rule.js';
+} from '../transitions.js';
 import type { SqlDialect, SqlStatement } from './dialect.js';
 import { pruneInBatches } from './prune-batches.js';
 import { rowChanges } from './row-change.js';

@@ -1,4 +1,4 @@
-import type { StoreNotice } from '../../../src/confirm/store.js';
+import type { StoreNotice } from '../../../src/stores/store.js';
 
 /** Notices a listener heard, and a way to wait for one that matches. */
 export interface HeardNotices {

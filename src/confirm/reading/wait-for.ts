@@ -1,0 +1,160 @@
+import type { Confirmation, ConfirmationStatus } from '../../confirmation.js';
+import { isConfirmationIdShape } from '../confirmation-id.js';
+import { callStore, type Fail, type FlowContext } from '../flow-context.js';
+import type { Waiting } from '../read-options.js';
+import type { ConfirmationResult } from '../types.js';
+
+/**
+ * The statuses a waiting agent hears about: a person (or the clock) decided, and nothing is in flight.
+ * A `scheduled` send is not decided yet: it may still be cancelled.
+ */
+export const DECIDED_STATUSES: ReadonlySet<ConfirmationStatus> = new Set<ConfirmationStatus>([
+  'delivered',
+  'rejected',
+  'expired',
+  'cancelled',
+  'failed',
+  'unknown',
+]);
+
+/** The longest one `setTimeout` can wait; longer waits are re-armed. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** After a failed re-read, the next try: a change may have been missed meanwhile. */
+const RETRY_READ_MS = 1_000;
+
+/**
+ * Resolves once the confirmation is decided — by this process or any other sharing the store (the
+ * store's `watch`: PostgreSQL `LISTEN/NOTIFY`, SQLite's data-version check) — or the wait times out or
+ * is aborted. At `expiresAt` it marks a still-pending one `expired` itself (one conditional write,
+ * safe beside any sweep), so an agent never waits past the point where nobody can confirm. Holds one
+ * watcher, one timer and one abort listener while it waits, and none of them once it has settled.
+ */
+export function waitForDecision(
+  ctx: FlowContext,
+  id: string,
+  waiting: Waiting,
+  fail: Fail,
+): Promise<ConfirmationResult> {
+  if (!isConfirmationIdShape(id)) return Promise.resolve(fail('CONFIRMATION_NOT_FOUND', {}));
+  if (waiting.signal?.aborted) return Promise.resolve(fail('ABORTED', { detail: 'wait' }));
+  return new Promise((resolve) => new Waiter(ctx, id, waiting, fail, resolve).start());
+}
+
+class Waiter {
+  readonly #ctx: FlowContext;
+  readonly #id: string;
+  readonly #waiting: Waiting;
+  readonly #fail: Fail;
+  readonly #resolve: (result: ConfirmationResult) => void;
+  readonly #deadline: number | undefined;
+  #settled = false;
+  #reading = false;
+  /** A change arrived while a read was in flight: read once more after it. */
+  #readAgain = false;
+  #last: Confirmation | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #unwatch: (() => void) | undefined;
+  readonly #onAbort = () => this.#settle(this.#fail('ABORTED', { detail: 'wait' }, this.#last));
+
+  constructor(
+    ctx: FlowContext,
+    id: string,
+    waiting: Waiting,
+    fail: Fail,
+    resolve: (result: ConfirmationResult) => void,
+  ) {
+    this.#ctx = ctx;
+    this.#id = id;
+    this.#waiting = waiting;
+    this.#fail = fail;
+    this.#resolve = resolve;
+    this.#deadline = waiting.timeoutMs === undefined ? undefined : ctx.now() + waiting.timeoutMs;
+  }
+
+  start(): void {
+    // Watch before the first read, so a decision landing between the two is not missed.
+    this.#unwatch = this.#ctx.watchers.add((notice) => {
+      if (notice.id === undefined || notice.id === this.#id) this.#read();
+    });
+    this.#waiting.signal?.addEventListener('abort', this.#onAbort, { once: true });
+    this.#read();
+  }
+
+  /** Reads the record; at most one read in flight, and one more if a change came meanwhile. */
+  #read(): void {
+    if (this.#settled) return;
+    if (this.#reading) {
+      this.#readAgain = true;
+      return;
+    }
+    this.#reading = true;
+    void callStore(() => this.#ctx.store.get(this.#id)).then((found) => {
+      this.#reading = false;
+      if (this.#settled) return;
+      if (!found.ok) {
+        // The first read decides whether there is anything to wait for; a later failure is retried.
+        if (this.#last === undefined) this.#settle(this.#fail('STORE_FAILED', { detail: found.detail }));
+        else this.#arm(RETRY_READ_MS);
+        return;
+      }
+      if (found.value === undefined) return this.#settle(this.#fail('CONFIRMATION_NOT_FOUND', {}));
+      this.#last = found.value;
+      if (DECIDED_STATUSES.has(found.value.status))
+        return this.#settle({ ok: true, confirmation: found.value });
+      if (this.#readAgain) {
+        this.#readAgain = false;
+        return this.#read();
+      }
+      this.#arm(undefined);
+    });
+  }
+
+  /** One timer: the wait's deadline, the record's expiry, or a re-read after a failure, whichever is first. */
+  #arm(retryMs: number | undefined): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    const now = this.#ctx.now();
+    const pending = this.#last?.status === 'pending';
+    const expiresAt = pending && this.#last !== undefined ? Date.parse(this.#last.expiresAt) : undefined;
+    const candidates = [this.#deadline, expiresAt, retryMs === undefined ? undefined : now + retryMs];
+    const next = Math.min(...candidates.filter((at): at is number => at !== undefined));
+    if (!Number.isFinite(next)) return;
+    this.#timer = setTimeout(() => this.#onTimer(), Math.min(Math.max(0, next - now), MAX_TIMER_MS));
+  }
+
+  #onTimer(): void {
+    this.#timer = undefined;
+    if (this.#settled) return;
+    const now = this.#ctx.now();
+    if (this.#deadline !== undefined && now >= this.#deadline) {
+      const params = {
+        detail: 'wait',
+        ms: this.#waiting.timeoutMs ?? 0,
+        status: this.#last?.status ?? 'pending',
+      };
+      this.#settle(this.#fail('TIMEOUT', params, this.#last));
+      return;
+    }
+    const last = this.#last;
+    if (last?.status === 'pending' && Date.parse(last.expiresAt) <= now) {
+      // Nobody can confirm it any more: mark it (conditionally; a sweep may be first), then read it.
+      void callStore(() => this.#ctx.store.expire({ now, id: last.id })).then((expired) => {
+        const changed = expired.ok ? expired.value[0] : undefined;
+        if (changed !== undefined) void this.#ctx.emit('expired', changed);
+        this.#read();
+      });
+      return;
+    }
+    this.#read();
+  }
+
+  #settle(result: ConfirmationResult): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#unwatch?.();
+    this.#unwatch = undefined;
+    this.#waiting.signal?.removeEventListener('abort', this.#onAbort);
+    this.#resolve(result);
+  }
+}

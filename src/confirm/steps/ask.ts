@@ -1,0 +1,112 @@
+import type { Confirmation } from '../../confirmation.js';
+import { nameProblem, recordableLabel } from '../../policy/labels.js';
+import type { ConfirmRequired, ErrorCode } from '../../result.js';
+import type { ApprovalRequirement } from '../../rule.js';
+import { historyEntry } from '../../stores/transitions.js';
+import { snapshotJson } from '../../util/canonical-json.js';
+import { describeThrown } from '../../util/describe-thrown.js';
+import { newConfirmationId } from '../confirmation-id.js';
+import { confirmationDigest } from '../digest.js';
+import { type FlowContext, storeFailure, storeFailureCode } from '../flow-context.js';
+import type { Proposal } from '../proposal.js';
+
+/** What a person's invoke of a send tool produced, to be stored for confirmation. */
+export interface NewConfirmation {
+  readonly tool: string;
+  readonly input: unknown;
+  readonly payload: unknown;
+  readonly actor: string | undefined;
+  readonly scope: string | undefined;
+  /** What the tool's rules ask of the approvers (more than one, or flagged ones). */
+  readonly requires?: ApprovalRequirement | undefined;
+  /** What the asker attached for the approver (`propose`): already read by `readProposal`. */
+  readonly about?: Proposal | undefined;
+}
+
+/** Why a confirmation could not be created: the registry words and reports it like any failure. */
+export interface CreateRefusal {
+  readonly ok: false;
+  readonly code: ErrorCode;
+  readonly detail: string;
+}
+
+/** What `ask` answers. */
+export type Created = ConfirmRequired | CreateRefusal;
+
+/**
+ * Stores what `prepare` built as a `pending` confirmation and answers with the payload to show,
+ * its digest, the id to confirm and when it expires. The payload must be plain JSON: it is stored,
+ * shown and later delivered — possibly by another process — and all three must be the same.
+ */
+export async function askConfirmation(ctx: FlowContext, asked: NewConfirmation): Promise<Created> {
+  try {
+    if (asked.actor !== undefined) {
+      const problem = nameProblem(asked.actor, 'actor');
+      if (problem !== undefined) return { ok: false, code: 'INVALID_OPTION', detail: problem };
+    } else if (ctx.requireDifferentApprover) {
+      const detail = 'this registry needs `actor` (who asks) on a send, so that someone else confirms it';
+      return { ok: false, code: 'INVALID_OPTION', detail };
+    }
+    const snapshot = snapshotJson(asked.payload);
+    if (!snapshot.ok) {
+      return {
+        ok: false,
+        code: 'RUN_FAILED',
+        detail: `prepare must return a JSON payload (it is stored, shown and delivered as JSON): ${snapshot.detail}`,
+      };
+    }
+    const confirmation = newRecord(ctx, asked, snapshot.value);
+    try {
+      await ctx.store.create(confirmation);
+    } catch (error) {
+      return { ok: false, code: storeFailureCode(error), detail: storeFailure(error) };
+    }
+    await ctx.emit('created', confirmation, asked.actor);
+    return {
+      ok: true,
+      requiresConfirm: true,
+      // The snapshot, not what `prepare` returned: exactly the data that was digested and stored.
+      confirmPayload: snapshot.value,
+      confirmationId: confirmation.id,
+      digest: confirmation.digest,
+      expiresAt: confirmation.expiresAt,
+    };
+  } catch (error) {
+    return { ok: false, code: 'RUN_FAILED', detail: describeThrown(error) };
+  }
+}
+
+function newRecord(ctx: FlowContext, asked: NewConfirmation, payload: unknown): Confirmation {
+  const now = ctx.now();
+  const createdAt = new Date(now).toISOString();
+  const scope = recordableLabel(asked.scope);
+  return {
+    id: newConfirmationId(),
+    tool: asked.tool,
+    input: inputForRecord(asked.input),
+    payload,
+    digest: confirmationDigest(asked.tool, payload),
+    ...(asked.actor === undefined ? {} : { actor: asked.actor }),
+    ...(scope === undefined ? {} : { scope }),
+    ...asked.about,
+    ...(asked.requires === undefined ? {} : { requires: asked.requires, approvals: [] }),
+    createdAt,
+    expiresAt: new Date(now + ctx.ttlMs).toISOString(),
+    updatedAt: createdAt,
+    status: 'pending',
+    attempt: 0,
+    history: [historyEntry({ now, by: asked.actor }, 'pending')],
+  };
+}
+
+/** The input as JSON for the audit trail; it is never delivered, so a lossy copy beats refusing. */
+function inputForRecord(input: unknown): unknown {
+  const snapshot = snapshotJson(input);
+  if (snapshot.ok) return snapshot.value;
+  try {
+    // Not plain JSON data (a Date, nested deeper than a snapshot goes): kept as its JSON text.
+    return JSON.stringify(input) ?? null;
+  } catch {
+    return null;
+  }
+}

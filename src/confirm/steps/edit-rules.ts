@@ -1,0 +1,101 @@
+import type { Confirmation } from '../../confirmation.js';
+import type { CompiledRule } from '../../policy/rules/compile-rules.js';
+import { evaluateRules, type LimitUse } from '../../policy/rules/evaluate-rules.js';
+import { ruleCall } from '../../policy/rules/rule-call.js';
+import type { ApprovalRequirement } from '../../rule.js';
+import type { PayloadEdit } from '../../stores/store.js';
+import { isRecord } from '../../util/is-record.js';
+
+/** What a tool's rules say about a person's edit, judged as the call the asker would have made with it. */
+export type EditJudgment =
+  | {
+      readonly ok: false;
+      readonly rule: string;
+      readonly reason: string;
+      /** The rule could not be evaluated (it denies, failing closed). */
+      readonly failed: boolean;
+    }
+  | {
+      readonly ok: true;
+      /** What approvers must be now, when the edit asks more than the record does (else `undefined`). */
+      readonly requires: ApprovalRequirement | undefined;
+      /** What the edit adds to limits: counted before the claim, in the window of `now`. */
+      readonly spend: readonly LimitUse[];
+      /** What the edit takes off limits: given back after the claim, in the window the call was counted in. */
+      readonly giveBack: readonly LimitUse[];
+    };
+
+/**
+ * Judges `edit` of `record` by the tool's rules. Rules are written against the tool's input, an edit
+ * changes the payload: they read the input as asked with every edited payload field laid over the
+ * input field of the same name (`register` refuses an editable field the input has not got). A deny
+ * refuses the edit; an approvals rule can only add to what the record asks (an edit never loosens it);
+ * a limit counts the difference between the edited call and the call as it stood.
+ */
+export function judgeEdit(asked: {
+  readonly rules: readonly CompiledRule[];
+  readonly record: Confirmation;
+  readonly edit: PayloadEdit;
+  readonly now: number;
+}): EditJudgment {
+  const { rules, record, edit, now } = asked;
+  const before = editedFields(record);
+  const fields = [...new Set([...before, ...edit.fields])];
+  // The asker's flags are not stored: rules on an edit see none.
+  const facts = { actor: record.actor, scope: record.scope, flags: {}, tool: record.tool };
+  const after = evaluateRules(
+    rules,
+    ruleCall({ ...facts, input: inputFor(record, edit.payload, fields) }, now),
+  );
+  if (after.denied !== undefined) return { ok: false, ...after.denied };
+  const created = Date.parse(record.createdAt);
+  const was = evaluateRules(
+    rules,
+    ruleCall({ ...facts, input: inputFor(record, record.payload, before) }, created),
+  );
+  const spend: LimitUse[] = [];
+  const giveBack: LimitUse[] = [];
+  for (const use of after.limits) {
+    const prior = was.limits.find((counted) => counted.rule === use.rule);
+    const difference = use.amount - (prior?.amount ?? 0);
+    if (difference > 0) spend.push({ ...use, amount: difference });
+    else if (difference < 0 && prior !== undefined) giveBack.push({ ...prior, amount: -difference });
+  }
+  for (const prior of was.limits)
+    if (!after.limits.some((use) => use.rule === prior.rule)) giveBack.push(prior);
+  return { ok: true, requires: tightened(record.requires, after.requirement), spend, giveBack };
+}
+
+/** The input the rules read for `payload`: the asked input with `fields` taken from the payload. */
+function inputFor(
+  record: Confirmation,
+  payload: unknown,
+  fields: readonly string[],
+): Record<string, unknown> {
+  const input: Record<string, unknown> = isRecord(record.input) ? { ...record.input } : {};
+  if (!isRecord(payload)) return input;
+  for (const field of fields) {
+    if (Object.hasOwn(payload, field)) input[field] = payload[field];
+    else delete input[field];
+  }
+  return input;
+}
+
+/** The fields earlier edits changed (a quorum's first approver may have edited already). */
+function editedFields(record: Confirmation): string[] {
+  return record.history.flatMap((entry) => entry.edit?.fields ?? []);
+}
+
+/** `stored` with what `asked` adds (more approvals, more flags), or `undefined` when it adds nothing. */
+function tightened(
+  stored: ApprovalRequirement | undefined,
+  asked: ApprovalRequirement | undefined,
+): ApprovalRequirement | undefined {
+  if (asked === undefined) return undefined;
+  const approvals = Math.max(stored?.approvals ?? 1, asked.approvals);
+  const flags = [...new Set([...(stored?.approverFlags ?? []), ...asked.approverFlags])].sort();
+  if (stored !== undefined && approvals === stored.approvals && flags.length === stored.approverFlags.length)
+    return undefined;
+  const rules = [...new Set([...(stored?.rules ?? []), ...asked.rules])];
+  return Object.freeze({ approvals, approverFlags: Object.freeze(flags), rules: Object.freeze(rules) });
+}

@@ -1,0 +1,59 @@
+import type { ConfirmationStore } from '../store.js';
+
+/** One counter: how much was spent in its window, and when the window ends (epoch ms). */
+interface Counter {
+  used: number;
+  readonly windowEnd: number;
+}
+
+/**
+ * The memory store's limit counters, keyed by counter and window start. Each spend checks and adds in
+ * one synchronous step, so no two callers in the process can both take the last unit.
+ */
+export function memoryLimits(maxCounters: number): Required<
+  Pick<ConfirmationStore, 'spendLimit' | 'refundLimit' | 'peekLimit'>
+> & {
+  /** Forgets counters whose window ended before `before` (epoch ms). */
+  pruneLimits(before: number): void;
+} {
+  const counters = new Map<string, Counter>();
+  // The window start is digits only, so the first `:` ends it: no two (key, window) pairs collide.
+  const slotOf = (key: string, windowStart: number) => `${windowStart}:${key}`;
+
+  /** Room for a new counter: the ones whose window ended by `now` go first; refuses when still full. */
+  const makeRoom = (now: number) => {
+    if (counters.size < maxCounters) return;
+    for (const [slot, counter] of counters) if (counter.windowEnd <= now) counters.delete(slot);
+    if (counters.size >= maxCounters)
+      throw new Error(`the memory store holds ${maxCounters} open limit counters (its maxRecords)`);
+  };
+
+  return {
+    async spendLimit({ key, windowStart, windowEnd, amount, max }) {
+      const slot = slotOf(key, windowStart);
+      const counter = counters.get(slot);
+      const used = counter?.used ?? 0;
+      // The same comparison the SQL stores make, so a fractional sum is refused alike everywhere.
+      if (!(used + amount <= max)) return { ok: false, used };
+      if (counter !== undefined) counter.used = used + amount;
+      else {
+        makeRoom(windowStart);
+        counters.set(slot, { used: amount, windowEnd });
+      }
+      return { ok: true, used: used + amount };
+    },
+
+    async refundLimit({ key, windowStart, amount }) {
+      const counter = counters.get(slotOf(key, windowStart));
+      if (counter !== undefined) counter.used = Math.max(0, counter.used - amount);
+    },
+
+    async peekLimit(key, windowStart) {
+      return counters.get(slotOf(key, windowStart))?.used ?? 0;
+    },
+
+    pruneLimits(before) {
+      for (const [slot, counter] of counters) if (counter.windowEnd < before) counters.delete(slot);
+    },
+  };
+}

@@ -1,0 +1,317 @@
+import type { AuditChain } from '../audit/audit-chain.js';
+import type { Confirmation, ConfirmationApproval, ConfirmationStatus } from '../confirmation.js';
+import type { ApprovalRequirement } from '../rule.js';
+import type { EscalationClaim } from './escalation-claim.js';
+
+/**
+ * What a store is asked to list. Newest first; `limit` is already clamped by the caller.
+ */
+export interface ConfirmationQuery {
+  readonly status?: ConfirmationStatus;
+  readonly tool?: string;
+  readonly limit?: number;
+  /** Only confirmations whose `expiresAt` is later than this (epoch ms). */
+  readonly expiresAfter?: number;
+  /**
+   * Start after this position: a `nextCursor` this store returned (`decodeCursor` reads it; the
+   * registry has checked that it decodes). Keyset pagination: a deep page costs what the first costs.
+   */
+  readonly cursor?: string;
+}
+
+/** One page of `list`: newest first, and where the next page starts when there may be one. */
+export interface ConfirmationPage {
+  readonly confirmations: Confirmation[];
+  /** Pass it back as `cursor` for the next page; absent on the last page. */
+  readonly nextCursor?: string;
+}
+
+/**
+ * What `watch` reports: the confirmation that was created or changed, when the store knows which;
+ * without `id`, something may have changed and a reader should read again.
+ */
+export interface StoreNotice {
+  readonly id?: string;
+}
+
+/** A change made by a person (or the system) at a time. `now` is epoch ms from the registry's clock. */
+export interface StoreChange {
+  readonly now: number;
+  /** Who made it; recorded in the history. */
+  readonly by?: string | undefined;
+  /** Why; recorded in the history. */
+  readonly note?: string | undefined;
+}
+
+/**
+ * A claim, and optionally a person's edit of the payload made in the same conditional write: the
+ * stored `payload` and `digest` become the edited ones only if the claim wins and the stored digest is
+ * still `fromDigest` (otherwise the claim is refused as `wrong-status` with the record as it is).
+ */
+export interface ClaimChange extends DecisionChange {
+  readonly edit?: PayloadEdit | undefined;
+  /**
+   * The claim completes a quorum (`requires.approvals` > 1): it is made only if the stored approvals
+   * are still exactly `expected` (compare-and-set), and stores `next` (the completing approval added).
+   */
+  readonly quorum?: ApprovalsSwap | undefined;
+  /**
+   * A send with an undo window (`holdMs`): the claim moves it to `scheduled` with this `deliverAt`
+   * (epoch ms) instead of `delivering`, and starts no attempt; `deliverDue` starts it later.
+   */
+  readonly deliverAt?: number | undefined;
+  /**
+   * Only with `edit`: what the tool's rules ask of approvers for the edited payload (stricter than the
+   * stored `requires`), stored as `requires` in the same write.
+   */
+  readonly requires?: ApprovalRequirement | undefined;
+}
+
+/** The approvals as read, and as they are to be: a conditional write refuses when they changed since. */
+export interface ApprovalsSwap {
+  readonly expected: readonly ConfirmationApproval[];
+  readonly next: readonly ConfirmationApproval[];
+}
+
+/**
+ * One approval short of the quorum: the confirmation stays `pending`, its approvals become `quorum.next`
+ * and the history gains `entry` — only if it is pending, not expired at `now`, and its approvals are
+ * still `quorum.expected`. With `edit`, the payload and digest become the edited ones in the same write,
+ * only if the stored digest is still `edit.fromDigest`.
+ */
+export interface ApproveChange extends DecisionChange {
+  readonly quorum: ApprovalsSwap;
+  readonly approval: { readonly count: number; readonly needed: number };
+  readonly edit?: PayloadEdit | undefined;
+  /** Only with `edit`: the stricter `requires` for the edited payload, stored in the same write. */
+  readonly requires?: ApprovalRequirement | undefined;
+}
+
+/**
+ * One call's use of a limit: add `amount` to the counter `key` in the window starting at `windowStart`
+ * (epoch ms; it ends at `windowEnd`) if the total stays at or under `max`.
+ */
+export interface LimitSpend {
+  readonly key: string;
+  readonly windowStart: number;
+  readonly windowEnd: number;
+  readonly amount: number;
+  /** `Infinity` counts without refusing (a shadow rule). */
+  readonly max: number;
+}
+
+/** What `spendLimit` answers: spent (the counter now stands at `used`), or refused (it stands at `used`). */
+export interface LimitOutcome {
+  readonly ok: boolean;
+  readonly used: number;
+}
+
+/**
+ * A person's decision, made through a one-time approval link when `link` is given: the link is spent
+ * in the same conditional write — only if it is `confirmationId`'s, unused and expires after `now`;
+ * otherwise the write is refused as `link-refused` and nothing changes.
+ */
+export interface DecisionChange extends StoreChange {
+  readonly link?: { readonly tokenHash: string } | undefined;
+}
+
+/** What a person changed before confirming; recorded in the claim's history entry as `edit`. */
+export interface PayloadEdit {
+  /** The edited payload (plain JSON, already validated) … */
+  readonly payload: unknown;
+  /** … and its JSON text, as stored. */
+  readonly payloadJson: string;
+  /** `payloadDigest(tool, payload)` of the edited payload. */
+  readonly digest: string;
+  /** The digest the person was shown before editing: the stored one. */
+  readonly fromDigest: string;
+  /** The top-level fields whose values changed. */
+  readonly fields: readonly string[];
+}
+
+/** How a delivery attempt ended. `attempt` must be the one the claim returned. */
+export interface FinishChange extends StoreChange {
+  readonly attempt: number;
+  readonly status: 'delivered' | 'failed' | 'unknown';
+  /** What `deliver` returned, as JSON text (`delivered` only). */
+  readonly resultJson?: string | undefined;
+  /** Why it failed or is unknown. */
+  readonly error?: string | undefined;
+}
+
+/** Why a conditional change did not happen. */
+export type TransitionRefusal = 'not-found' | 'wrong-status' | 'expired' | 'link-refused';
+
+/**
+ * The result of a conditional change: the record after it, or why it did not happen (with the record
+ * as it is, when there is one).
+ */
+export type TransitionOutcome =
+  | { readonly ok: true; readonly confirmation: Confirmation }
+  | { readonly ok: false; readonly reason: 'not-found' }
+  | {
+      readonly ok: false;
+      readonly reason: 'wrong-status' | 'expired' | 'link-refused';
+      readonly confirmation: Confirmation;
+    };
+
+/** The person a one-time approval link is for, stored with it: they are the approver when it is used. */
+export interface LinkApprover {
+  /** Their user id: recorded as the approver (or the one who rejected). */
+  readonly id: string;
+  readonly name?: string;
+  /** Their feature flags, for the tool's gates at confirm. */
+  readonly flags?: Readonly<Record<string, boolean>>;
+  readonly scope?: string;
+}
+
+/**
+ * A one-time approval link as a store keeps it: never the token itself, only its SHA-256, bound to one
+ * confirmation, the digest of the payload it was made for, one approver and an expiry. Times are epoch ms.
+ */
+export interface ApprovalLinkRecord {
+  /** SHA-256 (hex) of the link's token: the key. */
+  readonly tokenHash: string;
+  readonly confirmationId: string;
+  /** The payload digest the link was made for: a payload changed since refuses it. */
+  readonly digest: string;
+  readonly approver: LinkApprover;
+  readonly createdAt: number;
+  /** The link opens nothing at or after this. */
+  readonly expiresAt: number;
+  /** When it was used; absent while unused. */
+  readonly usedAt?: number;
+}
+
+/**
+ * Where confirmations live. Every status change is one conditional, atomic write: of any number of
+ * concurrent callers — in one process or across many — exactly one sees `ok: true`. Stores never
+ * decide policy (gates, digests, who may confirm); the registry does, and tells them the time.
+ *
+ * Methods may reject (a lost connection, a full disk); the registry turns that into a `STORE_FAILED`
+ * result. Records handed out must be snapshots: changing one must not change the store.
+ *
+ * The memory store (`createMemoryStore`), `graded-tools/sqlite` and `graded-tools/postgres` implement
+ * this and pass the same contract tests.
+ */
+export interface ConfirmationStore {
+  /** Stores a new `pending` confirmation. Rejects when the id exists. */
+  create(confirmation: Confirmation): Promise<void>;
+  /** The confirmation, or `undefined`. */
+  get(id: string): Promise<Confirmation | undefined>;
+  /** One page of the confirmations matching `query`, newest first (`encodeCursor` makes `nextCursor`). */
+  list(query?: ConfirmationQuery): Promise<ConfirmationPage>;
+  /**
+   * `pending` → `delivering` when not expired at `now`, adding one to `attempt`. The single step that
+   * makes delivery exactly-once. With `change.link`, it also spends that link, in the same write.
+   */
+  claim(id: string, change: ClaimChange): Promise<TransitionOutcome>;
+  /** `unknown` | `failed` → `delivering` for a person's retry, adding one to `attempt`. */
+  reclaim(id: string, change: StoreChange): Promise<TransitionOutcome>;
+  /**
+   * Records how delivery attempt `change.attempt` ended: `delivering` → `delivered` | `failed` |
+   * `unknown`. Also from `unknown` to `delivered`/`failed` (the same attempt finished after
+   * `recoverStale` gave up on it: the truth wins). A later attempt makes it refuse.
+   */
+  finish(id: string, change: FinishChange): Promise<TransitionOutcome>;
+  /** `pending` → `rejected`; with `change.link`, spending that link in the same write. */
+  reject(id: string, change: DecisionChange): Promise<TransitionOutcome>;
+  /** `unknown` | `failed` → `delivered`: a person checked that it arrived. */
+  markDelivered(id: string, change: StoreChange): Promise<TransitionOutcome>;
+  /**
+   * `pending` → `expired` for those whose `expiresAt` is at or before `now` (only `id` when given).
+   * Returns the ones it changed.
+   */
+  expire(change: { readonly now: number; readonly id?: string }): Promise<Confirmation[]>;
+  /**
+   * `delivering` → `unknown` for those whose delivery started more than `olderThanMs` before `now`.
+   * Never re-delivers, and never touches the ids in `running` (deliveries the caller's process is still
+   * running). Returns the ones it changed.
+   */
+  recoverStale(change: {
+    readonly now: number;
+    readonly olderThanMs: number;
+    readonly running?: readonly string[] | undefined;
+  }): Promise<Confirmation[]>;
+  /**
+   * Deletes finished confirmations (`delivered`, `rejected`, `expired`) last changed before `before`
+   * (epoch ms); returns how many. Never deletes one that is open or whose outcome a person must still
+   * decide.
+   */
+  prune(change: { readonly before: number }): Promise<number>;
+  /**
+   * Optional (the three stores have it): marks the `pending` confirmations that expire after `now` and
+   * within `within` ms of it, and were not marked before, as reminded; returns them. One conditional
+   * write per row, so of any number of sweeping instances exactly one gets each: a reminder goes out
+   * once.
+   */
+  remindDue?(change: { readonly now: number; readonly within: number }): Promise<Confirmation[]>;
+  /**
+   * Optional (the three stores have it): marks `change.tool`'s `pending` confirmations created at or
+   * before `olderThan`, not expired at `now`, whose highest announced escalation step is below
+   * `change.step`, as escalated to that step, appending `escalationEntry` to their history; returns them.
+   * One conditional write per row and step, so of any number of sweeping instances exactly one gets each.
+   */
+  escalateDue?(change: EscalationClaim): Promise<Confirmation[]>;
+  /**
+   * Optional, with `findLink` and `useLink` (the three stores have them): stores a new one-time approval
+   * link. Rejects when its `tokenHash` exists. `prune` deletes links that expired before its cutoff.
+   */
+  saveLink?(link: ApprovalLinkRecord): Promise<void>;
+  /** The link whose token hashes to `tokenHash`, used or not, or `undefined`. */
+  findLink?(tokenHash: string): Promise<ApprovalLinkRecord | undefined>;
+  /**
+   * Marks the link used at `now` if it is unused and expires after `now`: one conditional write, so of
+   * any number of concurrent callers, in any number of processes, exactly one gets `true`.
+   */
+  useLink?(tokenHash: string, change: { readonly now: number }): Promise<boolean>;
+  /**
+   * Optional (the three stores have it): records one approval short of the quorum, as `ApproveChange`
+   * says, in one conditional write. Refuses as `wrong-status` (also when the approvals or the digest
+   * changed since they were read) or `expired`.
+   */
+  approve?(id: string, change: ApproveChange): Promise<TransitionOutcome>;
+  /**
+   * Optional, with `refundLimit` and `peekLimit` (the three stores have them; a tool with a `limit` rule
+   * needs them): one conditional write that adds `amount` to a counter only if it stays within `max`,
+   * so any number of callers in any number of processes never take it past `max`.
+   */
+  spendLimit?(spend: LimitSpend): Promise<LimitOutcome>;
+  /** Takes back what `spendLimit` added (another limit of the same call refused it). */
+  refundLimit?(spend: Pick<LimitSpend, 'key' | 'windowStart' | 'amount'>): Promise<void>;
+  /** Where a counter stands, writing nothing (`registry.check`): 0 for none. */
+  peekLimit?(key: string, windowStart: number): Promise<number>;
+  /**
+   * Optional, with `deliverDue` and `cancel` (the three stores have them; a tool with `holdMs` needs
+   * them): the `scheduled` confirmations whose `deliverAt` is at or before `now`, earliest first, at
+   * most `limit`. Reads only.
+   */
+  dueScheduled?(change: { readonly now: number; readonly limit: number }): Promise<Confirmation[]>;
+  /**
+   * `scheduled` → `delivering` when its `deliverAt` is at or before `now`, adding one to `attempt`: one
+   * conditional write, so of any number of sweeping instances (and a racing `cancel`) exactly one wins.
+   */
+  deliverDue?(id: string, change: StoreChange): Promise<TransitionOutcome>;
+  /** `scheduled` → `cancelled`: a person took the send back in its undo window. One conditional write. */
+  cancel?(id: string, change: StoreChange): Promise<TransitionOutcome>;
+  /**
+   * Optional: calls `listener` soon after a confirmation is created or changed by *another* process
+   * sharing this store (PostgreSQL `LISTEN/NOTIFY`, SQLite polling); changes made through this process's
+   * registry are reported by the registry itself. Returns a function that stops watching. `listener` is
+   * never called after that, and what it throws is swallowed.
+   */
+  watch?(listener: (notice: StoreNotice) => void): () => void;
+  /**
+   * Optional (the three stores have it): the tamper-evident audit log, one hash chain per store, appended
+   * atomically across processes (`registry.audit` reads it). A store without one logs nothing.
+   */
+  readonly audit?: AuditChain;
+}
+
+/** Statuses `prune` may delete: nothing is left to decide about them. */
+export const FINISHED_STATUSES: readonly ConfirmationStatus[] = [
+  'delivered',
+  'rejected',
+  'expired',
+  'cancelled',
+];
