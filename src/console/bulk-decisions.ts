@@ -1,16 +1,11 @@
 import { isRecord } from '../util/is-record.js';
 import type { PersonRequest } from './console-request.js';
 import { askFromBody } from './decision-bodies.js';
-import { type Decision, decide } from './decisions.js';
+import { decide } from './decisions.js';
+import type { BulkOutcome } from './wire.js';
 
 /** The most confirmations one bulk request decides. */
 export const MAX_BULK_ITEMS = 100;
-
-/** A bulk request's answer: one result per item, in the order asked. */
-export interface BulkOutcome {
-  readonly ok: true;
-  readonly results: ({ readonly id: string } & Decision)[];
-}
 
 /**
  * Confirms (each with its own digest) or rejects (with the one `reason`) several confirmations, one
@@ -32,7 +27,7 @@ export async function decideMany(
     if (ask === undefined) return undefined;
     asks.push({ id: item.id, ask });
   }
-  const results: BulkOutcome['results'] = [];
+  const results: BulkOutcome['results'][number][] = [];
   for (const { id, ask } of asks) {
     const { decision } = await decide(ctx, id, ask);
     results.push({ id, ...decision });

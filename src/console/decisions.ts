@@ -14,7 +14,6 @@ import type { ConsoleAction, ConsolePerson } from './types.js';
 import type { Decision } from './wire.js';
 
 // bulk-decisions.ts still imports the type from here.
-export type { Decision } from './wire.js';
 
 /** A decision and the HTTP status it is answered with on its own. */
 export interface DecisionOutcome {

@@ -79,3 +79,9 @@ export interface Preview {
   /** The edited payload as the server checked it (what Confirm will send). */
   readonly payload?: unknown;
 }
+
+/** A bulk request's answer: one result per item, in the order asked. */
+export interface BulkOutcome {
+  readonly ok: true;
+  readonly results: readonly ({ readonly id: string } & Decision)[];
+}

@@ -3,7 +3,15 @@
 
 // Every answer's type is the server's own (type-only imports: nothing of the server is bundled).
 import type { Card } from '../card-view.js';
-import type { ConfirmationAnswer, Decision, Failure, ListPage, Preview, SessionAnswer } from '../wire.js';
+import type {
+  BulkOutcome,
+  ConfirmationAnswer,
+  Decision,
+  Failure,
+  ListPage,
+  Preview,
+  SessionAnswer,
+} from '../wire.js';
 
 export type { Card, Quorum } from '../card-view.js';
 export type { Offer } from '../offer.js';
@@ -11,9 +19,6 @@ export type { Decision, Failure, ListPage, Preview } from '../wire.js';
 
 /** One step of a card's history. */
 export type HistoryEntry = Card['history'][number];
-
-// Still the page's own: the server's BulkOutcome lives beside code the page cannot load.
-type BulkAnswer = { readonly ok: true; readonly results: readonly ({ readonly id: string } & Decision)[] };
 
 /** The page's view of the server: one method per endpoint. */
 export interface Api {
@@ -33,8 +38,8 @@ export interface Api {
   /** Undo: takes back a send held in its undo window. */
   cancel(id: string): Promise<Decision>;
   preview(id: string, payload: unknown): Promise<Preview | Failure>;
-  confirmMany(items: { id: string; digest: string }[]): Promise<BulkAnswer | Failure>;
-  rejectMany(ids: string[], reason: string): Promise<BulkAnswer | Failure>;
+  confirmMany(items: { id: string; digest: string }[]): Promise<BulkOutcome | Failure>;
+  rejectMany(ids: string[], reason: string): Promise<BulkOutcome | Failure>;
   /** Where the live-update stream is. */
   readonly eventsUrl: string;
 }
