@@ -60,9 +60,15 @@ await describePostgres('PostgreSQL store', (url) => {
   it("skips the flush wait only for creating and finishing under 'decisions' (claims wait)", async () => {
     const statements: string[] = [];
     const pool = new pg.Pool({ connectionString: url, max: 2 });
-    const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+    const query = pool.query.bind(pool) as (
+      text: string | pg.QueryConfig,
+      values?: unknown[],
+    ) => Promise<pg.QueryResult>;
     Object.assign(pool, {
-      query: (text: string, values?: unknown[]) => {
+      query: (asked: string | pg.QueryConfig, given?: unknown[]) => {
+        // A decision's statement comes as a named prepared statement ({ name, text, values }).
+        const text = typeof asked === 'string' ? asked : asked.text;
+        const values = typeof asked === 'string' ? given : asked.values;
         // A change and its audit entry are one statement (`WITH changed AS (…)`): named by what it writes.
         const kind = !text.startsWith('WITH changed AS (')
           ? 'OTHER'
@@ -72,7 +78,7 @@ await describePostgres('PostgreSQL store', (url) => {
               ? 'CLAIM'
               : 'UPDATE';
         statements.push(`${kind} ${text}`);
-        return query(text, values);
+        return query(asked, given);
       },
     });
     const name = uniqueTable('gt_sync');
@@ -189,9 +195,15 @@ await describePostgres('PostgreSQL store', (url) => {
     dropped.push(name);
     const pool = new pg.Pool({ connectionString: url, max: 2 });
     const ran: { text: string; values: unknown[] }[] = [];
-    const query = pool.query.bind(pool) as (text: string, values?: unknown[]) => Promise<pg.QueryResult>;
+    const query = pool.query.bind(pool) as (
+      text: string | pg.QueryConfig,
+      values?: unknown[],
+    ) => Promise<pg.QueryResult>;
     Object.assign(pool, {
-      query: (text: string, values?: unknown[]) => {
+      query: (asked: string | pg.QueryConfig, given?: unknown[]) => {
+        // A decision's statement comes as a named prepared statement ({ name, text, values }).
+        const text = typeof asked === 'string' ? asked : asked.text;
+        const values = typeof asked === 'string' ? given : asked.values;
         if (text.startsWith('SELECT *, CAST')) ran.push({ text, values: values ?? [] });
         return query(text, values);
       },

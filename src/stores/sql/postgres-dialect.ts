@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { AuditWriteError } from '../../audit/audit-chain.js';
 import { type BoundSql, CHANGED, type SqlDialect } from './dialect.js';
@@ -9,6 +10,23 @@ import { indexName } from './table-name.js';
  * commit does not wait for the WAL flush. Appended to a text value as an empty string.
  */
 const WITHOUT_FLUSH_WAIT = "left(set_config('synchronous_commit', 'off', true), 0)";
+
+const names = new Map<string, string>();
+/**
+ * A statement the server parses and plans once per connection (a named prepared statement), not on
+ * every call: the store issues a few texts over and over.
+ */
+function prepared(
+  text: string,
+  values: readonly unknown[],
+): { name: string; text: string; values: unknown[] } {
+  let name = names.get(text);
+  if (name === undefined) {
+    name = `graded_tools_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+    names.set(text, name);
+  }
+  return { name, text, values: values as unknown[] };
+}
 
 /** Whether `change` runs without error on its own (in a transaction that is rolled back). */
 async function succeedsAlone(pool: Pool, change: BoundSql): Promise<boolean> {
@@ -115,7 +133,7 @@ END $do$`,
     async together(change, records) {
       const { sql, values } = composed(change, records);
       try {
-        const result = await pool.query<{ changed: number }>(sql, values as unknown[]);
+        const result = await pool.query<{ changed: number }>(prepared(sql, values));
         return Number(result.rows[0]?.changed ?? 0);
       } catch (error) {
         // Which part failed: the change alone, tried in a transaction rolled back at once.

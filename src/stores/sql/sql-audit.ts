@@ -36,7 +36,7 @@ export function auditSchemaStatements(
   const audit = auditTableOf(table);
   const bare = bareName(audit);
   const createAs = (name: string) => `CREATE TABLE IF NOT EXISTS ${name} (
-      id ${flavor === 'sqlite' ? 'INTEGER PRIMARY KEY AUTOINCREMENT' : 'bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY'},
+      id ${flavor === 'sqlite' ? 'INTEGER PRIMARY KEY' : 'bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY'},
       seq bigint UNIQUE,
       at bigint NOT NULL,
       kind text NOT NULL,
@@ -48,7 +48,8 @@ export function auditSchemaStatements(
       prev_hash text,
       hash text
     )`;
-  const index = `CREATE INDEX IF NOT EXISTS "${bare.slice(0, 50)}_unsequenced" ON ${audit} (id) WHERE seq IS NULL`;
+  // `seq`'s own unique index finds the entries not sequenced yet (its NULLs): no second index to write.
+  const index = `DROP INDEX IF EXISTS ${audit.replace(/"[^"]*"$/, `"${bare.slice(0, 50)}_unsequenced"`)}`;
   if (flavor === 'sqlite') {
     const rebuild =
       sqliteColumns.length > 0 && !sqliteColumns.includes('id')
