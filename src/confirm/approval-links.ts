@@ -2,6 +2,7 @@ import { type EventListener, emitSafely, type LinkEvent } from '../events.js';
 import { formatMessage, type Locale, type MessageParams, toLocale } from '../messages/index.js';
 import type { ErrorCode } from '../result.js';
 import { failure } from '../result.js';
+import { hasCapability } from '../stores/store-capabilities.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { isRecord } from '../util/is-record.js';
 import type { LinkToCheck } from './check-list.js';
@@ -108,10 +109,7 @@ export class ApprovalLinks {
 
   /** Whether the store keeps links (the memory, SQLite and PostgreSQL stores do). */
   get supported(): boolean {
-    const s = this.#store;
-    return (
-      typeof s.saveLink === 'function' && typeof s.findLink === 'function' && typeof s.useLink === 'function'
-    );
+    return hasCapability(this.#store, 'links');
   }
 
   /** Makes a link for pending confirmation `id` and `options.approver`. Never rejects. */

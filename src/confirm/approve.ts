@@ -1,5 +1,6 @@
 import { type LimitSpender, refund, spendLimits } from '../invoke/apply-rules.js';
 import type { ApprovalRequirement } from '../rule.js';
+import { hasCapability } from '../stores/store-capabilities.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { checkDecision, type LinkToCheck } from './check-list.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
@@ -200,7 +201,8 @@ async function approveShort(
   },
 ): Promise<ConfirmationFailure | typeof QUORUM_MOVED> {
   const { base, quorum, fail } = asked;
-  if (typeof ctx.store.approve !== 'function')
+  const { store } = ctx;
+  if (!hasCapability(store, 'quorum'))
     return fail(
       'STORE_FAILED',
       { detail: 'this confirmation store keeps no approvals of several people' },
@@ -209,7 +211,7 @@ async function approveShort(
   const approval = { count: quorum.count, needed: quorum.needed };
   let outcome: TransitionOutcome;
   try {
-    outcome = await ctx.store.approve(record.id, { ...base, quorum: quorum.swap, approval });
+    outcome = await store.approve(record.id, { ...base, quorum: quorum.swap, approval });
   } catch (error) {
     return storeFailed(fail, error, record);
   }
@@ -238,7 +240,7 @@ export async function lookUp(
   | { readonly ok: false; readonly failure: ConfirmationFailure }
 > {
   const { store } = ctx;
-  if (token !== undefined && typeof store.findLink !== 'function')
+  if (token !== undefined && !hasCapability(store, 'links'))
     return {
       ok: false,
       failure: fail('INVALID_OPTION', { detail: 'this confirmation store keeps no approval links' }),

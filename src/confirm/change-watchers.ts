@@ -1,3 +1,4 @@
+import { hasCapability } from '../stores/store-capabilities.js';
 import type { ConfirmationStore } from './store.js';
 import type { ConfirmationNotice } from './types.js';
 
@@ -54,10 +55,10 @@ export class ChangeWatchers {
   }
 
   #watchStore(): void {
-    const watch = this.#store.watch;
-    if (typeof watch !== 'function') return;
+    const store = this.#store;
+    if (!hasCapability(store, 'watch')) return;
     try {
-      this.#unwatchStore = watch.call(this.#store, (notice) => {
+      this.#unwatchStore = store.watch((notice) => {
         const id = typeof notice?.id === 'string' ? notice.id : undefined;
         this.notify(id === undefined ? {} : { id });
       });

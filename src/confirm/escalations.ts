@@ -1,3 +1,4 @@
+import { hasCapability } from '../stores/store-capabilities.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
 import type { EscalationPlan, EscalationStep } from './escalation.js';
 import type { FlowContext } from './flow-context.js';
@@ -31,7 +32,7 @@ export async function escalateDue(
   ctx: FlowContext,
 ): Promise<{ readonly confirmation: Confirmation; readonly step: number }[]> {
   const { store } = ctx;
-  if (typeof store.escalateDue !== 'function') return [];
+  if (!hasCapability(store, 'escalations')) return [];
   const escalated: { confirmation: Confirmation; step: number }[] = [];
   const now = ctx.now();
   for (const { tool, steps } of ctx.escalations()) {

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Pool, PoolConfig } from 'pg';
-import type { ConfirmationStore, StoreNotice } from '../confirm/store.js';
+import type { FullConfirmationStore, StoreNotice } from '../confirm/store.js';
 import { postgresSequencer } from './sql/audit-sequencer.js';
 import { postgresDialect } from './sql/postgres-dialect.js';
 import { notifyChannel, notifyStatements, watchNotifications } from './sql/postgres-watch.js';
@@ -37,7 +37,7 @@ export interface PostgresStoreOptions {
 }
 
 /** A `ConfirmationStore` on PostgreSQL, with its schema step and a way to close its own pool. */
-export interface PostgresConfirmationStore extends ConfirmationStore {
+export interface PostgresConfirmationStore extends FullConfirmationStore {
   /** The quoted table name in use. */
   readonly table: string;
   /**
@@ -116,7 +116,7 @@ export function createPostgresStore(
   const pool = options.pool ?? createPool(options.connectionString as string, options.poolConfig);
   const dialect = postgresDialect({ pool, table, tableName, relax: synchronous === 'decisions' });
   const audit = sqlAuditChain(dialect, postgresSequencer(pool, auditTableOf(table)));
-  const store: ConfirmationStore = createSqlStore(dialect, audit);
+  const store = createSqlStore(dialect, audit);
   const watcher = watchNotifications(pool, notifyChannel(tableName));
 
   return {

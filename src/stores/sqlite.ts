@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type BetterSqlite3 from 'better-sqlite3';
-import type { ConfirmationStore, StoreNotice } from '../confirm/store.js';
+import type { FullConfirmationStore, StoreNotice } from '../confirm/store.js';
 import { sqliteSequencer } from './sql/audit-sequencer.js';
 import { schemaStatements } from './sql/schema.js';
 import { auditSchemaStatements, auditTableOf, sqlAuditChain } from './sql/sql-audit.js';
@@ -43,7 +43,7 @@ export interface SqliteStoreOptions {
 }
 
 /** A `ConfirmationStore` on SQLite, with a way to close the file it opened. */
-export interface SqliteConfirmationStore extends ConfirmationStore {
+export interface SqliteConfirmationStore extends FullConfirmationStore {
   /** The quoted table name in use. */
   readonly table: string;
   /**
@@ -134,10 +134,7 @@ export function createSqliteStore(options: SqliteStoreSource & SqliteStoreOption
   db.exec(
     [...schemaStatements(dialect), ...auditSchemaStatements(table, 'sqlite', auditColumns)].join(';\n'),
   );
-  const store: ConfirmationStore = createSqlStore(
-    dialect,
-    sqlAuditChain(dialect, sqliteSequencer(db, audit)),
-  );
+  const store = createSqlStore(dialect, sqlAuditChain(dialect, sqliteSequencer(db, audit)));
   const watcher = watchDataVersion(db, watchIntervalMs);
   return {
     ...store,

@@ -1,5 +1,5 @@
 import { type EscalationClaim, escalationEntry } from '../../confirm/escalation.js';
-import type { ConfirmationStore, TransitionOutcome } from '../../confirm/store.js';
+import type { EscalationStore, TransitionOutcome } from '../../confirm/store.js';
 import type { Confirmation } from '../../confirm/types.js';
 import type { SqlDialect } from './dialect.js';
 import type { RowStep } from './row-change.js';
@@ -17,7 +17,7 @@ const ESCALATE_BATCH = 500;
 export function sqlEscalations(
   dialect: SqlDialect,
   change: (id: string, step: RowStep) => Promise<TransitionOutcome>,
-): Required<Pick<ConfirmationStore, 'escalateDue'>> {
+): EscalationStore {
   const { table } = dialect;
   const due = dialect.prepare(
     `SELECT id FROM ${table} WHERE status = 'pending' AND tool = $1 AND created_at <= $2 AND expires_at > $3` +
