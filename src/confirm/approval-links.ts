@@ -2,7 +2,6 @@ import { type EventListener, emitSafely, type LinkEvent } from '../events.js';
 import { formatMessage, type Locale, type MessageParams, toLocale } from '../messages/index.js';
 import type { ErrorCode } from '../result.js';
 import { failure } from '../result.js';
-import { hasCapability } from '../stores/store-capabilities.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { isRecord } from '../util/is-record.js';
 import type { LinkToCheck } from './check-list.js';
@@ -12,6 +11,7 @@ import { nameProblem } from './labels.js';
 import { isLinkTokenShape, linkTokenHash, newLinkToken } from './link-token.js';
 import { setOwn } from './own-property.js';
 import type { ApprovalLinkRecord, ConfirmationStore, LinkApprover } from './store.js';
+import { hasCapability } from './store-capabilities.js';
 import type { Confirmation, ConfirmationFailure } from './types.js';
 
 /** Who a link is for: a user id, or the person with their name, flags and scope. */

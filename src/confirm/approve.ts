@@ -1,6 +1,5 @@
 import { type LimitSpender, refund, spendLimits } from '../invoke/apply-rules.js';
 import type { ApprovalRequirement } from '../rule.js';
-import { hasCapability } from '../stores/store-capabilities.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { checkDecision, type LinkToCheck } from './check-list.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
@@ -25,6 +24,7 @@ import type {
   PayloadEdit,
   TransitionOutcome,
 } from './store.js';
+import { hasCapability } from './store-capabilities.js';
 import type { Confirmation, ConfirmationFailure, ConfirmResult } from './types.js';
 
 /**

@@ -1,10 +1,10 @@
-import { hasCapability } from '../stores/store-capabilities.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { lookUp, refusedClaim } from './approve.js';
 import { checkDecision } from './check-list.js';
 import { isConfirmationIdShape } from './confirmation-id.js';
 import { callStore, type Fail, type FlowContext } from './flow-context.js';
 import type { Deciding } from './read-options.js';
+import { hasCapability } from './store-capabilities.js';
 import type { ConfirmationResult } from './types.js';
 
 /**

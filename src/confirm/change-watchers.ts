@@ -1,5 +1,5 @@
-import { hasCapability } from '../stores/store-capabilities.js';
 import type { ConfirmationStore } from './store.js';
+import { hasCapability } from './store-capabilities.js';
 import type { ConfirmationNotice } from './types.js';
 
 type Listener = (notice: ConfirmationNotice) => void;

@@ -1,7 +1,7 @@
-import { hasCapability } from '../stores/store-capabilities.js';
 import { deliverOnce } from './deliver.js';
 import { confirmationDigest, snapshotJson } from './digest.js';
 import { callStore, type Fail, type FlowContext, type SendToolHandle } from './flow-context.js';
+import { hasCapability } from './store-capabilities.js';
 import type { Confirmation, ConfirmationFailure } from './types.js';
 
 /** Held sends one sweep delivers at most; the next sweep takes the rest. */

@@ -1,7 +1,7 @@
-import { hasCapability } from '../stores/store-capabilities.js';
 import type { RegisteredTool } from '../tools/registered-tool.js';
 import type { EscalationPlan, EscalationStep } from './escalation.js';
 import type { FlowContext } from './flow-context.js';
+import { hasCapability } from './store-capabilities.js';
 import type { Confirmation } from './types.js';
 
 /** One tool's escalation steps, as registered now (its own `escalate`, or the registry's). */

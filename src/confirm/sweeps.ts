@@ -1,7 +1,7 @@
-import { hasCapability } from '../stores/store-capabilities.js';
 import { deliverDue } from './deliver-due.js';
 import { escalateDue } from './escalations.js';
 import { type Fail, type FlowContext, storeFailed } from './flow-context.js';
+import { hasCapability } from './store-capabilities.js';
 import type { Confirmation, SweepResult } from './types.js';
 
 /** How long a delivery may run before `sweep` calls it `unknown`, unless told otherwise. */

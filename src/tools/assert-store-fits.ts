@@ -1,6 +1,6 @@
 import type { ConfirmationStore, StoreCapability } from '../confirm/store.js';
+import { describeCapability, hasCapability } from '../confirm/store-capabilities.js';
 import { type DefinitionErrorCode, ToolDefinitionError } from '../errors/tool-definition-error.js';
-import { describeCapability, hasCapability } from '../stores/store-capabilities.js';
 import type { RegisteredTool } from './registered-tool.js';
 
 /** A capability a tool needs of the store, the definition error it is refused with, and why it needs it. */

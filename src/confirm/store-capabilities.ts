@@ -1,4 +1,4 @@
-import type { ConfirmationStore, StoreCapabilities, StoreCapability } from '../confirm/store.js';
+import type { ConfirmationStore, StoreCapabilities, StoreCapability } from './store.js';
 
 /** The members each capability adds; a store has a capability when it has all of them. */
 export const CAPABILITY_MEMBERS: {
