@@ -3,6 +3,7 @@ import { defineConfig } from 'tsdown';
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
+    store: 'src/stores/index.ts',
     sqlite: 'src/stores/sqlite.ts',
     postgres: 'src/stores/postgres.ts',
     openai: 'src/adapters/openai.ts',

@@ -1,6 +1,7 @@
 // The public API, by name. Adding a symbol here is an API decision; test/index.test.ts snapshots the list.
+// A store's author finds its contract in `graded-tools/store` (src/stores/index.ts) and its tests in
+// `graded-tools/testing`.
 
-export type { AuditChain, AuditPageQuery } from './audit/audit-chain.js';
 export type { AuditDetail, AuditDraft, AuditEntry, AuditKind } from './audit/audit-entry.js';
 export type { AuditExportRange, AuditLog, AuditVerifyOptions } from './audit/audit-log.js';
 export type { AuditKey, SignedAuditHead } from './audit/signed-head.js';
@@ -16,33 +17,13 @@ export type {
   OpenedLink,
   OpenLinkResult,
 } from './confirm/approval-links.js';
-export type { ListPosition } from './confirm/cursor.js';
-export { decodeCursor, encodeCursor } from './confirm/cursor.js';
 export { describeDecision } from './confirm/describe-decision.js';
 export { canonicalJson, payloadDigest } from './confirm/digest.js';
 export { describeEffect } from './confirm/effect-text.js';
-export type { EscalationClaim, EscalationStep } from './confirm/escalation.js';
+export type { EscalationStep } from './confirm/escalation.js';
 export type { MemoryStoreOptions } from './confirm/memory-store.js';
 export { createMemoryStore } from './confirm/memory-store.js';
 export type { ApprovalNotice, NoticeKind, Notifier, NotifyAttempt, NotifyOptions } from './confirm/notice.js';
-export type {
-  ApprovalLinkRecord,
-  ApprovalsSwap,
-  ApproveChange,
-  ClaimChange,
-  ConfirmationPage,
-  ConfirmationQuery,
-  ConfirmationStore,
-  FinishChange,
-  LimitOutcome,
-  LimitSpend,
-  LinkApprover,
-  PayloadEdit,
-  StoreChange,
-  StoreNotice,
-  TransitionOutcome,
-  TransitionRefusal,
-} from './confirm/store.js';
 export type {
   CancelOptions,
   CanDecideOptions,

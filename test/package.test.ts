@@ -60,6 +60,7 @@ describe('the built package', () => {
     // Adding a subpath is an API decision: change this list on purpose.
     expect(Object.keys(pkg.exports)).toEqual([
       '.',
+      './store',
       './sqlite',
       './postgres',
       './openai',
@@ -180,6 +181,11 @@ describe('the built package', () => {
          emailNotifier({ transport: nodemailer.createTransport({ host: 'smtp.example' }), from: 'a@example.com', to: 'b@example.com' }),
        ];
        console.log(channels.length);
+       import { createMemoryStore } from 'graded-tools';
+       import { type FullConfirmationStore, hasCapability, type StoreWith } from 'graded-tools/store';
+       const memory: StoreWith<'links' | 'limits'> = createMemoryStore();
+       const sqlite = null as unknown as FullConfirmationStore;
+       console.log(hasCapability(memory, 'held'), sqlite === null);
        export {};`,
     );
     const program = ts.createProgram([entry], {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
-import { type Confirmation, type ConfirmationStore, createMemoryStore, payloadDigest } from 'graded-tools';
+import { type Confirmation, createMemoryStore, payloadDigest } from 'graded-tools';
+import type { ConfirmationStore } from 'graded-tools/store';
 import { describe, expect, it } from 'vitest';
 import { desk, recordingSendTool, registryWith, T0 } from './setup.js';
 import { pendingConfirmation, storeContract } from './store-contract.js';

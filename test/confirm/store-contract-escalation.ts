@@ -1,4 +1,5 @@
-import type { Confirmation, ConfirmationStore } from 'graded-tools';
+import type { Confirmation } from 'graded-tools';
+import type { ConfirmationStore } from 'graded-tools/store';
 import { describe, expect, it } from 'vitest';
 import type { EscalationClaim } from '../../src/confirm/escalation.js';
 import { pendingConfirmation, type StoreUnderTest, usesStore } from './store-contract.js';

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type Confirmation, type ConfirmationStore, payloadDigest } from 'graded-tools';
+import { type Confirmation, payloadDigest } from 'graded-tools';
+import type { ConfirmationStore } from 'graded-tools/store';
 import { describe, expect, it } from 'vitest';
 import type { ApprovalLinkRecord, ApproveChange, LimitSpend, PayloadEdit } from '../../src/confirm/store.js';
 import type { ConfirmationApproval } from '../../src/confirm/types.js';

@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type Confirmation,
-  type ConfirmationQuery,
-  type ConfirmationStore,
-  payloadDigest,
-} from 'graded-tools';
+import { type Confirmation, payloadDigest } from 'graded-tools';
+import type { ConfirmationQuery, ConfirmationStore } from 'graded-tools/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeCursor } from '../../src/confirm/cursor.js';
 import type { ApprovalLinkRecord, PayloadEdit } from '../../src/confirm/store.js';

@@ -7,6 +7,7 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const ENTRIES = [
   'index',
+  'store',
   'openai',
   'anthropic',
   'gemini',
