@@ -61,6 +61,7 @@ describe('the built package', () => {
     expect(Object.keys(pkg.exports)).toEqual([
       '.',
       './store',
+      './testing',
       './sqlite',
       './postgres',
       './openai',
@@ -94,6 +95,7 @@ describe('the built package', () => {
       '@dbos-inc/dbos-sdk',
       '@cedar-policy/cedar-wasm',
       '@slack/web-api',
+      'vitest',
     ]) {
       expect(pkg.peerDependencies[sdk]).toBeDefined();
       expect(pkg.peerDependenciesMeta[sdk]?.optional).toBe(true);
@@ -186,6 +188,8 @@ describe('the built package', () => {
        const memory: StoreWith<'links' | 'limits'> = createMemoryStore();
        const sqlite = null as unknown as FullConfirmationStore;
        console.log(hasCapability(memory, 'held'), sqlite === null);
+       import { storeContract } from 'graded-tools/testing';
+       storeContract('memory', async () => ({ store: createMemoryStore() }));
        export {};`,
     );
     const program = ts.createProgram([entry], {

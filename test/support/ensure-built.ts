@@ -8,6 +8,7 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const ENTRIES = [
   'index',
   'store',
+  'testing',
   'openai',
   'anthropic',
   'gemini',

@@ -3,9 +3,9 @@ import BetterSqlite3 from 'better-sqlite3';
 import { createPostgresStore } from 'graded-tools/postgres';
 import { createSqliteStore } from 'graded-tools/sqlite';
 import type { ConfirmationStore } from 'graded-tools/store';
+import { pendingConfirmation } from 'graded-tools/testing';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pendingConfirmation } from '../../confirm/store-contract.js';
 import { describePostgres, storeTables, uniqueTable } from '../../helpers/postgres.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 

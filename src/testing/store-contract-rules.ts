@@ -1,9 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { type Confirmation, payloadDigest } from 'graded-tools';
-import type { ConfirmationStore } from 'graded-tools/store';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalLinkRecord, ApproveChange, LimitSpend, PayloadEdit } from '../../src/confirm/store.js';
-import type { ConfirmationApproval } from '../../src/confirm/types.js';
+import { payloadDigest } from '../confirm/digest.js';
+import type {
+  ApprovalLinkRecord,
+  ApproveChange,
+  ConfirmationStore,
+  LimitSpend,
+  PayloadEdit,
+} from '../confirm/store.js';
+import type { Confirmation, ConfirmationApproval } from '../confirm/types.js';
 import { pendingConfirmation, type StoreUnderTest, usesStore } from './store-contract.js';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
@@ -47,9 +52,13 @@ function editOf(original: Confirmation, text: string, fromDigest = original.dige
 export function quorumCases(name: string, open: () => Promise<StoreUnderTest>): void {
   describe(`ConfirmationStore contract, approvals: ${name}`, () => {
     let store: ConfirmationStore;
-    usesStore(open, (opened) => {
-      store = opened;
-    });
+    usesStore(
+      open,
+      (opened) => {
+        store = opened;
+      },
+      'quorum',
+    );
 
     const created = async (overrides: Partial<Confirmation> = {}) => {
       const c = pendingConfirmation({ requires, ...overrides });
@@ -301,9 +310,13 @@ export function quorumCases(name: string, open: () => Promise<StoreUnderTest>): 
 export function limitCases(name: string, open: () => Promise<StoreUnderTest>): void {
   describe(`ConfirmationStore contract, limits: ${name}`, () => {
     let store: ConfirmationStore;
-    usesStore(open, (opened) => {
-      store = opened;
-    });
+    usesStore(
+      open,
+      (opened) => {
+        store = opened;
+      },
+      'limits',
+    );
 
     const spend = (s: LimitSpend) => required(store, name, 'spendLimit')(s);
     const peek = (key: string, windowStart: number) => required(store, name, 'peekLimit')(key, windowStart);

@@ -1,7 +1,7 @@
-import type { Confirmation } from 'graded-tools';
-import type { ConfirmationStore } from 'graded-tools/store';
 import { describe, expect, it } from 'vitest';
-import type { EscalationClaim } from '../../src/confirm/escalation.js';
+import type { EscalationClaim } from '../confirm/escalation.js';
+import type { ConfirmationStore } from '../confirm/store.js';
+import type { Confirmation } from '../confirm/types.js';
 import { pendingConfirmation, type StoreUnderTest, usesStore } from './store-contract.js';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
@@ -13,9 +13,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export function escalationCases(name: string, open: () => Promise<StoreUnderTest>): void {
   describe(`ConfirmationStore contract, escalations: ${name}`, () => {
     let store: ConfirmationStore;
-    usesStore(open, (opened) => {
-      store = opened;
-    });
+    usesStore(
+      open,
+      (opened) => {
+        store = opened;
+      },
+      'escalations',
+    );
 
     // A window of time and a tool no other test (or earlier run on a shared database) uses.
     const base = T0 + (2_000_000 + Math.floor(Math.random() * 1_000_000)) * HOUR;
