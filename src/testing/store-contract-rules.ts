@@ -8,6 +8,7 @@ import type {
   LimitSpend,
   PayloadEdit,
 } from '../confirm/store.js';
+import { hasCapability } from '../confirm/store-capabilities.js';
 import type { Confirmation, ConfirmationApproval } from '../confirm/types.js';
 import { pendingConfirmation, type StoreUnderTest, usesStore } from './store-contract.js';
 
@@ -241,7 +242,10 @@ export function quorumCases(name: string, open: () => Promise<StoreUnderTest>): 
       expect(won.ok && won.confirmation.history.at(-1)?.edit?.toDigest).toBe(edit.digest);
     });
 
-    it('a quorum claim or an approval through a link spends it in the same write, only over the approvals read', async () => {
+    it('a quorum claim or an approval through a link spends it in the same write, only over the approvals read', async ({
+      skip,
+    }) => {
+      if (!hasCapability(store, 'links')) return skip();
       const { saveLink, findLink } = {
         saveLink: required(store, name, 'saveLink'),
         findLink: required(store, name, 'findLink'),

@@ -1,5 +1,6 @@
 import { createMemoryStore, ToolDefinitionError, ToolRegistry } from 'graded-tools';
 import { type ConfirmationStore, hasCapability, type StoreCapability } from 'graded-tools/store';
+import { storeContract } from 'graded-tools/testing';
 import { describe, expect, it } from 'vitest';
 import { recordingSendTool } from '../confirm/setup.js';
 
@@ -103,4 +104,18 @@ describe('what a tool or an option needs of the store is refused before the firs
         }),
     ).toThrow(ToolDefinitionError);
   });
+});
+
+// A store without links or limits passes the contract: the cases of what it lacks are skipped.
+storeContract('memory without links or limits', async () => {
+  const {
+    saveLink: _s,
+    findLink: _f,
+    useLink: _u,
+    spendLimit: _l,
+    refundLimit: _r,
+    peekLimit: _p,
+    ...store
+  } = createMemoryStore();
+  return { store };
 });
