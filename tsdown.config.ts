@@ -3,6 +3,9 @@ import { defineConfig } from 'tsdown';
 export default defineConfig({
   entry: {
     index: 'src/index.ts',
+    store: 'src/stores/index.ts',
+    // The contract suite imports vitest, an optional peer: external, and loaded by this entry alone.
+    testing: 'src/testing/index.ts',
     sqlite: 'src/stores/sqlite.ts',
     postgres: 'src/stores/postgres.ts',
     openai: 'src/adapters/openai.ts',

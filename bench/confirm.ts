@@ -4,15 +4,10 @@ import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  type ConfirmationStore,
-  type ConfirmRequired,
-  createMemoryStore,
-  defineTool,
-  ToolRegistry,
-} from 'graded-tools';
+import { type ConfirmRequired, createMemoryStore, defineTool, ToolRegistry } from 'graded-tools';
 import { createPostgresStore } from 'graded-tools/postgres';
 import { createSqliteStore } from 'graded-tools/sqlite';
+import type { ConfirmationStore } from 'graded-tools/store';
 import pg from 'pg';
 import { startApp } from '../test/helpers/app-process.js';
 import { probePostgres, uniqueTable } from '../test/helpers/postgres.js';

@@ -6,9 +6,10 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
-import { type ConfirmationStore, ToolRegistry } from 'graded-tools';
+import { ToolRegistry } from 'graded-tools';
 import { createPostgresStore } from 'graded-tools/postgres';
 import { createSqliteStore } from 'graded-tools/sqlite';
+import type { ConfirmationStore } from 'graded-tools/store';
 import pg from 'pg';
 import { probePostgres, uniqueTable } from '../test/helpers/postgres.js';
 import { tempDir } from '../test/helpers/temp-dir.js';

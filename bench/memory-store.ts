@@ -2,16 +2,8 @@
 // what the memory store's snapshots and bookkeeping cost on a round trip, below and at its cap.
 // Run alone: `npx tsx --tsconfig bench/tsconfig.json bench/memory-store.ts`.
 import { fileURLToPath } from 'node:url';
-import {
-  type Confirmation,
-  type ConfirmationStore,
-  type ConfirmRequired,
-  createMemoryStore,
-  type FinishChange,
-  type StoreChange,
-  type ToolRegistry,
-  type TransitionOutcome,
-} from 'graded-tools';
+import { type Confirmation, type ConfirmRequired, createMemoryStore, type ToolRegistry } from 'graded-tools';
+import type { ConfirmationStore, FinishChange, StoreChange, TransitionOutcome } from 'graded-tools/store';
 import { compareRates, timeOnce } from './measure.js';
 import { registryOn, roundTrip } from './send-tool.js';
 

@@ -1,12 +1,7 @@
 // The send tool every confirmation benchmark measures, and one round trip through it: a person
 // invokes, confirms with the digest, the tool delivers (for free, so the confirmation path is timed).
-import {
-  type ConfirmationStore,
-  type ConfirmRequired,
-  defineTool,
-  type RegistryOptions,
-  ToolRegistry,
-} from 'graded-tools';
+import { type ConfirmRequired, defineTool, type RegistryOptions, ToolRegistry } from 'graded-tools';
+import type { ConfirmationStore } from 'graded-tools/store';
 
 /** A registry on `store` (and `options`) with the free-to-deliver send tool `name`. */
 export function registryOn(

@@ -1,6 +1,7 @@
 // The public API, by name. Adding a symbol here is an API decision; test/index.test.ts snapshots the list.
+// A store's author finds its contract in `graded-tools/store` (src/stores/index.ts) and its tests in
+// `graded-tools/testing`.
 
-export type { AuditChain, AuditPageQuery } from './audit/audit-chain.js';
 export type { AuditDetail, AuditDraft, AuditEntry, AuditKind } from './audit/audit-entry.js';
 export type { AuditExportRange, AuditLog, AuditVerifyOptions } from './audit/audit-log.js';
 export type { AuditKey, SignedAuditHead } from './audit/signed-head.js';
@@ -123,29 +124,8 @@ export type {
   RuleInfo,
   SumLimit,
 } from './rule.js';
-export type { ListPosition } from './stores/cursor.js';
-export { decodeCursor, encodeCursor } from './stores/cursor.js';
-export type { EscalationClaim } from './stores/escalation-claim.js';
 export type { MemoryStoreOptions } from './stores/memory/memory-store.js';
 export { createMemoryStore } from './stores/memory/memory-store.js';
-export type {
-  ApprovalLinkRecord,
-  ApprovalsSwap,
-  ApproveChange,
-  ClaimChange,
-  ConfirmationPage,
-  ConfirmationQuery,
-  ConfirmationStore,
-  FinishChange,
-  LimitOutcome,
-  LimitSpend,
-  LinkApprover,
-  PayloadEdit,
-  StoreChange,
-  StoreNotice,
-  TransitionOutcome,
-  TransitionRefusal,
-} from './stores/store.js';
 export type {
   Approval,
   CallerKind,

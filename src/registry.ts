@@ -38,7 +38,7 @@ import { failure, type InvokeResult, type ProposeResult, type ReadOnlyResult } f
 import type { ConfirmationStore } from './stores/store.js';
 import type { ToolDefinition } from './tool.js';
 import type { ListFilter, ToolInfo } from './tool-info.js';
-import { assertStoreFits } from './tools/assert-store-fits.js';
+import { assertStoreFits, assertStoreServesNotify } from './tools/assert-store-fits.js';
 import { checkDefinition } from './tools/check-definition.js';
 import type { FunctionSchema } from './tools/function-schema.js';
 import { ToolTable } from './tools/tool-table.js';
@@ -94,6 +94,7 @@ export class ToolRegistry<AppContext = unknown> {
     this.#flow = confirmations.flow;
     this.#approvalLinks = confirmations.links;
     const { store } = confirmations;
+    assertStoreServesNotify(settings.notify, store);
     this.#counter = store;
     const path: InvokeSettings = {
       table: this.#tools,

@@ -1,4 +1,5 @@
 import * as api from 'graded-tools';
+import * as storeApi from 'graded-tools/store';
 import { describe, expect, it } from 'vitest';
 
 describe('the root entry', () => {
@@ -16,12 +17,10 @@ describe('the root entry', () => {
         "canonicalJson",
         "createAjvValidator",
         "createMemoryStore",
-        "decodeCursor",
         "definePlan",
         "defineTool",
         "describeDecision",
         "describeEffect",
-        "encodeCursor",
         "formatAccessReport",
         "formatMessage",
         "fromWireName",
@@ -37,6 +36,18 @@ describe('the root entry', () => {
         "runPlan",
         "toWireName",
         "validatePlan",
+      ]
+    `);
+  });
+});
+
+describe('graded-tools/store', () => {
+  it('exports exactly these values: the store contract is types, and these helpers for its authors', () => {
+    expect(Object.keys(storeApi).sort()).toMatchInlineSnapshot(`
+      [
+        "decodeCursor",
+        "encodeCursor",
+        "hasCapability",
       ]
     `);
   });

@@ -60,6 +60,8 @@ describe('the built package', () => {
     // Adding a subpath is an API decision: change this list on purpose.
     expect(Object.keys(pkg.exports)).toEqual([
       '.',
+      './store',
+      './testing',
       './sqlite',
       './postgres',
       './openai',
@@ -93,6 +95,7 @@ describe('the built package', () => {
       '@dbos-inc/dbos-sdk',
       '@cedar-policy/cedar-wasm',
       '@slack/web-api',
+      'vitest',
     ]) {
       expect(pkg.peerDependencies[sdk]).toBeDefined();
       expect(pkg.peerDependenciesMeta[sdk]?.optional).toBe(true);
@@ -180,6 +183,13 @@ describe('the built package', () => {
          emailNotifier({ transport: nodemailer.createTransport({ host: 'smtp.example' }), from: 'a@example.com', to: 'b@example.com' }),
        ];
        console.log(channels.length);
+       import { createMemoryStore } from 'graded-tools';
+       import { type FullConfirmationStore, hasCapability, type StoreWith } from 'graded-tools/store';
+       const memory: StoreWith<'links' | 'limits'> = createMemoryStore();
+       const sqlite = null as unknown as FullConfirmationStore;
+       console.log(hasCapability(memory, 'held'), sqlite === null);
+       import { storeContract } from 'graded-tools/testing';
+       storeContract('memory', async () => ({ store: createMemoryStore() }));
        export {};`,
     );
     const program = ts.createProgram([entry], {

@@ -18,7 +18,7 @@ const CURSOR = /^(\d{1,16})\.(\d{1,20})$/;
  *
  * @example
  * ```ts
- * import { decodeCursor, encodeCursor } from 'graded-tools';
+ * import { decodeCursor, encodeCursor } from 'graded-tools/store';
  *
  * const cursor = encodeCursor({ createdAt: Date.parse('2030-01-01T00:00:00Z'), order: '42' });
  * decodeCursor(cursor); // { createdAt: 1893456000000, order: '42' }
@@ -33,7 +33,7 @@ export function encodeCursor(position: ListPosition): string {
  *
  * @example
  * ```ts
- * import { decodeCursor } from 'graded-tools';
+ * import { decodeCursor } from 'graded-tools/store';
  *
  * decodeCursor('not a cursor'); // undefined
  * ```

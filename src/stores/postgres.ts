@@ -7,7 +7,7 @@ import { schemaStatements } from './sql/schema.js';
 import { auditSchemaStatements, auditTableOf, sqlAuditChain } from './sql/sql-audit.js';
 import { createSqlStore } from './sql/sql-store.js';
 import { DEFAULT_TABLE, quoteTableName } from './sql/table-name.js';
-import type { ConfirmationStore, StoreNotice } from './store.js';
+import type { FullConfirmationStore, StoreNotice } from './store.js';
 
 /** Where the PostgreSQL store connects: a `pg` pool you own, or a connection string it pools itself. */
 export type PostgresStoreSource =
@@ -37,7 +37,7 @@ export interface PostgresStoreOptions {
 }
 
 /** A `ConfirmationStore` on PostgreSQL, with its schema step and a way to close its own pool. */
-export interface PostgresConfirmationStore extends ConfirmationStore {
+export interface PostgresConfirmationStore extends FullConfirmationStore {
   /** The quoted table name in use. */
   readonly table: string;
   /**
@@ -116,7 +116,7 @@ export function createPostgresStore(
   const pool = options.pool ?? createPool(options.connectionString as string, options.poolConfig);
   const dialect = postgresDialect({ pool, table, tableName, relax: synchronous === 'decisions' });
   const audit = sqlAuditChain(dialect, postgresSequencer(pool, auditTableOf(table)));
-  const store: ConfirmationStore = createSqlStore(dialect, audit);
+  const store = createSqlStore(dialect, audit);
   const watcher = watchNotifications(pool, notifyChannel(tableName));
 
   return {

@@ -7,7 +7,7 @@ import { createSqlStore } from './sql/sql-store.js';
 import { sqliteDialect } from './sql/sqlite-dialect.js';
 import { watchDataVersion } from './sql/sqlite-watch.js';
 import { DEFAULT_TABLE, quoteTableName } from './sql/table-name.js';
-import type { ConfirmationStore, StoreNotice } from './store.js';
+import type { FullConfirmationStore, StoreNotice } from './store.js';
 
 /** Where the SQLite store keeps its data: a file it opens, or a `better-sqlite3` database you own. */
 export type SqliteStoreSource =
@@ -43,7 +43,7 @@ export interface SqliteStoreOptions {
 }
 
 /** A `ConfirmationStore` on SQLite, with a way to close the file it opened. */
-export interface SqliteConfirmationStore extends ConfirmationStore {
+export interface SqliteConfirmationStore extends FullConfirmationStore {
   /** The quoted table name in use. */
   readonly table: string;
   /**
@@ -134,10 +134,7 @@ export function createSqliteStore(options: SqliteStoreSource & SqliteStoreOption
   db.exec(
     [...schemaStatements(dialect), ...auditSchemaStatements(table, 'sqlite', auditColumns)].join(';\n'),
   );
-  const store: ConfirmationStore = createSqlStore(
-    dialect,
-    sqlAuditChain(dialect, sqliteSequencer(db, audit)),
-  );
+  const store = createSqlStore(dialect, sqlAuditChain(dialect, sqliteSequencer(db, audit)));
   const watcher = watchDataVersion(db, watchIntervalMs);
   return {
     ...store,

@@ -184,17 +184,15 @@ export interface ApprovalLinkRecord {
 }
 
 /**
- * Where confirmations live. Every status change is one conditional, atomic write: of any number of
- * concurrent callers — in one process or across many — exactly one sees `ok: true`. Stores never
- * decide policy (gates, digests, who may confirm); the registry does, and tells them the time.
+ * What every store does: the eleven methods of a confirmation's life. Every status change is one
+ * conditional, atomic write: of any number of concurrent callers — in one process or across many —
+ * exactly one sees `ok: true`. Stores never decide policy (gates, digests, who may confirm); the
+ * registry does, and tells them the time.
  *
  * Methods may reject (a lost connection, a full disk); the registry turns that into a `STORE_FAILED`
  * result. Records handed out must be snapshots: changing one must not change the store.
- *
- * The memory store (`createMemoryStore`), `graded-tools/sqlite` and `graded-tools/postgres` implement
- * this and pass the same contract tests.
  */
-export interface ConfirmationStore {
+export interface CoreStore {
   /** Stores a new `pending` confirmation. Rejects when the id exists. */
   create(confirmation: Confirmation): Promise<void>;
   /** The confirmation, or `undefined`. */
@@ -239,74 +237,165 @@ export interface ConfirmationStore {
    * decide.
    */
   prune(change: { readonly before: number }): Promise<number>;
+}
+
+/** Capability `reminders`: approvers are reminded before a confirmation expires (`notify.remindBeforeMs`). */
+export interface ReminderStore {
   /**
-   * Optional (the three stores have it): marks the `pending` confirmations that expire after `now` and
-   * within `within` ms of it, and were not marked before, as reminded; returns them. One conditional
-   * write per row, so of any number of sweeping instances exactly one gets each: a reminder goes out
-   * once.
+   * Marks the `pending` confirmations that expire after `now` and within `within` ms of it, and were
+   * not marked before, as reminded; returns them. One conditional write per row, so of any number of
+   * sweeping instances exactly one gets each: a reminder goes out once.
    */
-  remindDue?(change: { readonly now: number; readonly within: number }): Promise<Confirmation[]>;
+  remindDue(change: { readonly now: number; readonly within: number }): Promise<Confirmation[]>;
+}
+
+/** Capability `escalations`: unanswered confirmations are escalated step by step (`escalate`). */
+export interface EscalationStore {
   /**
-   * Optional (the three stores have it): marks `change.tool`'s `pending` confirmations created at or
-   * before `olderThan`, not expired at `now`, whose highest announced escalation step is below
-   * `change.step`, as escalated to that step, appending `escalationEntry` to their history; returns them.
-   * One conditional write per row and step, so of any number of sweeping instances exactly one gets each.
+   * Marks `change.tool`'s `pending` confirmations created at or before `olderThan`, not expired at
+   * `now`, whose highest announced escalation step is below `change.step`, as escalated to that step,
+   * appending `escalationEntry` to their history; returns them. One conditional write per row and
+   * step, so of any number of sweeping instances exactly one gets each.
    */
-  escalateDue?(change: EscalationClaim): Promise<Confirmation[]>;
+  escalateDue(change: EscalationClaim): Promise<Confirmation[]>;
+}
+
+/** Capability `links`: one-time approval links (`registry.links`). */
+export interface LinkStore {
   /**
-   * Optional, with `findLink` and `useLink` (the three stores have them): stores a new one-time approval
-   * link. Rejects when its `tokenHash` exists. `prune` deletes links that expired before its cutoff.
+   * Stores a new one-time approval link. Rejects when its `tokenHash` exists. `prune` deletes links
+   * that expired before its cutoff.
    */
-  saveLink?(link: ApprovalLinkRecord): Promise<void>;
+  saveLink(link: ApprovalLinkRecord): Promise<void>;
   /** The link whose token hashes to `tokenHash`, used or not, or `undefined`. */
-  findLink?(tokenHash: string): Promise<ApprovalLinkRecord | undefined>;
+  findLink(tokenHash: string): Promise<ApprovalLinkRecord | undefined>;
   /**
    * Marks the link used at `now` if it is unused and expires after `now`: one conditional write, so of
    * any number of concurrent callers, in any number of processes, exactly one gets `true`.
    */
-  useLink?(tokenHash: string, change: { readonly now: number }): Promise<boolean>;
+  useLink(tokenHash: string, change: { readonly now: number }): Promise<boolean>;
+}
+
+/** Capability `quorum`: several people approve one send (a rule's `approvals` above 1). */
+export interface QuorumStore {
   /**
-   * Optional (the three stores have it): records one approval short of the quorum, as `ApproveChange`
-   * says, in one conditional write. Refuses as `wrong-status` (also when the approvals or the digest
-   * changed since they were read) or `expired`.
+   * Records one approval short of the quorum, as `ApproveChange` says, in one conditional write.
+   * Refuses as `wrong-status` (also when the approvals or the digest changed since they were read) or
+   * `expired`.
    */
-  approve?(id: string, change: ApproveChange): Promise<TransitionOutcome>;
+  approve(id: string, change: ApproveChange): Promise<TransitionOutcome>;
+}
+
+/** Capability `limits`: a rule's `limit` is counted here. */
+export interface LimitStore {
   /**
-   * Optional, with `refundLimit` and `peekLimit` (the three stores have them; a tool with a `limit` rule
-   * needs them): one conditional write that adds `amount` to a counter only if it stays within `max`,
-   * so any number of callers in any number of processes never take it past `max`.
+   * One conditional write that adds `amount` to a counter only if it stays within `max`, so any number
+   * of callers in any number of processes never take it past `max`.
    */
-  spendLimit?(spend: LimitSpend): Promise<LimitOutcome>;
+  spendLimit(spend: LimitSpend): Promise<LimitOutcome>;
   /** Takes back what `spendLimit` added (another limit of the same call refused it). */
-  refundLimit?(spend: Pick<LimitSpend, 'key' | 'windowStart' | 'amount'>): Promise<void>;
+  refundLimit(spend: Pick<LimitSpend, 'key' | 'windowStart' | 'amount'>): Promise<void>;
   /** Where a counter stands, writing nothing (`registry.check`): 0 for none. */
-  peekLimit?(key: string, windowStart: number): Promise<number>;
-  /**
-   * Optional, with `deliverDue` and `cancel` (the three stores have them; a tool with `holdMs` needs
-   * them): the `scheduled` confirmations whose `deliverAt` is at or before `now`, earliest first, at
-   * most `limit`. Reads only.
-   */
-  dueScheduled?(change: { readonly now: number; readonly limit: number }): Promise<Confirmation[]>;
+  peekLimit(key: string, windowStart: number): Promise<number>;
+}
+
+/** Capability `held`: confirmed sends wait out a tool's undo window (`holdMs`) and can be cancelled. */
+export interface HeldSendStore {
+  /** The `scheduled` confirmations whose `deliverAt` is at or before `now`, earliest first, at most `limit`. Reads only. */
+  dueScheduled(change: { readonly now: number; readonly limit: number }): Promise<Confirmation[]>;
   /**
    * `scheduled` → `delivering` when its `deliverAt` is at or before `now`, adding one to `attempt`: one
    * conditional write, so of any number of sweeping instances (and a racing `cancel`) exactly one wins.
    */
-  deliverDue?(id: string, change: StoreChange): Promise<TransitionOutcome>;
+  deliverDue(id: string, change: StoreChange): Promise<TransitionOutcome>;
   /** `scheduled` → `cancelled`: a person took the send back in its undo window. One conditional write. */
-  cancel?(id: string, change: StoreChange): Promise<TransitionOutcome>;
-  /**
-   * Optional: calls `listener` soon after a confirmation is created or changed by *another* process
-   * sharing this store (PostgreSQL `LISTEN/NOTIFY`, SQLite polling); changes made through this process's
-   * registry are reported by the registry itself. Returns a function that stops watching. `listener` is
-   * never called after that, and what it throws is swallowed.
-   */
-  watch?(listener: (notice: StoreNotice) => void): () => void;
-  /**
-   * Optional (the three stores have it): the tamper-evident audit log, one hash chain per store, appended
-   * atomically across processes (`registry.audit` reads it). A store without one logs nothing.
-   */
-  readonly audit?: AuditChain;
+  cancel(id: string, change: StoreChange): Promise<TransitionOutcome>;
 }
+
+/** Capability `watch`: changes made by other processes sharing the store are reported. */
+export interface WatchStore {
+  /**
+   * Calls `listener` soon after a confirmation is created or changed by *another* process sharing this
+   * store (PostgreSQL `LISTEN/NOTIFY`, SQLite polling); changes made through this process's registry
+   * are reported by the registry itself. Returns a function that stops watching. `listener` is never
+   * called after that, and what it throws is swallowed.
+   */
+  watch(listener: (notice: StoreNotice) => void): () => void;
+}
+
+/** Capability `audit`: the tamper-evident audit log (`registry.audit`). A store without one logs nothing. */
+export interface AuditStore {
+  /** One hash chain per store, appended atomically across processes, each entry with its change. */
+  readonly audit: AuditChain;
+}
+
+/** A capability's members: all of them, or none (a store with half a group does not compile). */
+type AllOrNone<Capability> = Capability | { readonly [Member in keyof Capability]?: never };
+
+/**
+ * Where confirmations live: the core methods, and each optional capability (`ReminderStore`,
+ * `EscalationStore`, `LinkStore`, `QuorumStore`, `LimitStore`, `HeldSendStore`, `WatchStore`,
+ * `AuditStore`) whole or not at all. The registry refuses, at construction or `register`, a tool or
+ * option that needs a capability its store lacks; `hasCapability` tells at run time.
+ *
+ * The memory store (`createMemoryStore`), `graded-tools/sqlite` and `graded-tools/postgres` have every
+ * capability (`FullConfirmationStore`) and pass the same contract suite (`graded-tools/testing`).
+ */
+export type ConfirmationStore = CoreStore &
+  AllOrNone<ReminderStore> &
+  AllOrNone<EscalationStore> &
+  AllOrNone<LinkStore> &
+  AllOrNone<QuorumStore> &
+  AllOrNone<LimitStore> &
+  AllOrNone<HeldSendStore> &
+  AllOrNone<WatchStore> &
+  AllOrNone<AuditStore>;
+
+/** Each capability a store may have, by name (`hasCapability(store, 'links')`), and what it adds. */
+export interface StoreCapabilities {
+  readonly reminders: ReminderStore;
+  readonly escalations: EscalationStore;
+  readonly links: LinkStore;
+  readonly quorum: QuorumStore;
+  readonly limits: LimitStore;
+  readonly held: HeldSendStore;
+  readonly watch: WatchStore;
+  readonly audit: AuditStore;
+}
+
+/** A capability's name. */
+export type StoreCapability = keyof StoreCapabilities;
+
+type Having<Wanted extends StoreCapability, Name extends StoreCapability> = Name extends Wanted
+  ? StoreCapabilities[Name]
+  : unknown;
+
+/**
+ * A store that has the capabilities `Wanted` (and may have others): what a function that needs them
+ * takes, and what a store that has them returns.
+ *
+ * @example
+ * ```ts
+ * import type { StoreWith } from 'graded-tools/store';
+ *
+ * async function linkCount(store: StoreWith<'links'>, hashes: string[]): Promise<number> {
+ *   const found = await Promise.all(hashes.map((hash) => store.findLink(hash)));
+ *   return found.filter((link) => link !== undefined).length;
+ * }
+ * ```
+ */
+export type StoreWith<Wanted extends StoreCapability> = CoreStore &
+  Having<Wanted, 'reminders'> &
+  Having<Wanted, 'escalations'> &
+  Having<Wanted, 'links'> &
+  Having<Wanted, 'quorum'> &
+  Having<Wanted, 'limits'> &
+  Having<Wanted, 'held'> &
+  Having<Wanted, 'watch'> &
+  Having<Wanted, 'audit'>;
+
+/** A store with every capability, as the SQLite and PostgreSQL stores are (the memory store has all but `watch`). */
+export type FullConfirmationStore = StoreWith<StoreCapability>;
 
 /** Statuses `prune` may delete: nothing is left to decide about them. */
 export const FINISHED_STATUSES: readonly ConfirmationStatus[] = [

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ConfirmationStore } from 'graded-tools';
 import { createPostgresStore } from 'graded-tools/postgres';
 import { createSqliteStore } from 'graded-tools/sqlite';
+import type { ConfirmationStore } from 'graded-tools/store';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { SharedStoreSpec } from '../fixtures/shared-store.js';

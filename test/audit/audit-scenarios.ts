@@ -1,13 +1,8 @@
 // What the SQLite and PostgreSQL audit tests share: a registry that fills a log with every kind of
 // entry, and the tampering each test does to the rows with plain SQL.
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import {
-  type AuditEntry,
-  type ConfirmationStore,
-  canonicalJson,
-  type RegistryEvent,
-  ToolRegistry,
-} from 'graded-tools';
+import { type AuditEntry, canonicalJson, type RegistryEvent, ToolRegistry } from 'graded-tools';
+import type { ConfirmationStore } from 'graded-tools/store';
 import { expect } from 'vitest';
 
 /** Runs one SQL statement on the store's database, outside the store. */

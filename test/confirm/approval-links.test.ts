@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { type ConfirmationStore, createMemoryStore } from 'graded-tools';
+import { createMemoryStore } from 'graded-tools';
 import { createSqliteStore } from 'graded-tools/sqlite';
+import type { ConfirmationStore } from 'graded-tools/store';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.js';
 import { desk, T0 } from './setup.js';

@@ -1,6 +1,5 @@
 import type {
   ConfirmationStatus,
-  ConfirmationStore,
   ConfirmRequired,
   ConfirmResult,
   ErrorCode,
@@ -9,6 +8,7 @@ import type {
 } from 'graded-tools';
 import { describeDecision } from 'graded-tools';
 import { createSqliteStore } from 'graded-tools/sqlite';
+import type { ConfirmationStore } from 'graded-tools/store';
 import { describe, expectTypeOf, it } from 'vitest';
 
 declare const registry: ToolRegistry;

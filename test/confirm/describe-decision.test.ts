@@ -1,7 +1,7 @@
 import { type Confirmation, type ConfirmationStatus, describeDecision, ToolRegistry } from 'graded-tools';
+import { pendingConfirmation } from 'graded-tools/testing';
 import { describe, expect, it } from 'vitest';
 import { expectConfirmRequired, manualClock, recordingSendTool, registryWith } from './setup.js';
-import { pendingConfirmation } from './store-contract.js';
 
 const AT = '2030-01-01T00:05:00.000Z';
 

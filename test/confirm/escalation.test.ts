@@ -1,8 +1,9 @@
 import { join } from 'node:path';
-import type { ApprovalNotice, ConfirmationStore, Notifier, SendToolDefinition } from 'graded-tools';
+import type { ApprovalNotice, Notifier, SendToolDefinition } from 'graded-tools';
 import { ToolDefinitionError, ToolRegistry } from 'graded-tools';
 import { createPostgresStore } from 'graded-tools/postgres';
 import { createSqliteStore } from 'graded-tools/sqlite';
+import type { ConfirmationStore } from 'graded-tools/store';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { emailContent } from '../../src/notify/email-notifier.js';

@@ -1,14 +1,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  type ConfirmationStore,
-  type ConfirmRequired,
-  defineTool,
-  type RegistryOptions,
-  ToolRegistry,
-} from 'graded-tools';
+import { type ConfirmRequired, defineTool, type RegistryOptions, ToolRegistry } from 'graded-tools';
 import { createPostgresStore } from 'graded-tools/postgres';
 import { createSqliteStore } from 'graded-tools/sqlite';
+import type { ConfirmationStore } from 'graded-tools/store';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AppTask } from '../fixtures/confirm-app.js';

@@ -1,4 +1,5 @@
-import { type ConfirmationStore, createMemoryStore, ToolRegistry } from 'graded-tools';
+import { createMemoryStore, ToolRegistry } from 'graded-tools';
+import type { ConfirmationStore } from 'graded-tools/store';
 import { describe, expect, it } from 'vitest';
 import { manualClock, recordingSendTool } from './setup.js';
 

@@ -1,8 +1,9 @@
 import fc from 'fast-check';
-import { type Confirmation, type ConfirmationStore, createMemoryStore, payloadDigest } from 'graded-tools';
+import { type Confirmation, createMemoryStore, payloadDigest } from 'graded-tools';
+import type { ConfirmationStore } from 'graded-tools/store';
+import { pendingConfirmation, storeContract } from 'graded-tools/testing';
 import { describe, expect, it } from 'vitest';
 import { desk, recordingSendTool, registryWith, T0 } from './setup.js';
-import { pendingConfirmation, storeContract } from './store-contract.js';
 
 storeContract('memory', async () => ({ store: createMemoryStore() }));
 

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { type ConfirmationStore, createMemoryStore, ToolRegistry } from 'graded-tools';
+import { createMemoryStore, ToolRegistry } from 'graded-tools';
 import { createPostgresStore } from 'graded-tools/postgres';
 import { createSqliteStore } from 'graded-tools/sqlite';
+import type { ConfirmationStore } from 'graded-tools/store';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describePostgres, storeTables, uniqueTable } from '../helpers/postgres.js';

@@ -1,5 +1,4 @@
 import {
-  type ConfirmationStore,
   type ConfirmRequired,
   createMemoryStore,
   type InvokeResult,
@@ -8,6 +7,7 @@ import {
   type SendToolDefinition,
   ToolRegistry,
 } from 'graded-tools';
+import type { ConfirmationStore } from 'graded-tools/store';
 import { expect } from 'vitest';
 import { createSupportDeskData, createSupportDeskRegistry } from '../../examples/support-desk-registry.js';
 

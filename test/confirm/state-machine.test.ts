@@ -1,8 +1,9 @@
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { type ConfirmationStatus, type ConfirmationStore, createMemoryStore } from 'graded-tools';
+import { type ConfirmationStatus, createMemoryStore } from 'graded-tools';
 import { createPostgresStore } from 'graded-tools/postgres';
 import { createSqliteStore } from 'graded-tools/sqlite';
+import type { ConfirmationStore } from 'graded-tools/store';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describePostgres, uniqueTable } from '../helpers/postgres.js';

@@ -1,10 +1,5 @@
-import {
-  type ConfirmationStore,
-  createMemoryStore,
-  describeDecision,
-  ToolDefinitionError,
-  ToolRegistry,
-} from 'graded-tools';
+import { createMemoryStore, describeDecision, ToolDefinitionError, ToolRegistry } from 'graded-tools';
+import type { ConfirmationStore } from 'graded-tools/store';
 import { describe, expect, it } from 'vitest';
 import { expectConfirmRequired, recordingSendTool, registryWith, T0 } from './setup.js';
 

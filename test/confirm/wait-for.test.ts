@@ -1,7 +1,6 @@
 import { getEventListeners } from 'node:events';
 import { join } from 'node:path';
 import {
-  type ConfirmationStore,
   type ConfirmRequired,
   createMemoryStore,
   describeDecision,
@@ -10,6 +9,7 @@ import {
 } from 'graded-tools';
 import { createPostgresStore } from 'graded-tools/postgres';
 import { createSqliteStore } from 'graded-tools/sqlite';
+import type { ConfirmationStore } from 'graded-tools/store';
 import pg from 'pg';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { AppTask } from '../fixtures/confirm-app.js';

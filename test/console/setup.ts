@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import {
-  type ConfirmationStore,
   type ConfirmationsView,
   type ConfirmRequired,
   createMemoryStore,
@@ -14,6 +13,7 @@ import {
   createApprovalsConsole,
 } from 'graded-tools/console';
 import { createSqliteStore } from 'graded-tools/sqlite';
+import type { ConfirmationStore } from 'graded-tools/store';
 import { afterAll, expect } from 'vitest';
 import { tempDir } from '../helpers/temp-dir.js';
 

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import {
-  type ConfirmationStore,
   type ConfirmRequired,
   createMemoryStore,
   type Rule,
@@ -9,6 +8,7 @@ import {
 } from 'graded-tools';
 import { createPostgresStore } from 'graded-tools/postgres';
 import { createSqliteStore } from 'graded-tools/sqlite';
+import type { ConfirmationStore } from 'graded-tools/store';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { describePostgres, storeTables, uniqueTable } from '../helpers/postgres.js';

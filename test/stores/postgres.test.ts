@@ -1,8 +1,8 @@
 import { createPostgresStore } from 'graded-tools/postgres';
+import { pendingConfirmation, storeContract } from 'graded-tools/testing';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { encodeCursor } from '../../src/stores/cursor.js';
-import { pendingConfirmation, storeContract } from '../confirm/store-contract.js';
 import { describePostgres, storeTables, uniqueTable } from '../helpers/postgres.js';
 
 const table = uniqueTable('gt_store');

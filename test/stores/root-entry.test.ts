@@ -50,6 +50,9 @@ describe('the root entry never loads a store driver', () => {
     expect(files.some((f) => f.endsWith('/src/stores/memory/memory-store.ts'))).toBe(true);
     for (const driver of DRIVERS) expect(bare).not.toContain(driver);
     expectNoDriverNamed(files);
+    // The contract suite (graded-tools/testing) and its vitest stay out of the root too.
+    expect(files.some((f) => f.includes('/src/testing/'))).toBe(false);
+    expect(bare).not.toContain('vitest');
   });
 
   const built = resolve(root, 'dist/index.mjs');
@@ -64,5 +67,10 @@ describe('the root entry never loads a store driver', () => {
     expectNoDriverNamed(files);
     const sqlite = reach(resolve(root, 'dist/sqlite.mjs'), (from, spec) => resolve(dirname(from), spec));
     expect(sqlite.bare).not.toContain('pg');
+    // vitest, an optional peer, is loaded by graded-tools/testing alone, and not bundled into it.
+    expect(bare).not.toContain('vitest');
+    for (const file of files) expect(readFileSync(file, 'utf8'), file).not.toMatch(/['"]vitest['"]/);
+    const testing = reach(resolve(root, 'dist/testing.mjs'), (from, spec) => resolve(dirname(from), spec));
+    expect(testing.bare).toContain('vitest');
   });
 });

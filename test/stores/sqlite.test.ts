@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { createSqliteStore } from 'graded-tools/sqlite';
+import { pendingConfirmation, storeContract } from 'graded-tools/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { encodeCursor } from '../../src/stores/cursor.js';
-import { pendingConfirmation, storeContract } from '../confirm/store-contract.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const dir = tempDir();

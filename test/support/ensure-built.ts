@@ -7,6 +7,8 @@ export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 const ENTRIES = [
   'index',
+  'store',
+  'testing',
   'openai',
   'anthropic',
   'gemini',

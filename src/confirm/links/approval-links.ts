@@ -2,9 +2,9 @@ import type { Confirmation } from '../../confirmation.js';
 import { type EventListener, emitSafely, type LinkEvent } from '../../events.js';
 import { formatMessage, type Locale, type MessageParams, toLocale } from '../../messages/index.js';
 import { nameProblem } from '../../policy/labels.js';
-import type { ErrorCode } from '../../result.js';
-import { failure } from '../../result.js';
+import { type ErrorCode, failure } from '../../result.js';
 import type { ApprovalLinkRecord, ConfirmationStore, LinkApprover } from '../../stores/store.js';
+import { hasCapability } from '../../stores/store-capabilities.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import { isRecord } from '../../util/is-record.js';
 import { setOwn } from '../../util/own-property.js';
@@ -109,10 +109,7 @@ export class ApprovalLinks {
 
   /** Whether the store keeps links (the memory, SQLite and PostgreSQL stores do). */
   get supported(): boolean {
-    const s = this.#store;
-    return (
-      typeof s.saveLink === 'function' && typeof s.findLink === 'function' && typeof s.useLink === 'function'
-    );
+    return hasCapability(this.#store, 'links');
   }
 
   /** Makes a link for pending confirmation `id` and `options.approver`. Never rejects. */

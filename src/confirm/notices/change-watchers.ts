@@ -1,4 +1,5 @@
 import type { ConfirmationStore } from '../../stores/store.js';
+import { hasCapability } from '../../stores/store-capabilities.js';
 import type { ConfirmationNotice } from '../types.js';
 
 type Listener = (notice: ConfirmationNotice) => void;
@@ -54,10 +55,10 @@ export class ChangeWatchers {
   }
 
   #watchStore(): void {
-    const watch = this.#store.watch;
-    if (typeof watch !== 'function') return;
+    const store = this.#store;
+    if (!hasCapability(store, 'watch')) return;
     try {
-      this.#unwatchStore = watch.call(this.#store, (notice) => {
+      this.#unwatchStore = store.watch((notice) => {
         const id = typeof notice?.id === 'string' ? notice.id : undefined;
         this.notify(id === undefined ? {} : { id });
       });

@@ -9,6 +9,7 @@ import type {
   PayloadEdit,
   TransitionOutcome,
 } from '../../stores/store.js';
+import { hasCapability } from '../../stores/store-capabilities.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import { toIso } from '../../util/iso-time.js';
 import { isConfirmationIdShape } from '../confirmation-id.js';
@@ -201,7 +202,8 @@ async function approveShort(
   },
 ): Promise<ConfirmationFailure | typeof QUORUM_MOVED> {
   const { base, quorum, fail } = asked;
-  if (typeof ctx.store.approve !== 'function')
+  const { store } = ctx;
+  if (!hasCapability(store, 'quorum'))
     return fail(
       'STORE_FAILED',
       { detail: 'this confirmation store keeps no approvals of several people' },
@@ -210,7 +212,7 @@ async function approveShort(
   const approval = { count: quorum.count, needed: quorum.needed };
   let outcome: TransitionOutcome;
   try {
-    outcome = await ctx.store.approve(record.id, { ...base, quorum: quorum.swap, approval });
+    outcome = await store.approve(record.id, { ...base, quorum: quorum.swap, approval });
   } catch (error) {
     return storeFailed(fail, error, record);
   }
@@ -239,7 +241,7 @@ export async function lookUp(
   | { readonly ok: false; readonly failure: ConfirmationFailure }
 > {
   const { store } = ctx;
-  if (token !== undefined && typeof store.findLink !== 'function')
+  if (token !== undefined && !hasCapability(store, 'links'))
     return {
       ok: false,
       failure: fail('INVALID_OPTION', { detail: 'this confirmation store keeps no approval links' }),

@@ -1,3 +1,4 @@
+import { hasCapability } from '../../stores/store-capabilities.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import { isConfirmationIdShape } from '../confirmation-id.js';
 import { callStore, type Fail, type FlowContext } from '../flow-context.js';
@@ -20,7 +21,8 @@ export async function cancelHeld(
   const { deciding, fail } = asked;
   try {
     if (!isConfirmationIdShape(id)) return fail('CONFIRMATION_NOT_FOUND', {});
-    if (typeof ctx.store.cancel !== 'function')
+    const { store } = ctx;
+    if (!hasCapability(store, 'held'))
       return fail('STORE_FAILED', { detail: 'this confirmation store keeps no held sends' });
     const looked = await lookUp(ctx, id, undefined, fail);
     if (!looked.ok) return looked.failure;
@@ -36,7 +38,7 @@ export async function cancelHeld(
     });
     if (!cleared.ok) return cleared;
     const change = { now, by, note: deciding.note };
-    const written = await callStore(async () => ctx.store.cancel?.(id, change));
+    const written = await callStore(async () => store.cancel(id, change));
     if (!written.ok || written.value === undefined)
       return fail(
         written.ok ? 'STORE_FAILED' : written.code,

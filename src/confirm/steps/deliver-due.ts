@@ -1,4 +1,5 @@
 import type { Confirmation } from '../../confirmation.js';
+import { hasCapability } from '../../stores/store-capabilities.js';
 import { snapshotJson } from '../../util/canonical-json.js';
 import { confirmationDigest } from '../digest.js';
 import { callStore, type Fail, type FlowContext, type SendToolHandle } from '../flow-context.js';
@@ -36,7 +37,7 @@ export async function scheduled(
  */
 export async function deliverDue(ctx: FlowContext, fail: Fail): Promise<Confirmation[]> {
   const { store } = ctx;
-  if (typeof store.dueScheduled !== 'function' || typeof store.deliverDue !== 'function') return [];
+  if (!hasCapability(store, 'held')) return [];
   const due = await store.dueScheduled({ now: ctx.now(), limit: DUE_BATCH });
   const delivered: Confirmation[] = [];
   for (const held of due) {

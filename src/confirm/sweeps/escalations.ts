@@ -1,5 +1,6 @@
 import type { Confirmation } from '../../confirmation.js';
 import type { EscalationStep } from '../../notice.js';
+import { hasCapability } from '../../stores/store-capabilities.js';
 import type { EscalationPlan } from '../../tools/escalation-steps.js';
 import type { RegisteredTool } from '../../tools/registered-tool.js';
 import type { FlowContext } from '../flow-context.js';
@@ -32,7 +33,7 @@ export async function escalateDue(
   ctx: FlowContext,
 ): Promise<{ readonly confirmation: Confirmation; readonly step: number }[]> {
   const { store } = ctx;
-  if (typeof store.escalateDue !== 'function') return [];
+  if (!hasCapability(store, 'escalations')) return [];
   const escalated: { confirmation: Confirmation; step: number }[] = [];
   const now = ctx.now();
   for (const { tool, steps } of ctx.escalations()) {

@@ -1,4 +1,5 @@
 import type { Confirmation } from '../../confirmation.js';
+import { hasCapability } from '../../stores/store-capabilities.js';
 import { type Fail, type FlowContext, storeFailed } from '../flow-context.js';
 import { deliverDue } from '../steps/deliver-due.js';
 import type { SweepResult } from '../types.js';
@@ -46,7 +47,7 @@ export async function recoverStale(ctx: FlowContext, olderThanMs: number): Promi
 /** Claims and sends the reminders due (each claimed in the store, so several instances send it once). */
 export async function remindDue(ctx: FlowContext): Promise<Confirmation[]> {
   const { store, remindBeforeMs, notices } = ctx;
-  if (remindBeforeMs <= 0 || typeof store.remindDue !== 'function') return [];
+  if (remindBeforeMs <= 0 || !hasCapability(store, 'reminders')) return [];
   const reminded = await store.remindDue({ now: ctx.now(), within: remindBeforeMs });
   for (const confirmation of reminded) notices?.reminder(confirmation);
   return reminded;

@@ -2,7 +2,7 @@ import { confirmationDraft } from '../../audit/audit-drafts.js';
 import type { MemoryAuditChain } from '../../audit/memory-audit.js';
 import type { Confirmation } from '../../confirmation.js';
 import { type EscalationClaim, escalationEntry } from '../escalation-claim.js';
-import type { ConfirmationStore } from '../store.js';
+import type { EscalationStore } from '../store.js';
 
 /** What the memory store's slots offer the escalations: the record and its times, parsed once. */
 interface EscalatableSlot {
@@ -18,7 +18,7 @@ interface EscalatableSlot {
 export function memoryEscalations(
   pending: ReadonlySet<EscalatableSlot>,
   audit: MemoryAuditChain,
-): Required<Pick<ConfirmationStore, 'escalateDue'>> {
+): EscalationStore {
   const announced = new WeakMap<EscalatableSlot, number>();
   return {
     async escalateDue({ now, step, olderThan, tool }: EscalationClaim) {

@@ -1,4 +1,4 @@
-import type { ConfirmationStore } from '../store.js';
+import type { LimitStore } from '../store.js';
 
 /** One counter: how much was spent in its window, and when the window ends (epoch ms). */
 interface Counter {
@@ -10,9 +10,7 @@ interface Counter {
  * The memory store's limit counters, keyed by counter and window start. Each spend checks and adds in
  * one synchronous step, so no two callers in the process can both take the last unit.
  */
-export function memoryLimits(maxCounters: number): Required<
-  Pick<ConfirmationStore, 'spendLimit' | 'refundLimit' | 'peekLimit'>
-> & {
+export function memoryLimits(maxCounters: number): LimitStore & {
   /** Forgets counters whose window ended before `before` (epoch ms). */
   pruneLimits(before: number): void;
 } {

@@ -10,9 +10,10 @@ import type {
   ApproveChange,
   ClaimChange,
   ConfirmationQuery,
-  ConfirmationStore,
   DecisionChange,
+  StoreCapability,
   StoreChange,
+  StoreWith,
   TransitionOutcome,
 } from '../store.js';
 import { FINISHED_STATUSES } from '../store.js';
@@ -117,7 +118,9 @@ function ownShell(confirmation: Confirmation): Draft {
  * const registry = new ToolRegistry({ confirmations: createMemoryStore({ maxRecords: 10_000 }) });
  * ```
  */
-export function createMemoryStore(options: MemoryStoreOptions = {}): ConfirmationStore {
+export function createMemoryStore(
+  options: MemoryStoreOptions = {},
+): StoreWith<Exclude<StoreCapability, 'watch'>> {
   const maxRecords = options?.maxRecords ?? 100_000;
   if (!Number.isInteger(maxRecords) || maxRecords < 1) {
     throw new RangeError('createMemoryStore: `maxRecords` must be a positive integer.');

@@ -1,6 +1,6 @@
 import type { Confirmation } from '../../confirmation.js';
 import { type EscalationClaim, escalationEntry } from '../escalation-claim.js';
-import type { ConfirmationStore, TransitionOutcome } from '../store.js';
+import type { EscalationStore, TransitionOutcome } from '../store.js';
 import type { SqlDialect } from './dialect.js';
 import type { RowStep } from './row-change.js';
 import { appendedHistory } from './sql-row.js';
@@ -17,7 +17,7 @@ const ESCALATE_BATCH = 500;
 export function sqlEscalations(
   dialect: SqlDialect,
   change: (id: string, step: RowStep) => Promise<TransitionOutcome>,
-): Required<Pick<ConfirmationStore, 'escalateDue'>> {
+): EscalationStore {
   const { table } = dialect;
   const due = dialect.prepare(
     `SELECT id FROM ${table} WHERE status = 'pending' AND tool = $1 AND created_at <= $2 AND expires_at > $3` +

@@ -1,4 +1,4 @@
-import type { ConfirmationStore } from '../store.js';
+import type { LimitStore } from '../store.js';
 import { DECISIONS } from '../transitions.js';
 import type { SqlDialect } from './dialect.js';
 import { pruneInBatches } from './prune-batches.js';
@@ -10,9 +10,7 @@ import { limitsTableOf } from './table-name.js';
  * row lock makes it exact for any number of callers in any number of processes, in one round trip.
  * No row back means refused; only then is the counter read again, to say where it stands.
  */
-export function sqlLimits(dialect: SqlDialect): Required<
-  Pick<ConfirmationStore, 'spendLimit' | 'refundLimit' | 'peekLimit'>
-> & {
+export function sqlLimits(dialect: SqlDialect): LimitStore & {
   /** Deletes counters whose window ended before `before` (epoch ms), in batches. */
   pruneLimits(before: number): Promise<void>;
 } {

@@ -1,4 +1,4 @@
-import type { ApprovalLinkRecord, ConfirmationStore, LinkApprover } from '../store.js';
+import type { ApprovalLinkRecord, LinkApprover, LinkStore } from '../store.js';
 import type { SqlDialect } from './dialect.js';
 import { pruneInBatches } from './prune-batches.js';
 import { linksTableOf } from './table-name.js';
@@ -19,9 +19,7 @@ interface LinkRow {
  * use that is one conditional `UPDATE … WHERE used_at IS NULL AND expires_at > now`, so exactly one
  * caller in any number of processes gets it. The use is a decision: its commit reaches the disk.
  */
-export function sqlLinks(dialect: SqlDialect): Required<
-  Pick<ConfirmationStore, 'saveLink' | 'findLink' | 'useLink'>
-> & {
+export function sqlLinks(dialect: SqlDialect): LinkStore & {
   /** Deletes links that expired before `before` (epoch ms), in batches. */
   pruneLinks(before: number): Promise<void>;
 } {

@@ -6,9 +6,11 @@ import type {
   ApprovalsSwap,
   ApproveChange,
   ConfirmationQuery,
-  ConfirmationStore,
   DecisionChange,
+  FullConfirmationStore,
   PayloadEdit,
+  StoreCapability,
+  StoreWith,
   TransitionOutcome,
 } from '../store.js';
 import { FINISHED_STATUSES } from '../store.js';
@@ -52,7 +54,7 @@ export interface SqlStoreOptions {
   readonly rememberRows?: boolean;
 }
 
-type Write = keyof ConfirmationStore;
+type Write = keyof FullConfirmationStore;
 type Move = 'claim' | 'reclaim' | 'reject' | 'markDelivered' | 'deliverDue' | 'cancel';
 
 /**
@@ -74,7 +76,7 @@ export function createSqlStore(
   dialect: SqlDialect,
   audit: ReturnType<typeof sqlAuditChain>,
   options: SqlStoreOptions = {},
-): ConfirmationStore {
+): StoreWith<Exclude<StoreCapability, 'watch'>> {
   const { table, insertionOrder: order } = dialect;
   const write = (name: Write, sql: string): SqlStatement => dialect.prepare(sql, DECISIONS.has(name));
   const fromRow = (row: ConfirmationRow): Confirmation => rowToConfirmation(row, dialect.isoOf);

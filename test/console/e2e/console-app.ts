@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type ConfirmationStore, defineTool, ToolRegistry } from 'graded-tools';
+import { defineTool, ToolRegistry } from 'graded-tools';
 import {
   type ApprovalLinkOptions,
   type ApprovalLinkResult,
@@ -14,6 +14,7 @@ import {
   createApprovalsConsole,
   toNodeListener,
 } from 'graded-tools/console';
+import type { ConfirmationStore } from 'graded-tools/store';
 import type { BrowserContext } from 'playwright-core';
 
 /** A message the agent wants to send, as `message.send` takes it. */

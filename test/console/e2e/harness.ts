@@ -1,6 +1,6 @@
 // The lifecycle every Chromium suite of the console shares, registered once: one browser per file, a
 // fresh store and console app per test, and every browser context the test opened closed after it.
-import type { ConfirmationStore } from 'graded-tools';
+import type { ConfirmationStore } from 'graded-tools/store';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
 import { launchBrowser, PATIENT_POLLS } from './browser.js';

@@ -1,11 +1,12 @@
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import type { Confirmation, ConfirmationStore } from 'graded-tools';
+import type { Confirmation } from 'graded-tools';
 import { createPostgresStore } from 'graded-tools/postgres';
 import { createSqliteStore } from 'graded-tools/sqlite';
+import type { ConfirmationStore } from 'graded-tools/store';
+import { pendingConfirmation } from 'graded-tools/testing';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pendingConfirmation } from '../../confirm/store-contract.js';
 import { describePostgres, storeTables, uniqueTable } from '../../helpers/postgres.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 

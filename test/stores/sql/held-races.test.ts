@@ -1,9 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ConfirmationStore, ToolRegistry } from 'graded-tools';
+import { ToolRegistry } from 'graded-tools';
 import { createPostgresStore } from 'graded-tools/postgres';
 import { createSqliteStore } from 'graded-tools/sqlite';
+import type { ConfirmationStore } from 'graded-tools/store';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type HeldRacerSummary, type HeldRacerTask, heldMailTool } from '../../fixtures/held-racer.js';

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import { createPostgresStore } from 'graded-tools/postgres';
+import { pendingConfirmation } from 'graded-tools/testing';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { notifyChannel } from '../../../src/stores/sql/postgres-watch.js';
-import { pendingConfirmation } from '../../confirm/store-contract.js';
 import { startApp } from '../../helpers/app-process.js';
 import { describePostgres, uniqueTable } from '../../helpers/postgres.js';
 import { tempDir } from '../../helpers/temp-dir.js';

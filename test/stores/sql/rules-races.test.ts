@@ -1,12 +1,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ConfirmationStore } from 'graded-tools';
 import { createPostgresStore } from 'graded-tools/postgres';
 import { createSqliteStore } from 'graded-tools/sqlite';
+import type { ConfirmationStore } from 'graded-tools/store';
+import { pendingConfirmation } from 'graded-tools/testing';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pendingConfirmation } from '../../confirm/store-contract.js';
 import type { RacerSummary, RacerTask } from '../../fixtures/rules-racer.js';
 import type { SharedStoreSpec } from '../../fixtures/shared-store.js';
 import { startFixture } from '../../helpers/app-process.js';

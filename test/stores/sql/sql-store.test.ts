@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
+import { storeContract } from 'graded-tools/testing';
 import pg from 'pg';
 import { afterAll } from 'vitest';
 import { postgresSequencer, sqliteSequencer } from '../../../src/stores/sql/audit-sequencer.js';
@@ -8,7 +9,6 @@ import { schemaStatements } from '../../../src/stores/sql/schema.js';
 import { auditSchemaStatements, auditTableOf, sqlAuditChain } from '../../../src/stores/sql/sql-audit.js';
 import { createSqlStore } from '../../../src/stores/sql/sql-store.js';
 import { sqliteDialect } from '../../../src/stores/sql/sqlite-dialect.js';
-import { storeContract } from '../../confirm/store-contract.js';
 import { describePostgres, storeTables, uniqueTable } from '../../helpers/postgres.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createSqliteStore } from 'graded-tools/sqlite';
+import { pendingConfirmation } from 'graded-tools/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { pendingConfirmation } from '../../confirm/store-contract.js';
 import { startApp } from '../../helpers/app-process.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 import { heardNotices, pause } from './notices.js';

@@ -1,6 +1,7 @@
 // A registry with two send tools, wired to Slack approvals pointed at the fake Slack.
-import { type ConfirmationStore, type ConfirmRequired, ToolRegistry } from 'graded-tools';
+import { type ConfirmRequired, ToolRegistry } from 'graded-tools';
 import { type SlackPerson, slackApprovals } from 'graded-tools/slack';
+import type { ConfirmationStore } from 'graded-tools/store';
 import { expect } from 'vitest';
 import type { FakeSlack } from './fake-slack.js';
 import { SIGNING_SECRET } from './slack-requests.js';

@@ -1,18 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import {
-  type Confirmation,
-  type ConfirmationQuery,
-  type ConfirmationStore,
-  payloadDigest,
-} from 'graded-tools';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { encodeCursor } from '../../src/stores/cursor.js';
-import type { ApprovalLinkRecord, PayloadEdit } from '../../src/stores/store.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { payloadDigest } from '../confirm/digest.js';
+import type { Confirmation } from '../confirmation.js';
+import { encodeCursor } from '../stores/cursor.js';
+import type {
+  ApprovalLinkRecord,
+  ConfirmationQuery,
+  ConfirmationStore,
+  PayloadEdit,
+  StoreCapability,
+} from '../stores/store.js';
+import { hasCapability } from '../stores/store-capabilities.js';
 import { escalationCases } from './store-contract-escalation.js';
 import { heldCases } from './store-contract-held.js';
 import { limitCases, quorumCases } from './store-contract-rules.js';
 
-/** A store under test and how to tidy up after it. */
+/** A store under test and how to tidy up after it (close a file, drop a table). */
 export interface StoreUnderTest {
   readonly store: ConfirmationStore;
   readonly cleanup?: () => void | Promise<void>;
@@ -22,7 +25,18 @@ const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 const HOUR = 3_600_000;
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** A pending confirmation created at `at`, expiring an hour later unless told otherwise. */
+/**
+ * A pending confirmation created at `at`, expiring an hour later unless told otherwise: what a store's
+ * own tests `create`.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStore } from 'graded-tools';
+ * import { pendingConfirmation } from 'graded-tools/testing';
+ *
+ * await createMemoryStore().create(pendingConfirmation({ tool: 'mail.send' }));
+ * ```
+ */
 export function pendingConfirmation(overrides: Partial<Confirmation> = {}, at = T0): Confirmation {
   const payload = overrides.payload ?? { to: 'ana@example.com', text: 'Your refund is on its way.' };
   return {
@@ -43,15 +57,27 @@ export function pendingConfirmation(overrides: Partial<Confirmation> = {}, at = 
   };
 }
 
-/** Opens the store before the suite's tests (handing it to `use`) and tidies it up after them. */
+/**
+ * Opens the store before the suite's tests (handing it to `use`) and tidies it up after them; with
+ * `needs`, the tests are skipped on a store without that capability.
+ */
 export function usesStore(
   open: () => Promise<StoreUnderTest>,
   use: (store: ConfirmationStore) => void,
+  needs?: StoreCapability,
 ): void {
   let subject: StoreUnderTest | undefined;
   beforeAll(async () => {
     subject = await open();
     use(subject.store);
+  });
+  let said = false;
+  beforeEach(({ skip }) => {
+    if (needs === undefined || subject === undefined || hasCapability(subject.store, needs)) return;
+    const why = `this store has no ${needs} capability, so its ${needs} cases do not apply`;
+    if (!said) console.warn(`[graded-tools/testing] skipping: ${why}`);
+    said = true;
+    skip(why);
   });
   afterAll(async () => {
     await subject?.cleanup?.();
@@ -59,8 +85,18 @@ export function usesStore(
 }
 
 /**
- * The contract every `ConfirmationStore` keeps, run against each implementation. Times are passed in,
- * so nothing here sleeps; ids are random, so a shared database never collides between runs.
+ * The contract every `ConfirmationStore` keeps, run against each implementation (ours and yours) as
+ * vitest suites: call it at the top level of a test file. `open` makes the store (once per group of
+ * tests) and says how to tidy it up. The cases of a capability the store lacks are skipped. Times are
+ * passed in, so nothing here sleeps; ids are random, so a shared database never collides between runs.
+ *
+ * @example
+ * ```ts
+ * import { createMemoryStore } from 'graded-tools';
+ * import { storeContract } from 'graded-tools/testing';
+ *
+ * storeContract('memory', async () => ({ store: createMemoryStore() }));
+ * ```
  */
 export function storeContract(name: string, open: () => Promise<StoreUnderTest>): void {
   describe(`ConfirmationStore contract: ${name}`, () => {
@@ -723,9 +759,13 @@ function editOf(
 function editCases(name: string, open: () => Promise<StoreUnderTest>): void {
   describe(`ConfirmationStore contract, reminders: ${name}`, () => {
     let store: ConfirmationStore;
-    usesStore(open, (opened) => {
-      store = opened;
-    });
+    usesStore(
+      open,
+      (opened) => {
+        store = opened;
+      },
+      'reminders',
+    );
 
     // A window of time no other test (or earlier run on a shared database) uses.
     const base = T0 + (1_000 + Math.floor(Math.random() * 1_000_000)) * HOUR;
@@ -921,9 +961,13 @@ function snapshotCases(
 function linkCases(name: string, open: () => Promise<StoreUnderTest>): void {
   describe(`ConfirmationStore contract, approval links: ${name}`, () => {
     let store: ConfirmationStore;
-    usesStore(open, (opened) => {
-      store = opened;
-    });
+    usesStore(
+      open,
+      (opened) => {
+        store = opened;
+      },
+      'links',
+    );
 
     const links = () => {
       const { saveLink, findLink, useLink } = store;

@@ -1,5 +1,6 @@
-import type { Confirmation, ConfirmationStore } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
+import type { Confirmation } from '../confirmation.js';
+import type { ConfirmationStore } from '../stores/store.js';
 import { pendingConfirmation, type StoreUnderTest, usesStore } from './store-contract.js';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
@@ -20,9 +21,13 @@ function required<K extends keyof ConfirmationStore>(
 export function heldCases(name: string, open: () => Promise<StoreUnderTest>): void {
   describe(`ConfirmationStore contract, held sends: ${name}`, () => {
     let store: ConfirmationStore;
-    usesStore(open, (opened) => {
-      store = opened;
-    });
+    usesStore(
+      open,
+      (opened) => {
+        store = opened;
+      },
+      'held',
+    );
 
     const created = async (overrides: Partial<Confirmation> = {}) => {
       const c = pendingConfirmation(overrides);

@@ -1,6 +1,7 @@
-import type { Confirmation, ConfirmationStore } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
-import type { EscalationClaim } from '../../src/stores/escalation-claim.js';
+import type { Confirmation } from '../confirmation.js';
+import type { EscalationClaim } from '../stores/escalation-claim.js';
+import type { ConfirmationStore } from '../stores/store.js';
 import { pendingConfirmation, type StoreUnderTest, usesStore } from './store-contract.js';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
@@ -12,9 +13,13 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export function escalationCases(name: string, open: () => Promise<StoreUnderTest>): void {
   describe(`ConfirmationStore contract, escalations: ${name}`, () => {
     let store: ConfirmationStore;
-    usesStore(open, (opened) => {
-      store = opened;
-    });
+    usesStore(
+      open,
+      (opened) => {
+        store = opened;
+      },
+      'escalations',
+    );
 
     // A window of time and a tool no other test (or earlier run on a shared database) uses.
     const base = T0 + (2_000_000 + Math.floor(Math.random() * 1_000_000)) * HOUR;
