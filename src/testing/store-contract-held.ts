@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Confirmation } from '../confirmation.js';
 import type { ConfirmationStore } from '../stores/store.js';
-import { pendingConfirmation, type StoreUnderTest, usesStore } from './store-contract.js';
+import { pendingConfirmation, type StoreUnderTest, usesStore } from './contract-setup.js';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 const iso = (ms: number) => new Date(ms).toISOString();

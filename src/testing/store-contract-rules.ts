@@ -10,7 +10,7 @@ import type {
   PayloadEdit,
 } from '../stores/store.js';
 import { hasCapability } from '../stores/store-capabilities.js';
-import { pendingConfirmation, type StoreUnderTest, usesStore } from './store-contract.js';
+import { pendingConfirmation, type StoreUnderTest, usesStore } from './contract-setup.js';
 
 const T0 = Date.parse('2030-01-01T00:00:00.000Z');
 const HOUR = 3_600_000;
