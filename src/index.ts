@@ -50,6 +50,8 @@ export type {
   ConfirmationHistoryEntry,
   ConfirmationLink,
   ConfirmationStatus,
+  Origin,
+  Origins,
 } from './confirmation.js';
 export { CONFIRMATION_STATUSES } from './confirmation.js';
 export { getDefaultRegistry } from './default-registry.js';
