@@ -448,3 +448,25 @@ describe('identifiers in the request', () => {
     expect(other.ok ? 'ran' : other.code).toBe('EGRESS_REFUSED');
   });
 });
+
+describe('a read that takes a URL without egress', () => {
+  it('register warns through onEvent, and never for a tool that declares egress', () => {
+    const events: RegistryEvent[] = [];
+    const registry = new ToolRegistry({ onEvent: (e) => void events.push(e) });
+    const page = {
+      description: 'Fetches a page.',
+      sideEffect: 'read' as const,
+      inputSchema: {
+        type: 'object',
+        properties: { url: { anyOf: [{ type: 'string', format: 'uri' }, { type: 'null' }] } },
+      },
+      run: () => 'ok',
+    };
+    registry.register({ ...page, name: 'web.fetch' });
+    registry.register({ ...page, name: 'web.safe', egress: true, destinations: ['url'] });
+    expect(events).toEqual([
+      expect.objectContaining({ type: 'warning', code: 'EGRESS_UNDECLARED', tool: 'web.fetch' }),
+    ]);
+    expect((events[0] as { message: string }).message).toMatch(/destinations: \['url'\]/);
+  });
+});
