@@ -97,6 +97,11 @@ export interface RunnableToolDefinition<
    * Schema tool may annotate a narrower input type.)
    */
   run(input: Input, ctx: RunContext<AppContext>): Output | Promise<Output>;
+  /**
+   * A `write` only: one line for approvers saying what confirming the change does, with `{field}` for
+   * a top-level input field (a write's payload is its input): `'Moves the meeting to {date}'`.
+   */
+  readonly effect?: string;
   readonly prepare?: never;
   readonly deliver?: never;
   readonly holdMs?: never;

@@ -35,7 +35,9 @@ function checkHoldMs(holdMs: unknown, grade: SideEffect, name: string): number |
     return fail(
       'INVALID_OPTION',
       name,
-      '`holdMs` (an undo window before delivery) is only for `send` tools.',
+      // A write runs at once when a person or a plan invokes it: a window only its confirmed calls
+      // waited out would promise an undo the other paths never give.
+      '`holdMs` (an undo window before delivery) is only for `send` tools; a write runs when confirmed.',
     );
   if (typeof holdMs !== 'number' || !(holdMs > 0) || holdMs > MAX_HOLD_MS)
     return fail(
@@ -253,14 +255,17 @@ function checkInputSchema(
 const MAX_EDITABLE = 100;
 const MAX_EFFECT_LENGTH = 300;
 
-/** A send tool's `effect`: one line for approvers, with `{field}` placeholders for payload fields. */
+/**
+ * A send's or a write's `effect`: one line for approvers, with `{field}` placeholders for payload
+ * fields (a write's payload is its input).
+ */
 function checkEffect(effect: unknown, grade: SideEffect, name: string): string | undefined {
   if (effect === undefined) return undefined;
-  if (grade !== 'send')
+  if (grade === 'read')
     return fail(
       'INVALID_OPTION',
       name,
-      '`effect` tells approvers what confirming a send does; only send tools have it.',
+      '`effect` tells approvers what confirming a send or a write does; a read tool is never confirmed.',
     );
   if (
     typeof effect !== 'string' ||
