@@ -19,7 +19,7 @@ import {
 import { el, present } from './dom.js';
 import type { EditState } from './edit-form.js';
 import { renderFields, summarise } from './fields.js';
-import type { Strings } from './i18n.js';
+import { type Strings, stringsForCard } from './i18n.js';
 import { needsMoreApprovals, quorumLine } from './quorum.js';
 import { safeLinks } from './safe-links.js';
 
@@ -63,7 +63,8 @@ const NO_EDIT: EditState = { kind: 'none' };
 
 /** Builds one card; `update` and `showDecision` keep it current. */
 export function createCardView(initial: Card, ctx: CardContext): CardView {
-  const { t } = ctx;
+  // A write's card speaks of a change applied, a send's of what goes out (its grade never changes).
+  const t = stringsForCard(ctx.t, initial);
   const element = el('article', { class: 'confirmation' });
   const outcome = el('p', { role: 'status', class: 'outcome', 'aria-live': 'polite' });
   let selected = false;
