@@ -59,9 +59,15 @@ export interface Approval {
 }
 
 interface ToolFields<S extends InputSchema> {
-  /** `<domain>.<capability>`, e.g. `kb.search`. Segments start with a letter; see `isValidToolName`. */
+  /**
+   * `<domain>.<capability>` (advised: `kb.search`) or flat (`send_email`). Segments start with a
+   * letter; see `isValidToolName`.
+   */
   readonly name: string;
-  /** The first segment of `name`; derived when omitted, refused when it disagrees. */
+  /**
+   * The first segment of a dotted `name` (derived when omitted, refused when it disagrees); for a flat
+   * name, any one segment (`email`), the name itself when omitted.
+   */
   readonly domain?: string;
   /** A short label for people (consoles, confirmation screens). */
   readonly title?: string;

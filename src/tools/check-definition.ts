@@ -4,7 +4,7 @@ import type { JsonSchema } from '../json-schema.js';
 import type { EscalationStep } from '../notice.js';
 import { compileRules, RuleProblem } from '../policy/rules/compile-rules.js';
 import { describeRule } from '../policy/rules/rule-info.js';
-import { isValidToolName, MAX_WIRE_NAME_LENGTH, toWireName } from '../policy/wire-name.js';
+import { isNameSegment, isValidToolName, MAX_WIRE_NAME_LENGTH, toWireName } from '../policy/wire-name.js';
 import { SIDE_EFFECTS, type SideEffect, type ToolDefinition } from '../tool.js';
 import type { ToolInfo } from '../tool-info.js';
 import { deepFreeze } from '../util/deep-freeze.js';
@@ -16,7 +16,7 @@ import { readEscalation } from './escalation-steps.js';
 import type { PayloadSpec, RegisteredTool, ToolFunction } from './registered-tool.js';
 
 const NAME_RULES =
-  'A tool name is `<domain>.<capability>`: dot-separated segments that start with a letter and hold letters, digits, `-` and single `_` between other characters (e.g. `kb.search`, `crm.contact_notes.list`).';
+  'A tool name is one segment or several joined by dots: each starts with a letter and holds letters, digits, `-` and single `_` between other characters (e.g. `send_email`, `list-files`, or the advised `<domain>.<capability>`: `kb.search`, `crm.contact_notes.list`).';
 
 /** The longest timeout Node's timers take; a larger one fires at once, every millisecond. */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -113,7 +113,9 @@ function checkName(fields: Fields): { name: string; wireName: string; domain: st
       `its wire name "${wireName}" has ${wireName.length} characters; providers accept at most ${MAX_WIRE_NAME_LENGTH}. Shorten the name.`,
     );
   }
-  const domain = name.slice(0, name.indexOf('.'));
+  const dot = name.indexOf('.');
+  if (dot === -1) return { name, wireName, domain: flatDomain(fields.domain, name) };
+  const domain = name.slice(0, dot);
   if (fields.domain !== undefined && fields.domain !== domain) {
     fail(
       'DOMAIN_MISMATCH',
@@ -122,6 +124,21 @@ function checkName(fields: Fields): { name: string; wireName: string; domain: st
     );
   }
   return { name, wireName, domain };
+}
+
+/**
+ * A flat name's domain: the `domain` given (one name segment, like `email`), or the name itself — so
+ * `list({ domain })` and the access report file `send_email` under `send_email` until the app says more.
+ */
+function flatDomain(domain: unknown, name: string): string {
+  if (domain === undefined) return name;
+  if (typeof domain !== 'string' || !isNameSegment(domain))
+    return fail(
+      'INVALID_OPTION',
+      name,
+      '`domain` must be one name segment: a letter first, then letters, digits, `-` and single `_` (e.g. `email`).',
+    );
+  return domain;
 }
 
 function checkGrade(fields: Fields, name: string): SideEffect {
