@@ -54,8 +54,11 @@ function calendar(store: ConfirmationStore, rules: readonly Rule[] = []) {
   return { registry, runs, input, propose };
 }
 
+/** A store a case opens, and closes when it has one to close (the SQL stores). */
+type Opened = ConfirmationStore & { close?(): unknown };
+
 /** The same cases on every store: memory, SQLite (a real file) and PostgreSQL. */
-function proposedWrites(open: () => ConfirmationStore | Promise<ConfirmationStore>) {
+function proposedWrites(open: () => Opened | Promise<Opened>) {
   it('is stored pending with its input as the payload; one confirm runs it exactly once', async () => {
     const store = await open();
     const { registry, runs, input, propose } = calendar(store);

@@ -331,6 +331,8 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     );
     if (!expanded) {
       // A compact row: what confirming does and a one-line summary of what is sent; "Review" opens it.
+      // An effect that already names every field leaves nothing to summarise: no dangling dash.
+      const summary = summarise(card.payload, card.labels, card.effect);
       element.replaceChildren(
         ...present(
           head,
@@ -338,7 +340,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
             'p',
             { class: 'line' },
             effect,
-            el('span', { class: 'summary' }, ` — ${summarise(card.payload, card.labels, card.effect)}`),
+            summary !== '' && el('span', { class: 'summary' }, ` — ${summary}`),
           ),
           whoText && el('p', { class: 'decided' }, whoText),
           held(card),
