@@ -1,3 +1,4 @@
+import type { Origins } from '../confirmation.js';
 import type { ConfirmRequired, ErrorCode } from '../result.js';
 import type { ApprovalRequirement } from '../rule.js';
 
@@ -18,6 +19,8 @@ export interface ConfirmationRequest {
     readonly links?: readonly { readonly label: string; readonly url: string }[];
     readonly ref?: string;
   };
+  /** Within an agent run, for a tool with `destinations`: where each destination came from. */
+  readonly origins?: Origins;
 }
 
 /** The confirmation side's answer: the pending confirmation to show, or why none was made. */

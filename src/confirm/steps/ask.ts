@@ -1,4 +1,4 @@
-import type { Confirmation } from '../../confirmation.js';
+import type { Confirmation, Origins } from '../../confirmation.js';
 import { nameProblem, recordableLabel } from '../../policy/labels.js';
 import type { ConfirmRequired, ErrorCode } from '../../result.js';
 import type { ApprovalRequirement } from '../../rule.js';
@@ -23,6 +23,8 @@ export interface NewConfirmation {
   readonly requires?: ApprovalRequirement | undefined;
   /** What the asker attached for the approver (`propose`): already read by `readProposal`. */
   readonly about?: Proposal | undefined;
+  /** Within an agent run: where each destination came from (shown to the approver, read by rules). */
+  readonly origins?: Origins | undefined;
 }
 
 /** Why a confirmation could not be created: the registry words and reports it like any failure. */
@@ -93,6 +95,7 @@ function newRecord(ctx: FlowContext, asked: NewConfirmation, payload: unknown): 
     ...(scope === undefined ? {} : { scope }),
     ...asked.about,
     ...(asked.requires === undefined ? {} : { requires: asked.requires, approvals: [] }),
+    ...(asked.origins === undefined ? {} : { origins: asked.origins }),
     createdAt,
     expiresAt: new Date(now + ctx.ttlMs).toISOString(),
     updatedAt: createdAt,
