@@ -69,6 +69,12 @@ export interface Confirmation {
   readonly id: string;
   /** The tool's internal name (`message.send`). */
   readonly tool: string;
+  /**
+   * `'write'` when confirming applies a change (a write tool's `run`, given the input as the payload)
+   * rather than delivering a send; absent on a send. Every surface words it by this: "Confirm and
+   * apply", "Applied at …".
+   */
+  readonly sideEffect?: 'send' | 'write';
   /** The validated input the person gave. */
   readonly input: unknown;
   /** What `prepare` built: what the person is shown and what `deliver` gets. */

@@ -25,6 +25,8 @@ export interface ApprovalNotice {
     readonly tool: string;
     /** The tool's title for people. */
     readonly title: string;
+    /** `'write'` when approving applies a change rather than sending something; absent on a send. */
+    readonly sideEffect?: 'write';
     /** Who asked. */
     readonly actor?: string;
     readonly createdAt: string;

@@ -19,7 +19,7 @@ export interface ToolInfo {
   readonly openWorld: boolean;
   /** The input as JSON Schema (derived once for a Standard Schema). */
   readonly inputSchema: JsonSchema;
-  /** A send tool's `effect`: what confirming does, for approvers (`describeEffect` fills it in). */
+  /** A send's or a write's `effect`: what confirming does, for approvers (`describeEffect` fills it in). */
   readonly effect?: string;
   /** A send tool's undo window (`holdMs`): how long a confirmed send waits before it is delivered. */
   readonly holdMs?: number;

@@ -59,9 +59,15 @@ export interface Approval {
 }
 
 interface ToolFields<S extends InputSchema> {
-  /** `<domain>.<capability>`, e.g. `kb.search`. Segments start with a letter; see `isValidToolName`. */
+  /**
+   * `<domain>.<capability>` (advised: `kb.search`) or flat (`send_email`). Segments start with a
+   * letter; see `isValidToolName`.
+   */
   readonly name: string;
-  /** The first segment of `name`; derived when omitted, refused when it disagrees. */
+  /**
+   * The first segment of a dotted `name` (derived when omitted, refused when it disagrees); for a flat
+   * name, any one segment (`email`), the name itself when omitted.
+   */
   readonly domain?: string;
   /** A short label for people (consoles, confirmation screens). */
   readonly title?: string;
@@ -110,6 +116,11 @@ export interface RunnableToolDefinition<
    * Schema tool may annotate a narrower input type.)
    */
   run(input: Input, ctx: RunContext<AppContext>): Output | Promise<Output>;
+  /**
+   * A `write` only: one line for approvers saying what confirming the change does, with `{field}` for
+   * a top-level input field (a write's payload is its input): `'Moves the meeting to {date}'`.
+   */
+  readonly effect?: string;
   readonly prepare?: never;
   readonly deliver?: never;
   readonly holdMs?: never;

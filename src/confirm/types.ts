@@ -206,10 +206,12 @@ export type SweepResult =
 /** What `registry.prune` resolves to: how many finished confirmations it deleted. */
 export type ConfirmationPruneResult = { readonly ok: true; readonly deleted: number } | ConfirmationFailure;
 
-/** A send tool as a confirmation screen shows it: what it is called and what a person may edit. */
+/** A send or write tool as a confirmation screen shows it: what it is called and what a person may edit. */
 export interface ConfirmationToolView {
   readonly name: string;
   readonly title: string;
+  /** `'write'`: confirming applies a change (its `run`, given the input) rather than sending. */
+  readonly sideEffect?: 'send' | 'write';
   readonly description: string;
   /** The payload fields a person may edit (empty: none). */
   readonly editable: readonly string[];

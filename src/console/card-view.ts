@@ -4,7 +4,8 @@ import type { Confirmation } from '../confirmation.js';
 import type { Offer } from './offer.js';
 
 /**
- * A confirmation as the page shows it: the record, its tool's title (or name), what confirming does
+ * A confirmation as the page shows it: the record (with `sideEffect: 'write'` on a write, from the
+ * record or its tool, so every word on the card is of a change applied), its tool's title (or name), what confirming does
  * (`effect`), the payload's field labels, the people's names, the buttons this person is offered, the
  * fields they may edit, the exact canonical JSON whose digest they confirm, and what the tool's rules
  * ask of the approvers (`quorum`).

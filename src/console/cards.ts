@@ -34,8 +34,11 @@ export class CardMaker {
     const tool = this.#tool(confirmation.tool);
     const effect = effectOf(tool, confirmation.payload);
     const quorum = quorumOf(confirmation);
+    // The record says a write is one; a write asked before records said so is known by its tool.
+    const isWrite = confirmation.sideEffect === 'write' || tool?.sideEffect === 'write';
     return {
       ...confirmation,
+      ...(isWrite ? { sideEffect: 'write' as const } : {}),
       title: tool?.title ?? confirmation.tool,
       editable: tool === undefined ? [] : [...tool.editable],
       canonicalJson: canonicalText(confirmation.payload),

@@ -27,6 +27,11 @@ interface ConsoleWords {
   readonly done: Readonly<Record<ConfirmationStatus, string>>;
   /** A person settled an unknown or failed one as delivered. */
   readonly markedDelivered: string;
+  /** `done` and `markedDelivered` for a write: a change applied, nothing sent. */
+  readonly write: {
+    readonly done: Readonly<Record<ConfirmationStatus, string>>;
+    readonly markedDelivered: string;
+  };
   /** After a gate's refusal of an approval link: where the approver's flags and scope go. */
   readonly linkGates: string;
 }
@@ -64,6 +69,20 @@ const en: ConsoleWords = {
     cancelled: 'Cancelled before it was sent; nothing was sent.',
   },
   markedDelivered: 'Marked as delivered; it will not be sent again.',
+  write: {
+    done: {
+      pending: 'It is pending.',
+      delivering: 'Confirmed; it is being applied.',
+      delivered: 'Applied.',
+      failed: 'Applying it failed.',
+      rejected: 'Rejected; nothing was changed.',
+      expired: 'It has expired; nothing was changed.',
+      unknown: 'Confirmed, but whether it was applied is unknown.',
+      scheduled: 'Approved; it will be applied when the undo window ends, unless someone cancels it.',
+      cancelled: 'Cancelled before it was applied; nothing was changed.',
+    },
+    markedDelivered: 'Marked as applied; it will not be applied again.',
+  },
   linkGates: "Give the approver's flags and scope in `approver`: { id, flags, scope }.",
 };
 
@@ -98,6 +117,20 @@ const zhCN: ConsoleWords = {
     cancelled: '已在发送前取消，未发送任何内容。',
   },
   markedDelivered: '已标记为已送达，不会再次发送。',
+  write: {
+    done: {
+      pending: '仍在等待确认。',
+      delivering: '已确认，正在执行。',
+      delivered: '已执行。',
+      failed: '执行失败。',
+      rejected: '已拒绝，未做任何更改。',
+      expired: '已过期，未做任何更改。',
+      unknown: '已确认，但是否已执行未知。',
+      scheduled: '已批准；撤销时间结束后执行，除非有人取消。',
+      cancelled: '已在执行前取消，未做任何更改。',
+    },
+    markedDelivered: '已标记为已执行，不会再次执行。',
+  },
   linkGates: '请在 `approver` 中给出审批人的 flags 和 scope：{ id, flags, scope }。',
 };
 

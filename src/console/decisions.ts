@@ -53,7 +53,8 @@ export async function decide(
   const result = await askRegistry(ctx, id, ask, link);
   if (!result.ok) return await failed(ctx, result, link !== undefined);
   const confirmation = await ctx.cards.card(result.confirmation);
-  const words = consoleWords(ctx.locale);
+  const all = consoleWords(ctx.locale);
+  const words = confirmation.sideEffect === 'write' ? all.write : all;
   return {
     status: 200,
     decision: {

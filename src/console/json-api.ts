@@ -59,9 +59,10 @@ export async function listResponse(ctx: PersonRequest): Promise<Response> {
   // With `authorize`, a tool is named only when the person may view one of its confirmations here:
   // the list must not tell which sends exist that are hidden from them.
   const named = authorize === undefined ? undefined : new Set(shown.map((c) => c.tool));
+  // Sends and writes: either may wait for a person (a write when proposed, or when a rule asks).
   const tools = registry
-    .list({ sideEffect: 'send' })
-    .filter(({ name }) => named === undefined || named.has(name))
+    .list()
+    .filter(({ name, sideEffect }) => sideEffect !== 'read' && (named === undefined || named.has(name)))
     .map(({ name, title }) => ({ name, title }));
   return jsonResponse(200, {
     ok: true,

@@ -52,7 +52,7 @@ export interface SessionAnswer {
   readonly serverTime: string;
 }
 
-/** `GET api/confirmations`: one page of cards, newest first, and the send tools to filter by. */
+/** `GET api/confirmations`: one page of cards, newest first, and the send and write tools to filter by. */
 export interface ListPage {
   readonly ok: true;
   readonly confirmations: readonly Card[];

@@ -5,6 +5,8 @@ import type { ApprovalRequirement } from '../rule.js';
 /** What the invoke path hands the confirmation side once a send's `prepare` has built its payload. */
 export interface ConfirmationRequest {
   readonly tool: string;
+  /** A `write` is confirmed as a change (its payload is its input), a `send` as what goes out. */
+  readonly sideEffect: 'send' | 'write';
   readonly input: unknown;
   readonly payload: unknown;
   readonly actor: string | undefined;

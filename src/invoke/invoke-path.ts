@@ -66,7 +66,8 @@ export interface InvokeSettings {
 
 /**
  * Who asked: `'invoke'` (a person, or autonomous when the context says so), a fixed caller kind, or
- * `'propose'`: an autonomous caller asking for a send, which is stored for a person and never run.
+ * `'propose'`: an autonomous caller asking for a send or a write, which is stored for a person and
+ * never run here.
  */
 export type Asked = 'invoke' | CallerKind | 'propose';
 
@@ -76,7 +77,7 @@ export type ProposalAbout = ConfirmationRequest['about'];
 /** One call in flight: the caller's context as read once, the tool, and when it started. */
 interface Call {
   readonly ctx: CallContext;
-  /** Set for `propose`: the call may only ask for a send, with this attached. */
+  /** Set for `propose`: the call may only ask a person (a send or a write), with this attached. */
   readonly proposal: { readonly about: ProposalAbout } | undefined;
   readonly entry: ToolEntry;
   readonly started: number;
@@ -154,8 +155,8 @@ export class InvokePath {
       if (entry === undefined) return this.#unknownTool(ctx, name, started, rawInput);
       const proposal = proposing ? { about } : undefined;
       call = { ctx, entry, proposal, started, run, span: this.#startSpan(ctx, entry, name, rawInput) };
-      // A write is proposed only when its rules ask a person for this call: decided after them.
-      if (proposing && entry.tool.info.sideEffect === 'read') return this.#notASend(call);
+      // A proposal asks a person to confirm a send or a write; a read has nothing to confirm.
+      if (proposing && entry.tool.info.sideEffect === 'read') return this.#notConfirmable(call);
       // A proposal passes gates 1 and 2 as anyone would; gate 3 is why it only asks, never runs.
       const refusal = refusalFor(entry.tool.info, ctx, proposing ? 'person' : ctx.caller);
       if (refusal !== undefined) return this.#refuse(call, refusal, name);
@@ -169,7 +170,14 @@ export class InvokePath {
         if (verdict instanceof Promise) {
           // Rules read the validated input, so they wait for the check (outside the run's guard).
           const current = call;
-          if (entry.tool.rules.length > 0 || this.#settings.dry === true || readsDestinations(call))
+          // A proposed write must reach the rules step too: it asks a person there, it never runs.
+          const proposedWrite = proposing && entry.tool.info.sideEffect === 'write';
+          if (
+            entry.tool.rules.length > 0 ||
+            this.#settings.dry === true ||
+            proposedWrite ||
+            readsDestinations(call)
+          )
             return verdict.then(
               (checked) =>
                 checked.valid
@@ -251,9 +259,11 @@ export class InvokePath {
     if (answer.kind === 'refuse') return this.#fail(call, answer.code, answer.params, answer.extra);
     const ruled = answer.requires === undefined ? call : { ...call, requires: answer.requires };
     if (call.entry.tool.info.sideEffect !== 'write') return this.#run(ruled, input, undefined);
-    if (!answer.asksPerson)
-      return call.proposal === undefined ? this.#run(ruled, input, undefined) : this.#notASend(call);
-    return this.#askForConfirmation(ruled, input, input);
+    // A proposed write always waits for a person; a person's or a plan's only when a rule asks.
+    // Its payload is its input: what the person confirms is what `run` gets.
+    if (call.proposal !== undefined || answer.asksPerson)
+      return this.#askForConfirmation(ruled, input, input);
+    return this.#run(ruled, input, undefined);
   }
 
   /**
@@ -321,13 +331,14 @@ export class InvokePath {
     }
   }
 
-  /** A person's send was prepared: store it as a pending confirmation and hand back what to show. */
+  /** A send was prepared, or a write waits for a person: store it as pending and hand back what to show. */
   #askForConfirmation(call: Call, input: unknown, payload: unknown): Promise<InvokeResult> {
     const { ctx, entry, span } = call;
     const about = call.proposal?.about;
     const { requires } = call;
     const request = {
       tool: entry.tool.info.name,
+      sideEffect: entry.tool.info.sideEffect === 'write' ? ('write' as const) : ('send' as const),
       input,
       payload,
       actor: ctx.actor,
@@ -364,13 +375,10 @@ export class InvokePath {
     return this.#fail(call, refusal, { scope: ctx.scope }, extra);
   }
 
-  /** `propose` asks only for sends (and writes a rule sends to a person): the rest are invoked. */
-  #notASend(call: Call): ToolFailure {
-    const { sideEffect, name } = call.entry.tool.info;
-    const detail =
-      sideEffect === 'write'
-        ? `propose asks a person to confirm; no rule of \`${name}\` asks for one on this call: invoke it instead`
-        : `propose asks a person to confirm a send; \`${name}\` is a ${sideEffect} tool: invoke it instead`;
+  /** `propose` asks a person to confirm a send or a write: a read is invoked. */
+  #notConfirmable(call: Call): ToolFailure {
+    const { name } = call.entry.tool.info;
+    const detail = `propose asks a person to confirm a send or a write; \`${name}\` is a read tool, which changes nothing: invoke it instead`;
     return this.#fail(call, 'INVALID_OPTION', { detail });
   }
 

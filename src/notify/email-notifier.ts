@@ -134,7 +134,7 @@ export function emailContent(
   },
 ): EmailContent {
   const data = noticeData(notice, options.includePayload);
-  const words = noticeWords(notice.locale);
+  const words = noticeWords(notice.locale, notice.confirmation.sideEffect);
   const { confirmation: c } = data;
   const headline = words.headline(data.kind, c.title, c.status);
   const rows: [string, string][] = [

@@ -24,6 +24,7 @@ export function noticeData(notice: ApprovalNotice, includePayload: boolean): Not
       id: c.id,
       tool: c.tool,
       title: c.title,
+      ...(c.sideEffect === 'write' ? { sideEffect: 'write' as const } : {}),
       ...(c.actor === undefined ? {} : { actor: c.actor }),
       createdAt: c.createdAt,
       expiresAt: c.expiresAt,

@@ -167,11 +167,62 @@ const zhCN: NoticeWords = {
   },
 };
 
-const words: Readonly<Record<Locale, NoticeWords>> = { en, 'zh-CN': zhCN };
+/** What a notice about a write says instead: approving applies a change, nothing is sent. */
+const enWrite: NoticeWords = {
+  ...en,
+  headline: (kind, title, status) =>
+    kind === 'decided' ? `${title}: ${enWrite.status[status]}` : en.headline(kind, title, status),
+  intro: (kind, afterMs) =>
+    kind === 'created'
+      ? 'A change is waiting for a person to approve or reject it.'
+      : kind === 'reminder'
+        ? 'This change is still waiting for approval and expires soon.'
+        : kind === 'decided'
+          ? 'The change you asked for has been decided.'
+          : en.intro(kind, afterMs),
+  status: {
+    ...en.status,
+    scheduled: 'approved, applying soon (can still be cancelled)',
+    delivering: 'being applied',
+    delivered: 'applied',
+    cancelled: 'cancelled before it was applied',
+  },
+  labels: { ...en.labels, payload: 'Change' },
+};
 
-/** The words for `locale`, English for anything else. */
-export function noticeWords(locale: unknown): NoticeWords {
-  return locale === 'zh-CN' ? words['zh-CN'] : words.en;
+const zhCNWrite: NoticeWords = {
+  ...zhCN,
+  headline: (kind, title, status) =>
+    kind === 'decided' ? `${title}：${zhCNWrite.status[status]}` : zhCN.headline(kind, title, status),
+  intro: (kind, afterMs) =>
+    kind === 'created'
+      ? '有一项更改正在等待人工批准或拒绝。'
+      : kind === 'reminder'
+        ? '这项更改仍在等待审批，即将过期。'
+        : kind === 'decided'
+          ? '你发起的更改已有结果。'
+          : zhCN.intro(kind, afterMs),
+  status: {
+    ...zhCN.status,
+    scheduled: '已批准，即将执行（仍可撤销）',
+    delivering: '执行中',
+    delivered: '已执行',
+    failed: '执行失败',
+    cancelled: '已在执行前撤销',
+  },
+  labels: { ...zhCN.labels, payload: '更改内容' },
+};
+
+const words: Readonly<Record<Locale, NoticeWords>> = { en, 'zh-CN': zhCN };
+const writeWords: Readonly<Record<Locale, NoticeWords>> = { en: enWrite, 'zh-CN': zhCNWrite };
+
+/**
+ * The words for `locale`, English for anything else; for a write (`sideEffect: 'write'`) those of a
+ * change applied, never of a send.
+ */
+export function noticeWords(locale: unknown, sideEffect?: 'send' | 'write'): NoticeWords {
+  const byLocale = sideEffect === 'write' ? writeWords : words;
+  return locale === 'zh-CN' ? byLocale['zh-CN'] : byLocale.en;
 }
 
 /**

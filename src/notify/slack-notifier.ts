@@ -46,7 +46,7 @@ export function slackNotifier(options: SlackNotifierOptions): Notifier {
 /** The Block Kit message for one notice. */
 export function slackMessage(notice: ApprovalNotice, includePayload: boolean): SlackMessage {
   const data = noticeData(notice, includePayload);
-  const words = noticeWords(notice.locale);
+  const words = noticeWords(notice.locale, notice.confirmation.sideEffect);
   const { confirmation: c } = data;
   const headline = words.headline(data.kind, c.title, c.status);
   const actor = c.actor ?? words.labels.unknownActor;

@@ -1,14 +1,19 @@
 /**
- * Internal names are dotted (`kb.search`); providers want `^[A-Za-z][A-Za-z0-9_-]{0,63}$`. The rules
- * below make `.` ↔ `__` lossless by construction: a segment never holds `__`, never starts or ends
- * with `_`, so every `__` in a wire name is a former dot.
+ * Internal names are dotted (`kb.search`, the advice) or flat (`send_email`, as MCP servers and other
+ * catalogs name tools); providers want `^[A-Za-z][A-Za-z0-9_-]{0,63}$`. The rules below make `.` ↔ `__`
+ * lossless by construction: a segment never holds `__`, never starts or ends with `_`, so every `__`
+ * in a wire name is a former dot. A flat name is one segment: its wire name is itself, and holds no
+ * `__`, while every dotted name's wire name does — no two names share a wire name.
  */
 
 /** A segment: starts with a letter; letters, digits, `-`; single `_` only between other characters. */
 const SEGMENT = '[A-Za-z][A-Za-z0-9-]*(?:_[A-Za-z0-9-]+)*';
 
-/** `<domain>.<capability>` with optional further segments (`crm.contact.search`). */
-export const TOOL_NAME_PATTERN: RegExp = new RegExp(`^${SEGMENT}(?:\\.${SEGMENT})+$`);
+/**
+ * One segment (`send_email`, `list-files`), or the advised `<domain>.<capability>` with optional
+ * further segments (`crm.contact.search`).
+ */
+export const TOOL_NAME_PATTERN: RegExp = new RegExp(`^${SEGMENT}(?:\\.${SEGMENT})*$`);
 
 /** The name rule shared by OpenAI, Anthropic, Gemini and Bedrock. */
 export const WIRE_NAME_PATTERN: RegExp = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
@@ -16,7 +21,11 @@ export const WIRE_NAME_PATTERN: RegExp = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 /** The longest wire name every provider accepts. */
 export const MAX_WIRE_NAME_LENGTH = 64;
 
-const WIRE_FORM = new RegExp(`^${SEGMENT}(?:__${SEGMENT})+$`);
+/** A flat name as it is, or a dotted one with each `.` as `__`. */
+const WIRE_FORM = new RegExp(`^${SEGMENT}(?:__${SEGMENT})*$`);
+
+/** The one segment a name is made of, or its first: what a name without a `domain` is filed under. */
+const FIRST_SEGMENT = new RegExp(`^${SEGMENT}$`);
 
 /**
  * True when `name` is a valid internal tool name (its wire form may still be too long).
@@ -25,7 +34,9 @@ const WIRE_FORM = new RegExp(`^${SEGMENT}(?:__${SEGMENT})+$`);
  * ```ts
  * import { isValidToolName } from 'graded-tools';
  * isValidToolName('kb.search'); // true
+ * isValidToolName('send_email'); // true (flat, as MCP servers name tools)
  * isValidToolName('kb..search'); // false
+ * isValidToolName('get__page'); // false (`__` is how a dot goes on the wire)
  * ```
  */
 export function isValidToolName(name: string): boolean {
@@ -33,12 +44,13 @@ export function isValidToolName(name: string): boolean {
 }
 
 /**
- * The provider-safe form of an internal name: every `.` becomes `__`.
+ * The provider-safe form of an internal name: every `.` becomes `__` (a flat name stays as it is).
  *
  * @example
  * ```ts
  * import { toWireName } from 'graded-tools';
  * toWireName('kb.search'); // 'kb__search'
+ * toWireName('send_email'); // 'send_email'
  * ```
  */
 export function toWireName(name: string): string {
@@ -53,6 +65,7 @@ export function toWireName(name: string): string {
  * ```ts
  * import { fromWireName } from 'graded-tools';
  * fromWireName('kb__search'); // 'kb.search'
+ * fromWireName('send_email'); // 'send_email'
  * fromWireName('kb___search'); // undefined
  * ```
  */
@@ -72,4 +85,9 @@ export function fromWireName(wireName: string): string | undefined {
  */
 export function isLegalWireName(name: string): boolean {
   return WIRE_NAME_PATTERN.test(name);
+}
+
+/** True for one name segment: a flat tool name, or a `domain`. */
+export function isNameSegment(name: string): boolean {
+  return FIRST_SEGMENT.test(name);
 }

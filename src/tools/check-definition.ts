@@ -4,7 +4,7 @@ import type { JsonSchema } from '../json-schema.js';
 import type { EscalationStep } from '../notice.js';
 import { compileRules, RuleProblem } from '../policy/rules/compile-rules.js';
 import { describeRule } from '../policy/rules/rule-info.js';
-import { isValidToolName, MAX_WIRE_NAME_LENGTH, toWireName } from '../policy/wire-name.js';
+import { isNameSegment, isValidToolName, MAX_WIRE_NAME_LENGTH, toWireName } from '../policy/wire-name.js';
 import { SIDE_EFFECTS, type SideEffect, type ToolDefinition } from '../tool.js';
 import type { ToolInfo } from '../tool-info.js';
 import { deepFreeze } from '../util/deep-freeze.js';
@@ -17,7 +17,7 @@ import { readEscalation } from './escalation-steps.js';
 import type { PayloadSpec, RegisteredTool, ToolFunction } from './registered-tool.js';
 
 const NAME_RULES =
-  'A tool name is `<domain>.<capability>`: dot-separated segments that start with a letter and hold letters, digits, `-` and single `_` between other characters (e.g. `kb.search`, `crm.contact_notes.list`).';
+  'A tool name is one segment or several joined by dots: each starts with a letter and holds letters, digits, `-` and single `_` between other characters (e.g. `send_email`, `list-files`, or the advised `<domain>.<capability>`: `kb.search`, `crm.contact_notes.list`).';
 
 /** The longest timeout Node's timers take; a larger one fires at once, every millisecond. */
 export const MAX_TIMEOUT_MS = 2_147_483_647;
@@ -36,7 +36,9 @@ function checkHoldMs(holdMs: unknown, grade: SideEffect, name: string): number |
     return fail(
       'INVALID_OPTION',
       name,
-      '`holdMs` (an undo window before delivery) is only for `send` tools.',
+      // A write runs at once when a person or a plan invokes it: a window only its confirmed calls
+      // waited out would promise an undo the other paths never give.
+      '`holdMs` (an undo window before delivery) is only for `send` tools; a write runs when confirmed.',
     );
   if (typeof holdMs !== 'number' || !(holdMs > 0) || holdMs > MAX_HOLD_MS)
     return fail(
@@ -116,7 +118,9 @@ function checkName(fields: Fields): { name: string; wireName: string; domain: st
       `its wire name "${wireName}" has ${wireName.length} characters; providers accept at most ${MAX_WIRE_NAME_LENGTH}. Shorten the name.`,
     );
   }
-  const domain = name.slice(0, name.indexOf('.'));
+  const dot = name.indexOf('.');
+  if (dot === -1) return { name, wireName, domain: flatDomain(fields.domain, name) };
+  const domain = name.slice(0, dot);
   if (fields.domain !== undefined && fields.domain !== domain) {
     fail(
       'DOMAIN_MISMATCH',
@@ -125,6 +129,21 @@ function checkName(fields: Fields): { name: string; wireName: string; domain: st
     );
   }
   return { name, wireName, domain };
+}
+
+/**
+ * A flat name's domain: the `domain` given (one name segment, like `email`), or the name itself — so
+ * `list({ domain })` and the access report file `send_email` under `send_email` until the app says more.
+ */
+function flatDomain(domain: unknown, name: string): string {
+  if (domain === undefined) return name;
+  if (typeof domain !== 'string' || !isNameSegment(domain))
+    return fail(
+      'INVALID_OPTION',
+      name,
+      '`domain` must be one name segment: a letter first, then letters, digits, `-` and single `_` (e.g. `email`).',
+    );
+  return domain;
 }
 
 function checkGrade(fields: Fields, name: string): SideEffect {
@@ -258,14 +277,17 @@ function checkInputSchema(
 const MAX_EDITABLE = 100;
 const MAX_EFFECT_LENGTH = 300;
 
-/** A send tool's `effect`: one line for approvers, with `{field}` placeholders for payload fields. */
+/**
+ * A send's or a write's `effect`: one line for approvers, with `{field}` placeholders for payload
+ * fields (a write's payload is its input).
+ */
 function checkEffect(effect: unknown, grade: SideEffect, name: string): string | undefined {
   if (effect === undefined) return undefined;
-  if (grade !== 'send')
+  if (grade === 'read')
     return fail(
       'INVALID_OPTION',
       name,
-      '`effect` tells approvers what confirming a send does; only send tools have it.',
+      '`effect` tells approvers what confirming a send or a write does; a read tool is never confirmed.',
     );
   if (
     typeof effect !== 'string' ||

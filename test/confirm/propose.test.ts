@@ -91,13 +91,16 @@ describe('registry.propose: an autonomous caller asks for a send without ever ho
     expect(send.prepared).toHaveLength(0);
   });
 
-  it('is for sends only: a read or write tool is refused without running', async () => {
+  it('is for sends and writes: a read tool is refused without running', async () => {
     const { registry } = registryWith();
-    for (const name of ['kb.search', 'ticket.submit']) {
-      const result = await registry.propose(name, { query: 'x', summary: 'x' }, asking);
-      expect(result).toMatchObject({ ok: false, code: 'INVALID_OPTION' });
-      expect(result.ok ? '' : result.error).toContain('invoke it instead');
-    }
+    const result = await registry.propose('kb.search', { query: 'x' }, asking);
+    expect(result).toMatchObject({ ok: false, code: 'INVALID_OPTION' });
+    expect(result.ok ? '' : result.error).toContain('invoke it instead');
+    // A write is stored for a person like a send (test/confirm/propose-write.test.ts).
+    await expect(registry.propose('ticket.submit', { summary: 'x' }, asking)).resolves.toMatchObject({
+      ok: true,
+      requiresConfirm: true,
+    });
   });
 
   it('refuses an unknown tool by name, as invoke does', async () => {

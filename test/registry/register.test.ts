@@ -55,11 +55,13 @@ describe('ToolRegistry#register', () => {
   });
 
   it.each([
-    ['search', 'INVALID_NAME'],
+    ['1search', 'INVALID_NAME'],
+    ['send__email', 'INVALID_NAME'],
     ['kb..search', 'INVALID_NAME'],
     ['kb.se__arch', 'INVALID_NAME'],
     ['kb._search', 'INVALID_NAME'],
     [`kb.${'x'.repeat(62)}`, 'WIRE_NAME_TOO_LONG'],
+    ['x'.repeat(65), 'WIRE_NAME_TOO_LONG'],
   ])('refuses the name %j with %s', (name, code) => {
     const error = refusal(readTool(name).tool);
     expect(error.code).toBe(code);

@@ -115,15 +115,16 @@ describe('write tools with a confirm rule', () => {
     expect(calls).toEqual([{ amount: 250 }]);
   });
 
-  it('propose of a write no rule sends to a person is INVALID_OPTION, and nothing runs', async () => {
+  it('propose of a write no rule sends to a person is still stored for one, and nothing runs', async () => {
     const { registry, calls } = refunds();
     await expect(registry.propose('refund.submit', { amount: 5 })).resolves.toMatchObject({
-      ok: false,
-      code: 'INVALID_OPTION',
+      ok: true,
+      requiresConfirm: true,
+      confirmPayload: { amount: 5 },
     });
     const plain = writeTool('ticket.submit');
     registry.register(plain.tool);
-    await expect(registry.propose('ticket.submit', {})).resolves.toMatchObject({ code: 'INVALID_OPTION' });
+    await expect(registry.propose('ticket.submit', {})).resolves.toMatchObject({ requiresConfirm: true });
     expect(calls).toEqual([]);
     expect(plain.calls).toEqual([]);
   });

@@ -117,6 +117,7 @@ export class ApproverNotices {
         tool: c.tool,
         title: this.#title(c.tool),
         ...(c.actor === undefined ? {} : { actor: c.actor }),
+        ...(c.sideEffect === 'write' ? { sideEffect: 'write' as const } : {}),
         createdAt: c.createdAt,
         expiresAt: c.expiresAt,
         status,

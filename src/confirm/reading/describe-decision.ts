@@ -49,7 +49,8 @@ const enApprovers = (n: number, atStart = false) =>
   n === 1 ? (atStart ? 'A person' : 'a person') : `${n} people`;
 const zhApprovers = (n: number) => (n === 1 ? '有人' : `${n} 人`);
 
-const WORDS: Readonly<Record<Locale, Words>> = {
+/** What the model is told about a send: whether it went out. */
+const SEND_WORDS: Readonly<Record<Locale, Words>> = {
   en: {
     delivered: (at, edited, n) =>
       `Sent at ${at}: ${enApprovers(n)} approved it.` +
@@ -94,9 +95,56 @@ const WORDS: Readonly<Record<Locale, Words>> = {
   },
 };
 
+/** What the model is told about a write: a change applied or not, never a send. */
+const WRITE_WORDS: Readonly<Record<Locale, Words>> = {
+  en: {
+    delivered: (at, edited, n) =>
+      `Applied at ${at}: ${enApprovers(n)} approved it.` +
+      (edited.length === 0
+        ? ''
+        : ` They edited ${edited.join(', ')} before applying it; what was applied is the edited version.`),
+    rejected: (reason) =>
+      reason === undefined
+        ? 'A person rejected this; nothing was changed. They gave no reason.'
+        : `A person rejected this: ${reason}. Nothing was changed.`,
+    expired: (at) => `Nobody decided in time: it expired at ${at} and nothing was changed.`,
+    failed: (error, n) =>
+      `${enApprovers(n, true)} approved this, but applying it failed${error === undefined ? '' : ` (${error})`}. A person may retry it; do not ask again for the same change.`,
+    unknown: (error, n) =>
+      `${enApprovers(n, true)} approved this, but whether it was applied is unknown${error === undefined ? '' : ` (${error})`}. A person will check; do not ask for it again.`,
+    pending: (until) =>
+      `It is waiting for a person to decide (until ${until}). Nothing has been changed yet.`,
+    delivering: (n) => `${enApprovers(n, true)} approved this and it is being applied now.`,
+    scheduled: (at, n) =>
+      `${enApprovers(n, true)} approved this; it will be applied at ${at} unless someone cancels it first. Nothing has been changed yet.`,
+    cancelled: (reason, n) =>
+      `A person cancelled this after ${n === 1 ? 'it was approved' : `${n} people approved it`}${reason === undefined ? '' : `: ${reason}`}. Nothing was changed.`,
+  },
+  'zh-CN': {
+    delivered: (at, edited, n) =>
+      `已于 ${at} 执行：${zhApprovers(n)}批准了它。` +
+      (edited.length === 0 ? '' : `对方在执行前修改了 ${edited.join('、')}，执行的是修改后的版本。`),
+    rejected: (reason) =>
+      reason === undefined
+        ? '有人拒绝了此请求，未做任何更改，对方没有给出原因。'
+        : `有人拒绝了此请求：${reason}。未做任何更改。`,
+    expired: (at) => `无人及时决定：已于 ${at} 过期，未做任何更改。`,
+    failed: (error, n) =>
+      `${zhApprovers(n)}批准了此请求，但执行失败${error === undefined ? '' : `（${error}）`}。可由人重试；请勿再次提出相同的更改。`,
+    unknown: (error, n) =>
+      `${zhApprovers(n)}批准了此请求，但不确定是否已执行${error === undefined ? '' : `（${error}）`}。将由人核实；请勿再次提出。`,
+    pending: (until) => `正在等待有人决定（截至 ${until}）。尚未做任何更改。`,
+    delivering: (n) => `${zhApprovers(n)}批准了此请求，正在执行。`,
+    scheduled: (at, n) =>
+      `${zhApprovers(n)}批准了此请求，将于 ${at} 执行，除非在此之前有人撤销。尚未做任何更改。`,
+    cancelled: (reason, n) =>
+      `有人在${n === 1 ? '' : ` ${n} 人`}批准后撤销了此请求${reason === undefined ? '' : `：${reason}`}。未做任何更改。`,
+  },
+};
+
 /**
  * The words to hand back to the model about a confirmation it asked for: what a person decided, in
- * the model's terms, without the payload. The reason a person gave for rejecting is passed on, so the
+ * the model's terms, without the payload — a send as sent or not, a write as applied or not. The reason a person gave for rejecting is passed on, so the
  * agent can do better next turn. It says what happened, not who: "a person", or "2 people" where several
  * approved; the ids of approvers and cancellers stay in the confirmation's history for the app.
  *
@@ -121,7 +169,8 @@ const WORDS: Readonly<Record<Locale, Words>> = {
  * ```
  */
 export function describeDecision(confirmation: Confirmation, locale: Locale = 'en'): string {
-  const words = WORDS[locale] ?? WORDS.en;
+  const byLocale = confirmation.sideEffect === 'write' ? WRITE_WORDS : SEND_WORDS;
+  const words = byLocale[locale] ?? byLocale.en;
   const step = lastStep(confirmation);
   const at = step?.at ?? confirmation.updatedAt;
   const n = approverCount(confirmation);

@@ -49,7 +49,7 @@ export async function listPage(
   return nextCursor === undefined ? { ok: true, confirmations } : { ok: true, confirmations, nextCursor };
 }
 
-/** A registered send tool as a confirmation screen shows it. */
+/** A registered send tool (or write tool) as a confirmation screen shows it. */
 export function toolView(ctx: FlowContext, name: unknown): ConfirmationToolView | undefined {
   if (typeof name !== 'string') return undefined;
   const tool = ctx.sendTool(name);
@@ -58,6 +58,7 @@ export function toolView(ctx: FlowContext, name: unknown): ConfirmationToolView 
   return Object.freeze({
     name: info.name,
     title: info.title,
+    sideEffect: info.sideEffect === 'write' ? 'write' : 'send',
     description: info.description,
     editable: edit?.editable ?? [],
     ...(info.effect === undefined ? {} : { effect: info.effect }),

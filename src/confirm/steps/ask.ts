@@ -13,6 +13,8 @@ import type { Proposal } from '../proposal.js';
 /** What a person's invoke of a send tool produced, to be stored for confirmation. */
 export interface NewConfirmation {
   readonly tool: string;
+  /** `'write'`: the record says so, for every surface that words it (absent means a send). */
+  readonly sideEffect?: 'send' | 'write' | undefined;
   readonly input: unknown;
   readonly payload: unknown;
   readonly actor: string | undefined;
@@ -85,6 +87,7 @@ function newRecord(ctx: FlowContext, asked: NewConfirmation, payload: unknown): 
   return {
     id: newConfirmationId(),
     tool: asked.tool,
+    ...(asked.sideEffect === 'write' ? { sideEffect: 'write' as const } : {}),
     input: inputForRecord(asked.input),
     payload,
     digest: confirmationDigest(asked.tool, payload),

@@ -19,7 +19,7 @@ import {
 import { el, present } from './dom.js';
 import type { EditState } from './edit-form.js';
 import { renderFields, summarise } from './fields.js';
-import type { Strings } from './i18n.js';
+import { type Strings, stringsForCard } from './i18n.js';
 import { needsMoreApprovals, quorumLine } from './quorum.js';
 import { safeLinks } from './safe-links.js';
 
@@ -63,7 +63,8 @@ const NO_EDIT: EditState = { kind: 'none' };
 
 /** Builds one card; `update` and `showDecision` keep it current. */
 export function createCardView(initial: Card, ctx: CardContext): CardView {
-  const { t } = ctx;
+  // A write's card speaks of a change applied, a send's of what goes out (its grade never changes).
+  const t = stringsForCard(ctx.t, initial);
   const element = el('article', { class: 'confirmation' });
   const outcome = el('p', { role: 'status', class: 'outcome', 'aria-live': 'polite' });
   let selected = false;
@@ -330,6 +331,8 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     );
     if (!expanded) {
       // A compact row: what confirming does and a one-line summary of what is sent; "Review" opens it.
+      // An effect that already names every field leaves nothing to summarise: no dangling dash.
+      const summary = summarise(card.payload, card.labels, card.effect);
       element.replaceChildren(
         ...present(
           head,
@@ -337,7 +340,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
             'p',
             { class: 'line' },
             effect,
-            el('span', { class: 'summary' }, ` — ${summarise(card.payload, card.labels, card.effect)}`),
+            summary !== '' && el('span', { class: 'summary' }, ` — ${summary}`),
           ),
           whoText && el('p', { class: 'decided' }, whoText),
           held(card),

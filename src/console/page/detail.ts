@@ -6,7 +6,7 @@ import { syncClock } from './countdown.js';
 import { formatClock, nameOn } from './decision-words.js';
 import { el, present } from './dom.js';
 import { createEditForm, type EditForm } from './edit-form.js';
-import type { Strings } from './i18n.js';
+import { type Strings, stringsForCard } from './i18n.js';
 
 export interface DetailOptions {
   readonly api: Api;
@@ -117,7 +117,7 @@ export function mountDetail(
           'section',
           { 'aria-labelledby': 'history-title' },
           el('h2', { id: 'history-title' }, t.history),
-          historyList(card, t, options.locale),
+          historyList(card, stringsForCard(t, card), options.locale),
         ),
         // A link's page, once decided (or if it opens nothing), leads on to the console.
         options.link !== undefined && card.status !== 'pending' && toConsole,

@@ -36,7 +36,7 @@ const en = {
   confirmSelected: 'Confirm selected',
   /** The dialog of "Confirm selected": every selected one, with what confirming it does. */
   bulkListTitle: (n: number) =>
-    n === 1 ? 'What confirming the selected send will do:' : `What confirming these ${n} selected will do:`,
+    n === 1 ? 'What confirming the selected one will do:' : `What confirming these ${n} selected will do:`,
   bulkConfirm: (n: number) => (n === 1 ? 'Confirm 1' : `Confirm ${n}`),
   fateSend: 'Sent now.',
   /** `length`: the undo window ("30 seconds"); `at`: when it ends, as near as the page can tell. */
@@ -240,7 +240,7 @@ const zhCN: Strings = {
   empty: '这里没有符合条件的待审批项。',
   selectAll: '全选待确认项',
   select: (title) => `选择：${title}`,
-  confirmSelected: '确认发送所选',
+  confirmSelected: '确认所选',
   bulkListTitle: (n) => (n === 1 ? '确认所选的这一项将会：' : `确认所选的这 ${n} 项将会：`),
   bulkConfirm: (n) => `确认 ${n} 项`,
   fateSend: '立即发送。',
@@ -388,7 +388,185 @@ const zhCN: Strings = {
   },
 };
 
-/** The strings of `locale` ('zh-CN', or English for anything else). */
-export function stringsFor(locale: string): Strings {
-  return locale === 'zh-CN' ? zhCN : en;
+/** The words that differ on a write's card: confirming it applies a change, nothing is sent. */
+type WriteWords = Partial<Omit<Strings, 'statuses' | 'whyNot' | 'notDone' | 'h'>> & {
+  readonly statuses: Record<string, string>;
+  readonly whyNot: Record<string, string>;
+  readonly notDone: Record<string, string>;
+  readonly h: Partial<Strings['h']>;
+};
+
+const enWrite: WriteWords = {
+  statuses: { delivering: 'Applying', delivered: 'Applied', scheduled: 'Applying soon' },
+  fateSend: 'Applied now.',
+  fateHold: (length, at) => `Held for ${length} (until about ${at}) so it can be undone, then applied.`,
+  fateApproval: (count, needed) => {
+    const left = needed - count;
+    return `Not applied yet: your approval makes ${count} of ${needed}; ${left} more ${left === 1 ? 'approval is' : 'approvals are'} needed.`;
+  },
+  confirm: 'Confirm and apply',
+  sendsWith: (title) => `Applies: ${title}`,
+  previewFirst:
+    'You changed this request: press Preview edit to see it here, then confirm. Confirm applies only what this card shows.',
+  whyNot: {
+    SAME_PERSON: 'You asked for this change yourself: another person must confirm it.',
+    FLAG_NOT_GRANTED: 'You may not make this kind of change here: another person must confirm it.',
+    SCOPE_MISMATCH: 'This change belongs to another team: a person there must confirm it.',
+    UNKNOWN_TOOL: 'This kind of change is no longer set up in the app, so it cannot be confirmed.',
+  },
+  approvalRecorded: (count, needed) => {
+    const left = Math.max(1, needed - count);
+    return `Your approval is recorded (${count} of ${needed}). Nothing is applied until ${left} more ${left === 1 ? 'person approves' : 'people approve'}.`;
+  },
+  notFlags: (flags, n) =>
+    `Not applied: approving this needs the ${flags} ${n === 1 ? 'permission' : 'permissions'}, which you do not have.`,
+  limitReached: (at) =>
+    at === ''
+      ? "Not applied: a limit set by the app's rules is reached."
+      : `Not applied: a limit set by the app's rules is reached; it resets at ${at}.`,
+  markDelivered: 'Mark applied',
+  note: 'Note for marking applied (optional)',
+  sendingIn: (left) => `Applying in ${left}`,
+  sendingNow: 'Applying now…',
+  scheduled: (at) => `Approved — applying at ${at} unless someone undoes it.`,
+  undone: 'Undone: nothing was changed.',
+  cancelledBy: (who) => `Cancelled by ${who}; nothing was changed`,
+  tooLateToUndo: 'Too late to undo: it is already being applied or was applied.',
+  alreadyUndone: (who) => `Already undone by ${who}: nothing was changed.`,
+  delivered: 'Applied.',
+  rejected: 'Rejected: nothing was changed.',
+  markedDelivered: 'Marked as applied.',
+  alreadyDecidedBy: (who, status) => `Already decided by ${who} (${status}). Nothing was applied again.`,
+  markedBy: 'Marked applied',
+  expired: 'Expired: nobody confirmed it in time. Nothing was changed.',
+  payloadChanged: 'The request changed since it was shown: nothing was changed. Review it again.',
+  linkPayloadChanged:
+    'The request changed since this link was made: nothing was changed. Review it in the approvals console.',
+  samePerson: 'You asked for this change yourself: another person must confirm it. Nothing was changed.',
+  deliveryFailed: 'Applying it failed: it may not have taken effect. See what went wrong below.',
+  notDone: {
+    INVALID_INPUT: 'Not applied: some fields are not valid.',
+    INVALID_OPTION: 'Not applied: this change is not allowed here (only some fields may be edited).',
+    EDIT_NOT_PREVIEWED:
+      'Not applied: this edit was not previewed as it is. Preview it, check the card, then confirm.',
+    FLAG_NOT_GRANTED: 'Not applied: you may not make this kind of change here.',
+    SCOPE_MISMATCH: 'Not applied: this change belongs to another team.',
+    UNKNOWN_TOOL: 'Not applied: this kind of change is no longer set up in the app.',
+    SCHEMA_ERROR: 'Not applied: the app cannot check this edit right now.',
+    CONFIRMATION_NOT_FOUND: 'This request no longer exists.',
+    RULE_DENIED: "Not applied: one of the app's rules refuses it.",
+  },
+  payload: 'The change asked for',
+  editHint:
+    'Only these fields may be changed. Preview shows the edit on the card; Confirm applies only what the card shows.',
+  editRestartsApprovals:
+    'Others approved this change as it is now: confirming an edit records your approval of the edited change, and the others must approve again.',
+  previewFailed: 'This edit cannot be applied:',
+  h: {
+    delivering: 'Being applied',
+    delivered: 'Applied',
+    markedDelivered: (who) => `${who} marked it applied`,
+    failed: 'Applying it failed',
+    unknown: 'No answer from the tool: whether it was applied is unknown',
+    expired: 'Expired: nobody decided in time; nothing was changed',
+    cancelled: (who) => `Cancelled by ${who}; nothing was changed`,
+    cancelledNobody: 'Cancelled; nothing was changed',
+  },
+};
+
+const zhCNWrite: WriteWords = {
+  statuses: { delivering: '执行中', delivered: '已执行', failed: '执行失败', scheduled: '即将执行' },
+  fateSend: '立即执行。',
+  fateHold: (length, at) => `先保留 ${length}（约到 ${at}），此前可撤销，之后执行。`,
+  fateApproval: (count, needed) =>
+    `暂不执行：加上你的批准为 ${count}/${needed}，还需 ${needed - count} 人批准。`,
+  confirm: '确认执行',
+  sendsWith: (title) => `执行：${title}`,
+  previewFirst: '你修改了此项请求：请先点击“预览修改”在此查看，再确认。确认只会执行卡片上显示的内容。',
+  whyNot: {
+    SAME_PERSON: '这是你自己发起的更改：必须由另一个人确认。',
+    FLAG_NOT_GRANTED: '你在此处无权进行此类更改：需由其他人确认。',
+    SCOPE_MISMATCH: '此更改属于其他团队：需由该团队的人确认。',
+    UNKNOWN_TOOL: '应用中已不再提供此类更改，无法确认。',
+  },
+  approvalRecorded: (count, needed) =>
+    `你的批准已记录（${count}/${needed}）。还需 ${Math.max(1, needed - count)} 人批准后才会执行。`,
+  notFlags: (flags) => `未执行：批准此项需要 ${flags} 权限，而你没有。`,
+  limitReached: (at) =>
+    at === '' ? '未执行：已达到应用规则设定的限额。' : `未执行：已达到应用规则设定的限额，将于 ${at} 重置。`,
+  markDelivered: '标记为已执行',
+  note: '标记执行的备注（可选）',
+  sendingIn: (left) => `${left} 后执行`,
+  sendingNow: '正在执行…',
+  scheduled: (at) => `已批准 — 将于 ${at} 执行，除非有人撤销。`,
+  undone: '已撤销：未做任何更改。',
+  cancelledBy: (who) => `${who} 已撤销，未做任何更改`,
+  tooLateToUndo: '来不及撤销：已在执行或已执行。',
+  alreadyUndone: (who) => `已由 ${who} 撤销：未做任何更改。`,
+  delivered: '已执行。',
+  rejected: '已拒绝：未做任何更改。',
+  markedDelivered: '已标记为已执行。',
+  alreadyDecidedBy: (who, status) => `已由 ${who} 处理（${status}），不会再次执行。`,
+  markedBy: '已标记为已执行',
+  expired: '已过期：无人及时确认，未做任何更改。',
+  payloadChanged: '请求在展示后已被更改：未做任何更改，请重新查看。',
+  linkPayloadChanged: '生成此链接后请求已被更改：未做任何更改。请在审批控制台中重新查看。',
+  samePerson: '这是你自己发起的更改：必须由另一个人确认。未做任何更改。',
+  deliveryFailed: '执行失败：可能没有生效。出错原因见下方。',
+  notDone: {
+    INVALID_INPUT: '未执行：有字段不合规。',
+    INVALID_OPTION: '未执行：此处不允许这样修改（只能修改部分字段）。',
+    EDIT_NOT_PREVIEWED: '未执行：此修改未按当前内容预览。请先预览，核对卡片后再确认。',
+    FLAG_NOT_GRANTED: '未执行：你在此处无权进行此类更改。',
+    SCOPE_MISMATCH: '未执行：此更改属于其他团队。',
+    UNKNOWN_TOOL: '未执行：应用中已不再提供此类更改。',
+    SCHEMA_ERROR: '未执行：应用暂时无法检查此修改。',
+    CONFIRMATION_NOT_FOUND: '此请求已不存在。',
+    RULE_DENIED: '未执行：应用的一条规则拒绝了它。',
+  },
+  payload: '请求执行的更改',
+  editHint: '只能修改这些字段。预览会在卡片上显示修改；确认只执行卡片上显示的内容。',
+  editRestartsApprovals: '其他人已批准当前更改：确认修改后将记录你对修改后内容的批准，其他人需要重新批准。',
+  previewFailed: '此修改无法执行：',
+  h: {
+    delivering: '正在执行',
+    delivered: '已执行',
+    markedDelivered: (who) => `${who} 标记为已执行`,
+    failed: '执行失败',
+    unknown: '执行无回应：不确定是否已生效',
+    expired: '已过期：无人及时处理，未做任何更改',
+    scheduled: (who, at) => `${who} 已批准；将于 ${at} 执行，此前可撤销`,
+    cancelled: (who) => `${who} 已撤销，未做任何更改`,
+    cancelledNobody: '已撤销，未做任何更改',
+  },
+};
+
+/** The send words with a write's laid over them, nested groups merged key by key. */
+function withWriteWords(base: Strings, write: WriteWords): Strings {
+  return {
+    ...base,
+    ...write,
+    statuses: { ...base.statuses, ...write.statuses },
+    whyNot: { ...base.whyNot, ...write.whyNot },
+    notDone: { ...base.notDone, ...write.notDone },
+    h: { ...base.h, ...write.h },
+  };
+}
+
+const enForWrites = withWriteWords(en, enWrite);
+const zhCNForWrites = withWriteWords(zhCN, zhCNWrite);
+
+/**
+ * The strings of `locale` ('zh-CN', or English for anything else); for a write (`sideEffect: 'write'`)
+ * the words of a change applied, never of a send.
+ */
+export function stringsFor(locale: string, sideEffect?: 'send' | 'write'): Strings {
+  const write = sideEffect === 'write';
+  if (locale === 'zh-CN') return write ? zhCNForWrites : zhCN;
+  return write ? enForWrites : en;
+}
+
+/** The strings for one card: its grade's words, in the language `t` is in. */
+export function stringsForCard(t: Strings, card: { readonly sideEffect?: 'send' | 'write' }): Strings {
+  return card.sideEffect === 'write' ? stringsFor(t.lang, 'write') : t;
 }

@@ -10,7 +10,7 @@ import { syncClock } from './countdown.js';
 import { describeDecision, isTaken } from './decision-words.js';
 import { el } from './dom.js';
 import { summarise } from './fields.js';
-import type { Strings } from './i18n.js';
+import { type Strings, stringsForCard } from './i18n.js';
 
 const STATUSES = [
   'pending',
@@ -258,15 +258,17 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     el(
       'li',
       { 'data-id': view.card.id },
-      el('strong', {}, view.card.effect ?? t.sendsWith(view.card.title)),
+      el('strong', {}, view.card.effect ?? stringsForCard(t, view.card).sendsWith(view.card.title)),
       el('span', { class: 'summary' }, ` — ${summarise(view.card.payload, view.card.labels)}`),
       el('span', { class: 'fate' }, text),
     );
   const showStep = () => {
-    listed = selection().map((view) => ({ view, fate: fateOf(view.card, t) }));
+    listed = selection().map((view) => ({ view, fate: fateOf(view.card, stringsForCard(t, view.card)) }));
     if (bulkBusy || !listed.some(({ fate }) => isConfirmed(fate))) return;
     sendTitle.textContent = t.bulkListTitle(listed.length);
-    sendList.replaceChildren(...listed.map(({ view, fate }) => fateLine(view, fateText(fate, t))));
+    sendList.replaceChildren(
+      ...listed.map(({ view, fate }) => fateLine(view, fateText(fate, stringsForCard(t, view.card)))),
+    );
     sendNow.textContent = confirmLabel(
       listed.map(({ fate }) => fate),
       t,
@@ -323,7 +325,9 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     // After a confirm, the same list as before the click, each with what happened to it.
     if (action === 'confirm')
       bulkResults.replaceChildren(
-        ...shown.map(({ view, fate }) => fateLine(view, resultText(fate, results.get(view.card.id), t))),
+        ...shown.map(({ view, fate }) =>
+          fateLine(view, resultText(fate, results.get(view.card.id), stringsForCard(t, view.card))),
+        ),
       );
     refreshControls();
   };

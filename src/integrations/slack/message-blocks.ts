@@ -6,7 +6,7 @@ import type { Locale } from '../../messages/index.js';
 import { isRecord } from '../../util/is-record.js';
 import { ACTIONS, buttonValue, OPEN_CONSOLE_ACTION } from './action-value.js';
 import { cut, escapedWithin, escapeMrkdwn, slackDate, slackTime, webUrl } from './mrkdwn.js';
-import { joinNames, type SlackWords, slackWords } from './slack-words.js';
+import { gradeOf, joinNames, type SlackWords, slackWords } from './slack-words.js';
 
 /** One Block Kit block, as JSON. */
 export type Block = Record<string, unknown>;
@@ -60,7 +60,7 @@ const SHORT_VALUE = 120;
  */
 export function approvalMessage(input: CardInput): SlackMessage {
   const { confirmation: c, tool, nameOf } = input;
-  const words = slackWords(input.locale);
+  const words = slackWords(input.locale, gradeOf(c, tool));
   const title = tool?.title ?? c.tool;
   const effect = tool?.effect === undefined ? undefined : describeEffect(tool.effect, c.payload);
   const blocks: Block[] = [{ type: 'header', text: plain(title, BLOCK_LIMITS.header) }];

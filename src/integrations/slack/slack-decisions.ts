@@ -18,7 +18,7 @@ import {
 import type { People, SlackPerson } from './person.js';
 import type { SlackApi } from './slack-api.js';
 import type { SlackRegistry } from './slack-registry.js';
-import { type SlackWords, slackWords } from './slack-words.js';
+import { gradeOf, type SlackWords, slackWords } from './slack-words.js';
 
 /** What the decisions are made with. */
 export interface DecisionSettings {
@@ -202,7 +202,7 @@ export class SlackDecisions {
 
   #rejectView(record: Confirmation, meta: ModalMeta) {
     const tool = this.#s.registry().confirmations.tool(record.tool);
-    return rejectModal(meta, tool?.title ?? record.tool, this.#words);
+    return rejectModal(meta, tool?.title ?? record.tool, slackWords(this.#s.locale(), gradeOf(record, tool)));
   }
 
   #editView(record: Confirmation, meta: ModalMeta) {
@@ -213,7 +213,7 @@ export class SlackDecisions {
       payload: record.payload,
       editable: tool.editable,
       labels: payloadLabels(tool.payloadSchema, this.#s.locale()),
-      words: this.#words,
+      words: slackWords(this.#s.locale(), gradeOf(record, tool)),
     });
   }
 

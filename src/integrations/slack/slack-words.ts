@@ -143,7 +143,7 @@ const zhCN: SlackWords = {
   expired: '已过期：无人及时决定，未发送。',
   notLinked: '你的 Slack 账号未关联到本应用的审批人，未做任何决定。',
   notDone: (error) => `未执行：${error}`,
-  reminder: (expires) => `提醒：这项发送仍在等待审批，将于 ${expires} 过期。`,
+  reminder: (expires) => `提醒：此项仍在等待审批，将于 ${expires} 过期。`,
   rejectTitle: '拒绝这项发送',
   rejectReason: '拒绝的原因？',
   editTitle: '编辑并批准',
@@ -159,9 +159,56 @@ const zhCN: SlackWords = {
     `未完成：此内容太长，无法在 Slack 中完整显示，因此不能在这里批准。${link === undefined ? '请在审批控制台中批准。' : `请在审批控制台中打开：${link}`}`,
 };
 
-/** The words for `locale`, English for anything else. */
-export function slackWords(locale: Locale): SlackWords {
+/** What a write's card says instead: approving applies a change, nothing is sent. */
+const enWrite: SlackWords = {
+  ...en,
+  approveConfirmTitle: 'Approve this change?',
+  approveConfirmText: 'It is applied as shown once enough people approve.',
+  sending: 'applying…',
+  sent: 'applied',
+  sendsAt: (time) => `applying at ${time} unless someone presses Undo`,
+  cancelledBy: (name, reason) =>
+    reason === undefined
+      ? `Cancelled by ${name}; nothing was changed`
+      : `Cancelled by ${name}: ${reason}; nothing was changed`,
+  failed: (error) => `applying it failed: ${error}`,
+  markedDelivered: (name) => `Marked applied by ${name}`,
+  expired: 'Expired: nobody decided in time. Nothing was changed.',
+  rejectTitle: 'Reject this change',
+  editIntro: 'Change what may be changed; approving applies exactly this once enough people approve.',
+};
+
+const zhCNWrite: SlackWords = {
+  ...zhCN,
+  approveConfirmTitle: '批准这项更改？',
+  approveConfirmText: '足够多的人批准后，将按所示内容执行。',
+  sending: '执行中……',
+  sent: '已执行',
+  sendsAt: (time) => `将于 ${time} 执行，除非有人点击撤销`,
+  cancelledBy: (name, reason) =>
+    reason === undefined ? `${name} 已撤销，未做任何更改` : `${name} 已撤销：${reason}，未做任何更改`,
+  failed: (error) => `执行失败：${error}`,
+  markedDelivered: (name) => `${name} 已标记为已执行`,
+  expired: '已过期：无人及时决定，未做任何更改。',
+  rejectTitle: '拒绝这项更改',
+  editIntro: '修改允许修改的内容；足够多的人批准后，将按此内容执行。',
+};
+
+/**
+ * The words for `locale`, English for anything else; for a write (`sideEffect: 'write'`) those of a
+ * change applied, never of a send.
+ */
+export function slackWords(locale: Locale, sideEffect?: 'send' | 'write'): SlackWords {
+  if (sideEffect === 'write') return locale === 'zh-CN' ? zhCNWrite : enWrite;
   return locale === 'zh-CN' ? zhCN : en;
+}
+
+/** A confirmation's grade as its record says, or its tool's (a write asked before records said so). */
+export function gradeOf(
+  confirmation: { readonly sideEffect?: 'send' | 'write' },
+  tool: { readonly sideEffect?: 'send' | 'write' } | undefined,
+): 'send' | 'write' {
+  return confirmation.sideEffect === 'write' || tool?.sideEffect === 'write' ? 'write' : 'send';
 }
 
 /** `Li`, `Li and Wu`, `Li, Wu and Ana`, in the words' language. */

@@ -27,8 +27,8 @@ export interface ConfirmationRow {
   readonly error: string | null;
   readonly history: string;
   /**
-   * What the confirmation was asked with and never changes — `note`, `links`, `ref` and `requires` —
-   * as JSON text (an object), or null when it has none of them.
+   * What the confirmation was asked with and never changes — `note`, `links`, `ref`, `requires` and a
+   * write's `sideEffect` — as JSON text (an object), or null when it has none of them.
    */
   readonly about: string | null;
   /** The approvals so far as `approvalsJson` writes them (a compare-and-set compares this text), or null. */
@@ -92,9 +92,16 @@ export function rowToConfirmation(row: ConfirmationRow, toIso: (time: unknown) =
 }
 
 /** The stored `about` object's fields, each only when it has the shape it was stored with. */
-function aboutOf(text: string): Pick<Confirmation, 'note' | 'links' | 'ref' | 'requires'> {
-  const about = JSON.parse(text) as { note?: unknown; links?: unknown; ref?: unknown; requires?: unknown };
+function aboutOf(text: string): Pick<Confirmation, 'note' | 'links' | 'ref' | 'requires' | 'sideEffect'> {
+  const about = JSON.parse(text) as {
+    note?: unknown;
+    links?: unknown;
+    ref?: unknown;
+    requires?: unknown;
+    sideEffect?: unknown;
+  };
   return {
+    ...(about.sideEffect === 'write' ? { sideEffect: 'write' as const } : {}),
     ...(typeof about.note === 'string' ? { note: about.note } : {}),
     ...(Array.isArray(about.links) ? { links: about.links as readonly ConfirmationLink[] } : {}),
     ...(typeof about.ref === 'string' ? { ref: about.ref } : {}),
@@ -104,11 +111,19 @@ function aboutOf(text: string): Pick<Confirmation, 'note' | 'links' | 'ref' | 'r
   };
 }
 
-/** `note`, `links`, `ref` and `requires` as the `about` column holds them. */
+/** `note`, `links`, `ref`, `requires` and a write's `sideEffect` as the `about` column holds them. */
 function aboutText(confirmation: Confirmation): string | null {
   const { note, links, ref, requires } = confirmation;
-  if (note === undefined && links === undefined && ref === undefined && requires === undefined) return null;
-  return JSON.stringify({ note, links, ref, requires });
+  const sideEffect = confirmation.sideEffect === 'write' ? 'write' : undefined;
+  if (
+    note === undefined &&
+    links === undefined &&
+    ref === undefined &&
+    requires === undefined &&
+    sideEffect === undefined
+  )
+    return null;
+  return JSON.stringify({ note, links, ref, requires, sideEffect });
 }
 
 /** The `about` text with `requires` set (an edit's stricter requirement), the rest as it was. */

@@ -31,7 +31,7 @@ const WORDS = {
   },
   'zh-CN': {
     selectAll: '全选待确认项',
-    confirmSelected: '确认发送所选',
+    confirmSelected: '确认所选',
     title: '确认所选的这 4 项将会：',
     button: '确认 3 项',
     now: '立即发送。',

@@ -53,6 +53,8 @@ export interface ConsoleApp {
   readonly refunds: { readonly orderId: string; readonly amount: string; readonly approvedBy: string }[];
   /** What `reminder.send` (held 30 s for its undo window) delivered, in order, with who approved it. */
   readonly reminders: { readonly to: string; readonly approvedBy: string }[];
+  /** What the write `meeting.reschedule` ran with, in order: a change the agent proposed and a person confirmed. */
+  readonly changes: { readonly meeting: string; readonly date: string }[];
   /** Every request the console answered, in order. */
   readonly answered: Answered[];
   /** Moves the registry's clock on (for expiry). */
@@ -65,6 +67,8 @@ export interface ConsoleApp {
   askRefund(orderId: string, amountCents: number): Promise<string>;
   /** The agent asks to send a payment reminder, held 30 s after it is approved; returns the confirmation's id. */
   askHeld(to: string): Promise<string>;
+  /** The agent proposes a write (moving a meeting), with why; returns the confirmation's id. */
+  askChange(meeting: string, date: string, why?: Why): Promise<string>;
   /** `approvals.createApprovalLink`: a one-time link under `url`. */
   createApprovalLink(id: string, options: ApprovalLinkOptions): Promise<ApprovalLinkResult>;
   /** Signs `person` in for `context` (a session cookie for the console's origin). */
@@ -94,6 +98,7 @@ export async function startConsoleApp(options: {
   const deliveries: Message[] = [];
   const refunds: ConsoleApp['refunds'] = [];
   const reminders: ConsoleApp['reminders'] = [];
+  const changes: ConsoleApp['changes'] = [];
   const answered: Answered[] = [];
   const sessions = new Map<string, ConsolePerson>();
 
@@ -210,6 +215,27 @@ export async function startConsoleApp(options: {
     }),
   );
 
+  registry.register(
+    defineTool({
+      name: 'meeting.reschedule',
+      title: 'Move a meeting',
+      description: "Move a meeting in the team's calendar to another day.",
+      sideEffect: 'write',
+      // A write's payload is its input: the placeholders read it.
+      effect: 'Moves {meeting} to {date}',
+      inputSchema: {
+        type: 'object',
+        properties: { meeting: { type: 'string' }, date: { type: 'string' } },
+        required: ['meeting', 'date'],
+        additionalProperties: false,
+      } as const,
+      run: (input) => {
+        changes.push({ meeting: String(input.meeting), date: String(input.date) });
+        return { moved: input.meeting };
+      },
+    }),
+  );
+
   // The port is known only once the server listens; `publicUrl` must be known to the console before.
   const server: Server = createServer((req, res) => {
     res.on('finish', () => {
@@ -248,6 +274,7 @@ export async function startConsoleApp(options: {
     deliveries,
     refunds,
     reminders,
+    changes,
     answered,
     advanceClock: (ms) => {
       clockOffset += ms;
@@ -270,6 +297,15 @@ export async function startConsoleApp(options: {
         'reminder.send',
         { to, invoice: 'INV-2041' },
         { actor: 'agent-ana' },
+      );
+      if (!asked.ok || !asked.requiresConfirm) throw new Error(`ask failed: ${JSON.stringify(asked)}`);
+      return asked.confirmationId;
+    },
+    async askChange(meeting, date, why = {}) {
+      const asked = await registry.propose(
+        'meeting.reschedule',
+        { meeting, date },
+        { actor: 'agent-ana', ...why },
       );
       if (!asked.ok || !asked.requiresConfirm) throw new Error(`ask failed: ${JSON.stringify(asked)}`);
       return asked.confirmationId;

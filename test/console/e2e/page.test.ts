@@ -141,7 +141,7 @@ describe('the page', () => {
     const second = await app.ask({ ...refund, to: 'li@example.com' });
     const page = await openInbox({ locale: 'zh-CN' });
     expect(await page.locator('html').getAttribute('lang')).toBe('zh-CN');
-    await page.getByRole('button', { name: '确认发送所选' }).waitFor();
+    await page.getByRole('button', { name: '确认所选' }).waitFor();
     const card = await openCard(cardOf(page, first));
     expect(await card.textContent()).toContain('收件人');
     await card.getByRole('button', { name: '确认发送', exact: true }).click();
@@ -151,7 +151,7 @@ describe('the page', () => {
     await other.getByRole('button', { name: '拒绝', exact: true }).click();
     expect(await outcomeOf(other)).toBe('已拒绝：没有发送任何内容。');
     // Nothing left to decide here: the bulk bar is gone.
-    await expect.poll(() => page.getByRole('button', { name: '确认发送所选' }).isHidden()).toBe(true);
+    await expect.poll(() => page.getByRole('button', { name: '确认所选' }).isHidden()).toBe(true);
     expect(app.deliveries).toEqual([refund]);
   });
 
