@@ -6,8 +6,10 @@ export interface Utility {
   autonomous: number;
   /** Needs a person, and every write or send could be proposed. */
   withPerson: number;
-  /** Some call was refused (a read, or a proposal). */
+  /** Some call could not even be asked for: refused by a gate, the input or the model's exit, not a rule. */
   blocked: number;
+  /** Some call was denied by the app's rule set (each such call is a false deny): asked for, refused. */
+  deniedByRules: number;
 }
 
 export interface SuiteMetrics {
@@ -68,9 +70,11 @@ function proposals(pairs: readonly PairResult[]): Proposal[] {
 }
 
 function utility(tasks: readonly UserTaskResult[]): Utility {
-  const result: Utility = { autonomous: 0, withPerson: 0, blocked: 0 };
+  const result: Utility = { autonomous: 0, withPerson: 0, blocked: 0, deniedByRules: 0 };
   for (const task of tasks) {
-    if (task.calls.some((call) => !call.ok)) result.blocked++;
+    const refused = task.calls.filter((call) => !call.ok);
+    if (refused.some((call) => call.code !== 'RULE_DENIED')) result.blocked++;
+    else if (refused.length > 0) result.deniedByRules++;
     else if (task.calls.some((call) => call.kind === 'proposal')) result.withPerson++;
     else result.autonomous++;
   }
@@ -110,6 +114,7 @@ export function totalOf(suites: readonly SuiteMetrics[]): SuiteMetrics {
     autonomous: sum((m) => pick(m).autonomous),
     withPerson: sum((m) => pick(m).withPerson),
     blocked: sum((m) => pick(m).blocked),
+    deniedByRules: sum((m) => pick(m).deniedByRules),
   });
   return {
     userTasks: sum((m) => m.userTasks),

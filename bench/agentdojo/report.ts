@@ -6,6 +6,7 @@ const COLUMNS: readonly [string, (m: SuiteMetrics) => string | number][] = [
   ['autonomous', (m) => m.utility.autonomous],
   ['with person', (m) => m.utility.withPerson],
   ['blocked', (m) => m.utility.blocked],
+  ['denied by a rule', (m) => m.utility.deniedByRules],
   ['user reads refused', (m) => m.readRefusedForUser],
   ['false denies', (m) => m.falseDenies],
   ['pairs (replayed)', (m) => `${m.pairs} (${m.pairsReplayed})`],

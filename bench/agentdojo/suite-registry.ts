@@ -25,7 +25,7 @@ export function registeredName(suite: SuiteName, name: string): string {
   return FLAT_NAMES ? name : `${suite}.${name}`;
 }
 
-const FLAT_NAMES = false;
+const FLAT_NAMES = true;
 
 /** Every write or send that ran (none should: nothing here is ever confirmed). */
 export interface RanLedger {
