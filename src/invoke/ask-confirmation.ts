@@ -1,3 +1,4 @@
+import type { Origins } from '../confirmation.js';
 import type { ConfirmRequired, ErrorCode } from '../result.js';
 import type { ApprovalRequirement } from '../rule.js';
 
@@ -16,6 +17,8 @@ export interface ConfirmationRequest {
     readonly links?: readonly { readonly label: string; readonly url: string }[];
     readonly ref?: string;
   };
+  /** Asked within an agent run, of a tool with `destinations`: where each destination's value came from. */
+  readonly origins?: Origins;
 }
 
 /** The confirmation side's answer: the pending confirmation to show, or why none was made. */

@@ -1,10 +1,11 @@
-import type { Confirmation } from '../../confirmation.js';
+import type { Confirmation, Origins } from '../../confirmation.js';
 import { nameProblem, recordableLabel } from '../../policy/labels.js';
 import type { ConfirmRequired, ErrorCode } from '../../result.js';
 import type { ApprovalRequirement } from '../../rule.js';
 import { historyEntry } from '../../stores/transitions.js';
 import { snapshotJson } from '../../util/canonical-json.js';
 import { describeThrown } from '../../util/describe-thrown.js';
+import { readOrigins } from '../../util/read-origins.js';
 import { newConfirmationId } from '../confirmation-id.js';
 import { confirmationDigest } from '../digest.js';
 import { type FlowContext, storeFailure, storeFailureCode } from '../flow-context.js';
@@ -21,6 +22,8 @@ export interface NewConfirmation {
   readonly requires?: ApprovalRequirement | undefined;
   /** What the asker attached for the approver (`propose`): already read by `readProposal`. */
   readonly about?: Proposal | undefined;
+  /** Where each destination's value came from within the agent run: stored for rules and the approver. */
+  readonly origins?: Origins | undefined;
 }
 
 /** Why a confirmation could not be created: the registry words and reports it like any failure. */
@@ -80,6 +83,8 @@ function newRecord(ctx: FlowContext, asked: NewConfirmation, payload: unknown): 
   const now = ctx.now();
   const createdAt = new Date(now).toISOString();
   const scope = recordableLabel(asked.scope);
+  // Copied in the documented shape: described to the approver, never part of the digest.
+  const origins = readOrigins(asked.origins);
   return {
     id: newConfirmationId(),
     tool: asked.tool,
@@ -90,6 +95,7 @@ function newRecord(ctx: FlowContext, asked: NewConfirmation, payload: unknown): 
     ...(scope === undefined ? {} : { scope }),
     ...asked.about,
     ...(asked.requires === undefined ? {} : { requires: asked.requires, approvals: [] }),
+    ...(origins === undefined ? {} : { origins }),
     createdAt,
     expiresAt: new Date(now + ctx.ttlMs).toISOString(),
     updatedAt: createdAt,

@@ -7,6 +7,7 @@ import {
   type ConfirmationStatus,
 } from '../../confirmation.js';
 import type { ApprovalRequirement } from '../../rule.js';
+import { readOrigins } from '../../util/read-origins.js';
 import { approvalsJson } from '../transitions.js';
 
 /** A confirmation as the SQL stores keep it: JSON as text, times as the driver returns them. */
@@ -27,8 +28,8 @@ export interface ConfirmationRow {
   readonly error: string | null;
   readonly history: string;
   /**
-   * What the confirmation was asked with and never changes — `note`, `links`, `ref` and `requires` —
-   * as JSON text (an object), or null when it has none of them.
+   * What the confirmation was asked with and never changes — `note`, `links`, `ref`, `requires` and
+   * `origins` — as JSON text (an object), or null when it has none of them.
    */
   readonly about: string | null;
   /** The approvals so far as `approvalsJson` writes them (a compare-and-set compares this text), or null. */
@@ -91,9 +92,19 @@ export function rowToConfirmation(row: ConfirmationRow, toIso: (time: unknown) =
   };
 }
 
-/** The stored `about` object's fields, each only when it has the shape it was stored with. */
-function aboutOf(text: string): Pick<Confirmation, 'note' | 'links' | 'ref' | 'requires'> {
-  const about = JSON.parse(text) as { note?: unknown; links?: unknown; ref?: unknown; requires?: unknown };
+/**
+ * The stored `about` object's fields, each only when it has the shape it was stored with (a row
+ * written before `origins` existed simply has none).
+ */
+function aboutOf(text: string): Pick<Confirmation, 'note' | 'links' | 'ref' | 'requires' | 'origins'> {
+  const about = (JSON.parse(text) ?? {}) as {
+    note?: unknown;
+    links?: unknown;
+    ref?: unknown;
+    requires?: unknown;
+    origins?: unknown;
+  };
+  const origins = readOrigins(about.origins);
   return {
     ...(typeof about.note === 'string' ? { note: about.note } : {}),
     ...(Array.isArray(about.links) ? { links: about.links as readonly ConfirmationLink[] } : {}),
@@ -101,14 +112,22 @@ function aboutOf(text: string): Pick<Confirmation, 'note' | 'links' | 'ref' | 'r
     ...(typeof about.requires === 'object' && about.requires !== null
       ? { requires: about.requires as ApprovalRequirement }
       : {}),
+    ...(origins === undefined ? {} : { origins }),
   };
 }
 
-/** `note`, `links`, `ref` and `requires` as the `about` column holds them. */
+/** `note`, `links`, `ref`, `requires` and `origins` as the `about` column holds them. */
 function aboutText(confirmation: Confirmation): string | null {
-  const { note, links, ref, requires } = confirmation;
-  if (note === undefined && links === undefined && ref === undefined && requires === undefined) return null;
-  return JSON.stringify({ note, links, ref, requires });
+  const { note, links, ref, requires, origins } = confirmation;
+  if (
+    note === undefined &&
+    links === undefined &&
+    ref === undefined &&
+    requires === undefined &&
+    origins === undefined
+  )
+    return null;
+  return JSON.stringify({ note, links, ref, requires, origins });
 }
 
 /** The `about` text with `requires` set (an edit's stricter requirement), the rest as it was. */
