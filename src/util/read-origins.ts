@@ -69,3 +69,36 @@ function originOf(item: unknown, withTitles: boolean): TitledOrigin | undefined 
 function isName(value: unknown): value is string {
   return typeof value === 'string' && value !== '' && value.length <= MAX_NAME;
 }
+
+/**
+ * `origins` read as `readOrigins` reads them, each tool origin with its tool's title for people when
+ * `titleOf` knows one (a title equal to the name, empty, or a `titleOf` that throws adds none).
+ */
+export function titledOrigins(
+  origins: unknown,
+  titleOf: (tool: string) => string | undefined,
+): Readonly<Record<string, readonly TitledOrigin[]>> | undefined {
+  const read = readOrigins(origins);
+  if (read === undefined) return undefined;
+  const titled: Record<string, readonly TitledOrigin[]> = {};
+  for (const [field, list] of Object.entries(read))
+    setOwn(
+      titled,
+      field,
+      list.map((origin) => {
+        if (origin.tool === undefined) return origin;
+        const title = safeTitle(titleOf, origin.tool);
+        return title === undefined ? origin : { ...origin, title };
+      }),
+    );
+  return titled;
+}
+
+function safeTitle(titleOf: (tool: string) => string | undefined, tool: string): string | undefined {
+  try {
+    const title = titleOf(tool);
+    return isName(title) && title !== tool ? title : undefined;
+  } catch {
+    return undefined;
+  }
+}

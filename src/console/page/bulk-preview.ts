@@ -27,6 +27,18 @@ export function fateOf(card: Card, t: Strings): Fate {
   return card.holdMs === undefined ? { kind: 'send' } : { kind: 'hold', holdMs: card.holdMs };
 }
 
+/**
+ * The card's destinations no one vouched for, in the server's words ("Check — to: appears only in what
+ * the agent read from Inbox (inbox.read)"), so a bulk confirm does not pass one by unread; or none.
+ */
+export function uncheckedOrigins(card: Card): string[] {
+  const text = card.originsText;
+  if (text === undefined) return [];
+  return text.lines
+    .filter((line) => line.unvouched)
+    .map((line) => `${text.check} — ${line.field}: ${line.text}`);
+}
+
 /** Whether "Confirm selected" sends this card's confirm (everything but a card left out). */
 export function isConfirmed(fate: Fate): boolean {
   return fate.kind !== 'left-out';
