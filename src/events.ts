@@ -1,3 +1,4 @@
+import type { Origin } from './confirmation.js';
 import type { ErrorCode } from './result.js';
 import type { CallerKind } from './tool.js';
 
@@ -129,6 +130,23 @@ export interface AuditEvent {
   readonly at: number;
 }
 
+/**
+ * The model's exit refused an egress read (`egress` on a read tool): `value` of destination `field`
+ * is not named in the run's request nor trusted; `origins` says where it was found instead.
+ */
+export interface EgressEvent {
+  readonly type: 'egress';
+  /** The tool's internal name. */
+  readonly tool: string;
+  readonly caller: CallerKind;
+  readonly field: string;
+  /** The destination as compared: a host, an address, an IBAN, a value (at most 200 characters). */
+  readonly value: string;
+  readonly origins: readonly Origin[];
+  /** When it happened (epoch ms from the registry's clock). */
+  readonly at: number;
+}
+
 /** Everything the registry reports through `onEvent`. */
 export type RegistryEvent =
   | InvokeEvent
@@ -136,7 +154,8 @@ export type RegistryEvent =
   | NotifyEvent
   | LinkEvent
   | RuleEvent
-  | AuditEvent;
+  | AuditEvent
+  | EgressEvent;
 
 /** Receives events. Whatever it throws or rejects with is swallowed: auditing never breaks an invoke. */
 export type EventListener = (event: RegistryEvent) => void | Promise<void>;

@@ -61,6 +61,7 @@ export type {
   AuditEvent,
   ConfirmationAction,
   ConfirmationEvent,
+  EgressEvent,
   EventListener,
   InvokeEvent,
   InvokeOutcome,
@@ -126,6 +127,7 @@ export type {
   RuleInfo,
   SumLimit,
 } from './rule.js';
+export type { RunOptions, RunStarted, RunsOptions } from './runs/runs.js';
 export type { MemoryStoreOptions } from './stores/memory/memory-store.js';
 export { createMemoryStore } from './stores/memory/memory-store.js';
 export type {

@@ -6,6 +6,7 @@ import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from './invoke/arguments
 import { type Locale, toLocale } from './messages/index.js';
 import type { NotifyOptions } from './notice.js';
 import type { GateContext } from './policy/gates.js';
+import { type RunsOptions, type RunsSettings, readRunsOptions } from './runs/runs.js';
 import type { ConfirmationStore } from './stores/store.js';
 import type { Telemetry } from './telemetry/telemetry.js';
 import { isTimeoutMs, MAX_TIMEOUT_MS } from './tools/check-definition.js';
@@ -28,6 +29,11 @@ export interface InvokeContext<AppContext = unknown> extends GateContext {
   readonly locale?: Locale | undefined;
   /** The provider's id of this tool call, when an adapter knows it: traced as `gen_ai.tool.call.id`. */
   readonly callId?: string | undefined;
+  /**
+   * The agent run this call belongs to: the id `registry.beginRun` returned. Within it, what the model
+   * reads is remembered, destinations get `origins`, and egress reads are judged.
+   */
+  readonly run?: string | undefined;
 }
 
 /**
@@ -49,6 +55,8 @@ export interface ProposeOptions<AppContext = unknown> extends GateContext {
   readonly context?: AppContext | undefined;
   /** The language of the result's message. */
   readonly locale?: Locale | undefined;
+  /** The agent run asking (`registry.beginRun`): the confirmation keeps where each destination came from. */
+  readonly run?: string | undefined;
 }
 
 /** How a registry behaves; every option has a safe default. */
@@ -88,6 +96,8 @@ export interface RegistryOptions {
   readonly notify?: NotifyOptions;
   /** Traces every call and confirmation step, e.g. `openTelemetry()` from `graded-tools/opentelemetry`. */
   readonly telemetry?: Telemetry;
+  /** How agent runs (`beginRun`) are kept: how many at once, for how long, how much each remembers. */
+  readonly runs?: RunsOptions;
 }
 
 const DEFAULT_CONFIRMATION_TTL_MS = 60 * 60 * 1000;
@@ -118,6 +128,7 @@ export interface RegistrySettings {
   readonly now: () => number;
   readonly notify: NotifySettings;
   readonly telemetry: Telemetry | undefined;
+  readonly runs: RunsSettings;
 }
 
 function optionError(message: string): ToolDefinitionError {
@@ -160,6 +171,8 @@ export function readRegistryOptions(options: RegistryOptions): RegistrySettings 
   }
   const notify = readNotifyOptions(o.notify, ttlMs);
   if (typeof notify === 'string') throw optionError(`${notify}.`);
+  const runs = readRunsOptions(o.runs);
+  if (typeof runs === 'string') throw optionError(`${runs}.`);
   const telemetry = o.telemetry as Telemetry | undefined;
   if (telemetry !== undefined && typeof telemetry?.startToolSpan !== 'function')
     throw optionError(
@@ -179,6 +192,7 @@ export function readRegistryOptions(options: RegistryOptions): RegistrySettings 
     requireDifferentApprover: o.requireDifferentApprover === true,
     now: (o.now as (() => number) | undefined) ?? Date.now,
     telemetry,
+    runs,
   };
 }
 

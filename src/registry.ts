@@ -34,7 +34,14 @@ import {
   readRegistryOptions,
   readReplace,
 } from './registry-options.js';
-import { failure, type InvokeResult, type ProposeResult, type ReadOnlyResult } from './result.js';
+import {
+  failure,
+  type InvokeResult,
+  type ProposeResult,
+  type ReadOnlyResult,
+  type ToolFailure,
+} from './result.js';
+import { type RunOptions, type RunStarted, Runs } from './runs/runs.js';
 import type { ConfirmationStore } from './stores/store.js';
 import type { ToolDefinition } from './tool.js';
 import type { ListFilter, ToolInfo } from './tool-info.js';
@@ -79,6 +86,8 @@ export class ToolRegistry<AppContext = unknown> {
   readonly #dryPath: InvokePath;
   /** The confirmation store, where rules' limits are counted. */
   readonly #counter: ConfirmationStore;
+  /** Agent runs: what each was told, what its agent read. */
+  readonly #runs: Runs;
 
   constructor(options: RegistryOptions = {}) {
     const settings = readRegistryOptions(options);
@@ -96,6 +105,7 @@ export class ToolRegistry<AppContext = unknown> {
     const { store } = confirmations;
     assertStoreServesNotify(settings.notify, store);
     this.#counter = store;
+    this.#runs = new Runs(settings.runs, settings.now);
     const path: InvokeSettings = {
       table: this.#tools,
       locale: settings.locale,
@@ -108,6 +118,7 @@ export class ToolRegistry<AppContext = unknown> {
       counter: store,
       audit: confirmations.audit,
       now: settings.now,
+      runs: this.#runs,
     };
     this.#invokePath = new InvokePath(path);
     this.#dryPath = new InvokePath({ ...path, onEvent: undefined, telemetry: undefined, dry: true });
@@ -200,6 +211,41 @@ export class ToolRegistry<AppContext = unknown> {
     }
     // A proposal never runs a tool: it ends as a pending confirmation or a failure, never as data.
     return this.#invokePath.invoke('propose', name, input, options, about) as Promise<ProposeResult>;
+  }
+
+  /**
+   * Starts an agent run: the person's `request` (their words) and the values the app `trusted` (known
+   * payees, contacts, hosts). Calls pass the returned `id` as `run` in their context — the model's exit,
+   * every adapter, `propose`, `check` — and within the run the registry remembers what the agent read,
+   * records where each destination came from (`origins` on the confirmation, read by rules), and lets an
+   * `egress` read reach only destinations the person named or the app trusts. Runs live in this
+   * registry's memory, bounded (`runs` option) and forgotten at `expiresAt`; a call naming a run that is
+   * gone is refused with `RUN_NOT_FOUND`. Never throws: unreadable options are `INVALID_OPTION`.
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * const registry = new ToolRegistry();
+   * const run = registry.beginRun({
+   *   request: 'Pay my March rent to DE89 3704 0044 0532 0130 00',
+   *   trusted: { payees: ['GB33BUKB20201555555555'] },
+   * });
+   * if (run.ok) console.log(run.id, run.expiresAt);
+   * ```
+   */
+  beginRun(options: RunOptions = {}): RunStarted | ToolFailure {
+    const started = this.#runs.begin(options);
+    if ('problem' in started)
+      return failure(
+        'INVALID_OPTION',
+        formatMessage('INVALID_OPTION', { detail: started.problem }, this.#locale),
+      );
+    return started;
+  }
+
+  /** Forgets an agent run now (its calls are then refused with `RUN_NOT_FOUND`); true when it was kept. */
+  endRun(id: string): boolean {
+    return this.#runs.end(id);
   }
 
   /**

@@ -73,7 +73,14 @@ export type ErrorCode =
    * Approved, and held for the tool's undo window (`holdMs`): it is `scheduled` and a sweep sends it at
    * `confirmation.deliverAt`, unless someone cancels it first. Nothing is sent yet.
    */
-  | 'SCHEDULED';
+  | 'SCHEDULED'
+  /** `ctx.run` names no run this registry keeps: never started, ended, expired or forgotten. */
+  | 'RUN_NOT_FOUND'
+  /**
+   * The model's exit refused an egress read (`egress`): a destination it chose is not named in the
+   * person's request nor trusted by the app. Ask the person for it.
+   */
+  | 'EGRESS_REFUSED';
 
 /** One thing wrong with an input, for a person or a model to fix. */
 export interface ValidationIssue {

@@ -1,7 +1,10 @@
+import type { Origins } from './confirmation.js';
+
 /**
- * What a rule sees of one call: the validated input and who asks, where, with which flags, when.
- * A CEL `when` reads the same names (`input.amount > 500`, `actor`, `scope`, `flags.beta`, `tool`,
- * `now`); `actor` and `scope` are `''` there when the call gave none.
+ * What a rule sees of one call: the validated input and who asks, where, with which flags, when, the
+ * app's own `context`, and where each destination came from (`origins`). A CEL `when` reads the same
+ * names (`input.amount > 500`, `actor`, `scope`, `flags.beta`, `tool`, `now`, `context.payees`,
+ * `origins.recipient`); `actor` and `scope` are `''` there when the call gave none, `context` is `{}`.
  */
 export interface RuleCall {
   readonly input: Readonly<Record<string, unknown>>;
@@ -12,6 +15,16 @@ export interface RuleCall {
   /** The tool's internal name. */
   readonly tool: string;
   readonly now: Date;
+  /**
+   * The call's `ctx.context`, as the app handed it (what the app vouches for: the person's request,
+   * their payees). A person's edit at confirm time is judged without it (it is not stored).
+   */
+  readonly context: unknown;
+  /**
+   * Within an agent run, for a tool with `destinations`: where each destination's value came from
+   * (`origins.recipient[0].from === 'request'`). `{}` outside a run.
+   */
+  readonly origins: Origins;
 }
 
 /** When a rule applies: a CEL expression (compiled and type-checked at `register`) or a function. */

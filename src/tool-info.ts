@@ -25,6 +25,10 @@ export interface ToolInfo {
   readonly holdMs?: number;
   /** The tool's rules as a reviewer reads them (a function shows as `'(function)'`); absent: none. */
   readonly rules?: readonly RuleInfo[];
+  /** Input fields whose values say where the call goes: their origins are recorded within a run. */
+  readonly destinations?: readonly string[];
+  /** A read that reaches outside: `true`, or the values it may always reach (`{ allow }`). */
+  readonly egress?: true | { readonly allow: readonly string[] };
 }
 
 /** Filters for `registry.list`. */

@@ -82,6 +82,19 @@ interface ToolFields<S extends InputSchema> {
    * to confirm a `write`, or ask more (or flagged) people to approve. A rule only ever tightens.
    */
   readonly rules?: readonly Rule[];
+  /**
+   * The input fields (names or dotted paths) whose values say where the call goes: a recipient, an
+   * IBAN, a URL. Within an agent run (`ctx.run`) the registry records where each value came from (the
+   * person's request, the app's trusted values, a tool's result, or nowhere) as the confirmation's
+   * `origins`, and rules read them as `origins`.
+   */
+  readonly destinations?: readonly string[];
+  /**
+   * For a `read` that sends model-chosen values outside (fetching a URL): the model's exit runs it only
+   * when every destination is named in the run's request, trusted by the app, or in `allow`; otherwise
+   * it is refused with `EGRESS_REFUSED`. Needs `destinations`.
+   */
+  readonly egress?: true | { readonly allow: readonly string[] };
 }
 
 /** A `read` or `write` tool: it runs. */

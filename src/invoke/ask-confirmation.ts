@@ -17,7 +17,7 @@ export interface ConfirmationRequest {
     readonly links?: readonly { readonly label: string; readonly url: string }[];
     readonly ref?: string;
   };
-  /** Asked within an agent run, of a tool with `destinations`: where each destination's value came from. */
+  /** Within an agent run, for a tool with `destinations`: where each destination came from. */
   readonly origins?: Origins;
 }
 

@@ -141,6 +141,8 @@ async function judge(args: {
     flags: args.flags,
     tool: tool.info.name,
     now: new Date(reached.now),
+    context: reached.context,
+    origins: reached.origins,
   });
   const approvals = verdict.requirement?.approvals ?? 1;
   const approverFlags = verdict.requirement?.approverFlags ?? [];

@@ -1,3 +1,4 @@
+import type { Origins } from '../confirmation.js';
 import { type EventListener, emitSafely, type InvokeOutcome } from '../events.js';
 import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
 import { type CallContext, readCallContext } from '../policy/call-context.js';
@@ -12,6 +13,9 @@ import {
   type ValidationIssue,
 } from '../result.js';
 import type { ApprovalRequirement } from '../rule.js';
+import { NO_ORIGINS, originsOf, type UnvouchedDestination, unvouchedDestination } from '../runs/origins.js';
+import type { RunMemory } from '../runs/run-memory.js';
+import type { Runs } from '../runs/runs.js';
 import {
   endSpan,
   runWithin,
@@ -30,6 +34,12 @@ import type { AskConfirmation, ConfirmationRequest } from './ask-confirmation.js
 import { GuardedCall, type GuardedOutcome } from './guarded-call.js';
 import { ToolRunContext } from './run-context.js';
 import { WouldRun } from './would-run.js';
+
+/** A call whose input must reach the rules step even without rules: it has origins, or it may egress. */
+function readsDestinations(call: Call): boolean {
+  const { tool } = call.entry;
+  return tool.egress !== undefined || (call.run !== undefined && tool.info.destinations !== undefined);
+}
 
 /** What the one invoke path needs from its registry. */
 export interface InvokeSettings {
@@ -50,6 +60,8 @@ export interface InvokeSettings {
   readonly now: () => number;
   /** A path for `registry.check`: every step up to the rules, then `WouldRun`; nothing runs or counts. */
   readonly dry?: boolean;
+  /** The registry's agent runs: what each run was told and what its agent read. */
+  readonly runs: Runs;
 }
 
 /**
@@ -72,6 +84,10 @@ interface Call {
   readonly span: ToolSpan | undefined;
   /** What the tool's rules ask of the approvers, once they have been applied. */
   readonly requires?: ApprovalRequirement | undefined;
+  /** The agent run the call belongs to (`ctx.run`). */
+  readonly run: RunMemory | undefined;
+  /** Where each destination came from, within a run (before the rules, which read it). */
+  readonly origins?: Origins | undefined;
 }
 
 /** A Standard Schema refused the input inside the guard; the run never started. */
@@ -132,10 +148,12 @@ export class InvokePath {
     }
     let call: Call | undefined;
     try {
+      const run = ctx.run === undefined ? undefined : this.#settings.runs.get(ctx.run);
+      if (ctx.run !== undefined && run === undefined) return this.#runNotFound(ctx, name, started);
       const entry = this.#settings.table.resolve(name);
       if (entry === undefined) return this.#unknownTool(ctx, name, started, rawInput);
       const proposal = proposing ? { about } : undefined;
-      call = { ctx, entry, proposal, started, span: this.#startSpan(ctx, entry, name, rawInput) };
+      call = { ctx, entry, proposal, started, run, span: this.#startSpan(ctx, entry, name, rawInput) };
       // A write is proposed only when its rules ask a person for this call: decided after them.
       if (proposing && entry.tool.info.sideEffect === 'read') return this.#notASend(call);
       // A proposal passes gates 1 and 2 as anyone would; gate 3 is why it only asks, never runs.
@@ -151,7 +169,7 @@ export class InvokePath {
         if (verdict instanceof Promise) {
           // Rules read the validated input, so they wait for the check (outside the run's guard).
           const current = call;
-          if (entry.tool.rules.length > 0 || this.#settings.dry === true)
+          if (entry.tool.rules.length > 0 || this.#settings.dry === true || readsDestinations(call))
             return verdict.then(
               (checked) =>
                 checked.valid
@@ -178,12 +196,27 @@ export class InvokePath {
    * The rules step: after validation, before anything runs. A tool without rules costs one branch; a
    * dry call (`registry.check`) stops here with what it reached.
    */
-  #ruled(call: Call, input: unknown): InvokeResult | Promise<InvokeResult> {
-    const { tool } = call.entry;
-    if (this.#settings.dry === true)
-      return new WouldRun(input as Record<string, unknown>, call.ctx.caller, this.#settings.now()) as never;
-    if (tool.rules.length === 0) return this.#afterRules(call, input, NO_RULES);
+  #ruled(asked: Call, input: unknown): InvokeResult | Promise<InvokeResult> {
+    const { tool } = asked.entry;
+    const { destinations } = tool.info;
+    // Only a call within a run, or an egress read, pays for origins: every other call skips both.
+    const call =
+      asked.run === undefined || destinations === undefined
+        ? asked
+        : { ...asked, origins: originsOf(asked.run, destinations, input) };
+    if (tool.egress !== undefined && call.ctx.caller === 'model') {
+      const unvouched = unvouchedDestination(call.run, destinations ?? [], tool.egress, input);
+      if (unvouched !== undefined) return this.#egressRefused(call, unvouched);
+    }
     const { ctx } = call;
+    if (this.#settings.dry === true)
+      return new WouldRun(input as Record<string, unknown>, {
+        caller: ctx.caller,
+        now: this.#settings.now(),
+        context: ctx.context,
+        origins: call.origins ?? NO_ORIGINS,
+      }) as never;
+    if (tool.rules.length === 0) return this.#afterRules(call, input, NO_RULES);
     const now = this.#settings.now();
     const answer = applyRules({
       rules: tool.rules,
@@ -194,6 +227,8 @@ export class InvokePath {
           scope: ctx.scope,
           flags: ctx.flags,
           tool: tool.info.name,
+          context: ctx.context,
+          origins: call.origins ?? NO_ORIGINS,
         },
         now,
       ),
@@ -275,6 +310,9 @@ export class InvokePath {
       if (outcome.value instanceof Refused) return this.#invalidInput(call, outcome.value.issues);
       const data = outcome.value === undefined ? null : outcome.value;
       if (call.entry.tool.info.sideEffect === 'send') return this.#askForConfirmation(call, input, data);
+      // Within a run, what a read returned is what the agent read: where later destinations may come from.
+      if (call.run !== undefined && call.entry.tool.info.sideEffect === 'read')
+        call.run.remember(call.entry.tool.info.name, data);
       this.#report(call.ctx, call.entry.tool.info.name, call.started, 'ok');
       this.#endSpan(call, { result: data });
       return { ok: true, data };
@@ -295,6 +333,7 @@ export class InvokePath {
       actor: ctx.actor,
       scope: ctx.scope,
       ...(requires === undefined ? {} : { requires }),
+      ...(call.origins === undefined ? {} : { origins: call.origins }),
     };
     const ask = () => this.#settings.ask(about === undefined ? request : { ...request, about });
     // Within the call's span, so the confirmation's `created` step is recorded on it.
@@ -333,6 +372,29 @@ export class InvokePath {
         ? `propose asks a person to confirm; no rule of \`${name}\` asks for one on this call: invoke it instead`
         : `propose asks a person to confirm a send; \`${name}\` is a ${sideEffect} tool: invoke it instead`;
     return this.#fail(call, 'INVALID_OPTION', { detail });
+  }
+
+  /** An egress read the model chose a destination for that nobody vouched for: refused, and said why. */
+  #egressRefused(call: Call, unvouched: UnvouchedDestination): ToolFailure {
+    const { ctx, entry } = call;
+    emitSafely(this.#settings.onEvent, {
+      type: 'egress',
+      tool: entry.tool.info.name,
+      caller: ctx.caller,
+      field: unvouched.field,
+      value: unvouched.value,
+      origins: unvouched.origins,
+      at: this.#settings.now(),
+    });
+    const read = unvouched.origins.flatMap((o) => (o.tool === undefined ? [] : [o.tool]));
+    const from = read.length === 0 ? {} : { from: read.join(', ') };
+    return this.#fail(call, 'EGRESS_REFUSED', { detail: unvouched.value, ...from });
+  }
+
+  #runNotFound(ctx: CallContext, name: unknown, started: number): ToolFailure {
+    const asked = typeof name === 'string' ? name.slice(0, 128) : String(typeof name);
+    this.#report(ctx, asked, started, 'refused', 'RUN_NOT_FOUND');
+    return failure('RUN_NOT_FOUND', formatMessage('RUN_NOT_FOUND', {}, ctx.locale));
   }
 
   #unknownTool(ctx: CallContext, name: unknown, started: number, input: unknown): ToolFailure {

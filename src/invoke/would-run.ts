@@ -1,3 +1,4 @@
+import type { Origins } from '../confirmation.js';
 import type { CallerKind } from '../tool.js';
 
 /**
@@ -8,9 +9,17 @@ export class WouldRun {
   readonly input: Readonly<Record<string, unknown>>;
   readonly caller: CallerKind;
   readonly now: number;
-  constructor(input: Readonly<Record<string, unknown>>, caller: CallerKind, now: number) {
+  /** The call's `ctx.context` and its destinations' origins, as its rules would read them. */
+  readonly context: unknown;
+  readonly origins: Origins;
+  constructor(
+    input: Readonly<Record<string, unknown>>,
+    facts: { caller: CallerKind; now: number; context: unknown; origins: Origins },
+  ) {
     this.input = input;
-    this.caller = caller;
-    this.now = now;
+    this.caller = facts.caller;
+    this.now = facts.now;
+    this.context = facts.context;
+    this.origins = facts.origins;
   }
 }

@@ -13,6 +13,8 @@ export interface MessageParams {
   readonly limit?: number;
   /** When something starts again (ISO 8601): a limit's reset. */
   readonly until?: string;
+  /** Where a value was read (tool names), for a destination nobody vouched for. */
+  readonly from?: string;
 }
 
 /** One message per code, in one language. */

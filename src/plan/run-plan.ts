@@ -18,6 +18,8 @@ export interface PlanRunContext<AppContext = unknown> extends GateContext {
   readonly context?: AppContext | undefined;
   readonly actor?: string | undefined;
   readonly locale?: Locale | undefined;
+  /** The agent run the plan's steps belong to (`registry.beginRun`): its reads are remembered there. */
+  readonly run?: string | undefined;
 }
 
 /**
@@ -29,8 +31,8 @@ function readPlanContext<AppContext>(
 ): PlanRunContext<AppContext> | { readonly unreadable: string } {
   if (raw === null || raw === undefined) return {};
   try {
-    const { registry, signal, onStep, context, actor, locale, scope, flags } = raw;
-    return { registry, signal, onStep, context, actor, locale, scope, flags };
+    const { registry, signal, onStep, context, actor, locale, scope, flags, run } = raw;
+    return { registry, signal, onStep, context, actor, locale, scope, flags, run };
   } catch (error) {
     return { unreadable: `the plan's context could not be read: ${describeThrown(error).slice(0, 200)}` };
   }
@@ -76,6 +78,7 @@ export async function runPlan<Seed, AppContext = unknown>(
     context: ctx.context,
     actor: ctx.actor,
     locale: ctx.locale,
+    run: ctx.run,
   });
   let ok = true;
   let stoppedAt: number | undefined;

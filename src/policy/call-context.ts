@@ -25,6 +25,8 @@ export interface CallContext extends GateSnapshot {
   readonly locale: Locale;
   /** The provider's id of this tool call, for tracing only: anything but a string is none. */
   readonly callId: string | undefined;
+  /** The agent run this call belongs to (`registry.beginRun`), as the caller named it. */
+  readonly run: string | undefined;
 }
 
 /** A context that could not be read: the call is refused with `INVALID_OPTION`. */
@@ -100,6 +102,9 @@ export function readCallContext(
     const signal = ctx.signal;
     const actor = ctx.actor;
     const callId = ctx.callId;
+    const run = ctx.run;
+    if (run !== undefined && typeof run !== 'string')
+      return { detail: '`run` must be the id `registry.beginRun` returned (a string)', locale };
     if (signal !== undefined && !(signal instanceof AbortSignal)) {
       return { detail: '`signal` must be an AbortSignal', locale };
     }
@@ -118,6 +123,7 @@ export function readCallContext(
       actor: actor as string | undefined,
       locale,
       callId: typeof callId === 'string' ? callId.slice(0, 256) : undefined,
+      run,
     };
   } catch (error) {
     return { detail: `the context could not be read: ${describeThrown(error).slice(0, 200)}`, locale };

@@ -12,6 +12,7 @@ import { describeThrown } from '../util/describe-thrown.js';
 import { isRecord } from '../util/is-record.js';
 import { findUnsupportedPattern } from '../validation/patterns.js';
 import { describeAsJsonSchema, isStandardSchema } from '../validation/standard-schema.js';
+import { checkDestinations } from './check-destinations.js';
 import { readEscalation } from './escalation-steps.js';
 import type { PayloadSpec, RegisteredTool, ToolFunction } from './registered-tool.js';
 
@@ -72,6 +73,8 @@ interface Fields {
   readonly holdMs: unknown;
   readonly escalate: unknown;
   readonly rules: unknown;
+  readonly destinations: unknown;
+  readonly egress: unknown;
 }
 
 function readFields(definition: ToolDefinition): Fields {
@@ -96,6 +99,8 @@ function readFields(definition: ToolDefinition): Fields {
     holdMs: d.holdMs,
     escalate: d.escalate,
     rules: d.rules,
+    destinations: d.destinations,
+    egress: d.egress,
   };
 }
 
@@ -367,6 +372,7 @@ export function checkDefinition(definition: ToolDefinition): RegisteredTool {
   const holdMs = checkHoldMs(fields.holdMs, grade, name);
   const escalate = checkEscalate(fields.escalate, grade, name);
   const rules = compileRules(fields.rules, grade);
+  const { destinations, egress } = checkDestinations(fields, grade, json, standard !== undefined, name);
   if (rules instanceof RuleProblem) fail('INVALID_RULE', name, `${rules.message}.`);
   if (rules.length > 0 && payload !== undefined) checkEditsReadable(payload.editable, json, name);
   const info: ToolInfo = Object.freeze({
@@ -384,6 +390,10 @@ export function checkDefinition(definition: ToolDefinition): RegisteredTool {
     ...(effect === undefined ? {} : { effect }),
     ...(holdMs === undefined ? {} : { holdMs }),
     ...(rules.length === 0 ? {} : { rules: Object.freeze(rules.map(describeRule)) }),
+    ...(destinations === undefined ? {} : { destinations }),
+    ...(egress === undefined
+      ? {}
+      : { egress: egress.allow.length === 0 ? (true as const) : Object.freeze({ allow: egress.allow }) }),
   });
   // Called as methods on the app's object, as before: a tool written as a class keeps its `this`.
   return Object.freeze({
@@ -397,6 +407,7 @@ export function checkDefinition(definition: ToolDefinition): RegisteredTool {
     payload,
     rules,
     ...(escalate === undefined ? {} : { escalate }),
+    ...(egress === undefined ? {} : { egress: egress.allowed }),
   });
 }
 

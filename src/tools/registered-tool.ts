@@ -30,6 +30,8 @@ export interface RegisteredTool {
   readonly rules: readonly CompiledRule[];
   /** A send tool's own escalation steps, read at register; absent: the registry's `notify.escalate`. */
   readonly escalate?: readonly EscalationStep[];
+  /** An egress read's `allow` list as value keys (`egress: true`: empty); absent: not an egress read. */
+  readonly egress?: ReadonlySet<string>;
 }
 
 /** What a person may change in a send tool's payload before confirming, and what it must match. */

@@ -7,8 +7,8 @@ export type TitledOrigin = Origin & { readonly title?: string };
 
 const FROM: ReadonlySet<unknown> = new Set(['request', 'trusted', 'tool', 'none']);
 /** Bounds on what is read back: origins come from a store or a notice, and are shown to a person. */
-const MAX_FIELDS = 64;
-const MAX_PER_FIELD = 32;
+const MAX_FIELDS = 100;
+const MAX_PER_FIELD = 100;
 const MAX_NAME = 200;
 
 /**

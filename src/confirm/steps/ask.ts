@@ -5,7 +5,6 @@ import type { ApprovalRequirement } from '../../rule.js';
 import { historyEntry } from '../../stores/transitions.js';
 import { snapshotJson } from '../../util/canonical-json.js';
 import { describeThrown } from '../../util/describe-thrown.js';
-import { readOrigins } from '../../util/read-origins.js';
 import { newConfirmationId } from '../confirmation-id.js';
 import { confirmationDigest } from '../digest.js';
 import { type FlowContext, storeFailure, storeFailureCode } from '../flow-context.js';
@@ -22,7 +21,7 @@ export interface NewConfirmation {
   readonly requires?: ApprovalRequirement | undefined;
   /** What the asker attached for the approver (`propose`): already read by `readProposal`. */
   readonly about?: Proposal | undefined;
-  /** Where each destination's value came from within the agent run: stored for rules and the approver. */
+  /** Within an agent run: where each destination came from (shown to the approver, read by rules). */
   readonly origins?: Origins | undefined;
 }
 
@@ -83,8 +82,6 @@ function newRecord(ctx: FlowContext, asked: NewConfirmation, payload: unknown): 
   const now = ctx.now();
   const createdAt = new Date(now).toISOString();
   const scope = recordableLabel(asked.scope);
-  // Copied in the documented shape: described to the approver, never part of the digest.
-  const origins = readOrigins(asked.origins);
   return {
     id: newConfirmationId(),
     tool: asked.tool,
@@ -95,7 +92,7 @@ function newRecord(ctx: FlowContext, asked: NewConfirmation, payload: unknown): 
     ...(scope === undefined ? {} : { scope }),
     ...asked.about,
     ...(asked.requires === undefined ? {} : { requires: asked.requires, approvals: [] }),
-    ...(origins === undefined ? {} : { origins }),
+    ...(asked.origins === undefined ? {} : { origins: asked.origins }),
     createdAt,
     expiresAt: new Date(now + ctx.ttlMs).toISOString(),
     updatedAt: createdAt,

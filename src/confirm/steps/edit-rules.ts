@@ -1,4 +1,4 @@
-import type { Confirmation } from '../../confirmation.js';
+import type { Confirmation, Origin, Origins } from '../../confirmation.js';
 import type { CompiledRule } from '../../policy/rules/compile-rules.js';
 import { evaluateRules, type LimitUse } from '../../policy/rules/evaluate-rules.js';
 import { ruleCall } from '../../policy/rules/rule-call.js';
@@ -41,17 +41,28 @@ export function judgeEdit(asked: {
   const { rules, record, edit, now } = asked;
   const before = editedFields(record);
   const fields = [...new Set([...before, ...edit.fields])];
-  // The asker's flags are not stored: rules on an edit see none.
-  const facts = { actor: record.actor, scope: record.scope, flags: {}, tool: record.tool };
+  // The asker's flags and context are not stored: rules on an edit see none. A destination the person
+  // edited is theirs: named by a person, as in a request.
+  const facts = {
+    actor: record.actor,
+    scope: record.scope,
+    flags: {},
+    tool: record.tool,
+    context: undefined,
+  };
+  const origins = originsAfter(record, edit.fields);
   const after = evaluateRules(
     rules,
-    ruleCall({ ...facts, input: inputFor(record, edit.payload, fields) }, now),
+    ruleCall({ ...facts, origins, input: inputFor(record, edit.payload, fields) }, now),
   );
   if (after.denied !== undefined) return { ok: false, ...after.denied };
   const created = Date.parse(record.createdAt);
   const was = evaluateRules(
     rules,
-    ruleCall({ ...facts, input: inputFor(record, record.payload, before) }, created),
+    ruleCall(
+      { ...facts, origins: record.origins ?? {}, input: inputFor(record, record.payload, before) },
+      created,
+    ),
   );
   const spend: LimitUse[] = [];
   const giveBack: LimitUse[] = [];
@@ -79,6 +90,17 @@ function inputFor(
     else delete input[field];
   }
   return input;
+}
+
+/** The record's origins, with each destination a person edited (now or before) named by a person. */
+function originsAfter(record: Confirmation, edited: readonly string[]): Origins {
+  const origins = record.origins;
+  if (origins === undefined) return {};
+  const changed = new Set([...editedFields(record), ...edited]);
+  const after: Record<string, readonly Origin[]> = {};
+  for (const [field, places] of Object.entries(origins))
+    after[field] = changed.has(field.split('.')[0] ?? field) ? [{ from: 'request' }] : places;
+  return after;
 }
 
 /** The fields earlier edits changed (a quorum's first approver may have edited already). */

@@ -31,7 +31,16 @@ export function createEvaluator(
   // Cedar's first evaluation in a process takes seconds (the wasm warming up): pay it here, at setup,
   // not inside the first call's rule, whose time limit would deny it.
   try {
-    evaluate({ input: {}, actor: undefined, scope: undefined, flags: {}, tool: 'warm.up', now: new Date(0) });
+    evaluate({
+      input: {},
+      actor: undefined,
+      scope: undefined,
+      flags: {},
+      tool: 'warm.up',
+      now: new Date(0),
+      context: undefined,
+      origins: {},
+    });
   } catch {
     // Only the warming counts; a real call reports its own errors.
   }

@@ -2,6 +2,9 @@ import { Environment } from '@marcbachmann/cel-js';
 import type { RuleCall } from '../../rule.js';
 import { compileClosures } from './cel-closures.js';
 
+/** What CEL reads as `context` when the call gave none: an empty map, so `has(context.x)` answers. */
+const NO_CONTEXT: Readonly<Record<string, never>> = Object.freeze({});
+
 /** The longest CEL expression a rule may hold. */
 export const MAX_EXPRESSION_LENGTH = 2_000;
 
@@ -21,7 +24,9 @@ const celEnvironment = (): Environment =>
     .registerVariable('scope', 'string')
     .registerVariable('flags', 'map')
     .registerVariable('tool', 'string')
-    .registerVariable('now', 'google.protobuf.Timestamp'));
+    .registerVariable('now', 'google.protobuf.Timestamp')
+    .registerVariable('context', 'dyn')
+    .registerVariable('origins', 'map'));
 
 /**
  * Compiles and type-checks `source` as a CEL expression of one of the `types` (`'bool'` for `when`,
@@ -62,6 +67,8 @@ export function compileCel(
       flags: call.flags,
       tool: call.tool,
       now: call.now,
+      context: call.context ?? NO_CONTEXT,
+      origins: call.origins,
     });
   // The fast path answers values only: whatever it will not answer, cel-js answers (errors included).
   const fast = options.closures === false ? undefined : compileClosures(parsed.ast);

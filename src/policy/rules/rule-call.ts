@@ -1,3 +1,4 @@
+import type { Origins } from '../../confirmation.js';
 import type { RuleCall } from '../../rule.js';
 
 /** One call as its rules see it; `now` is made only if a rule reads it (most never do). */
@@ -7,6 +8,8 @@ class CallForRules implements RuleCall {
   readonly scope: string | undefined;
   readonly flags: Readonly<Record<string, true>>;
   readonly tool: string;
+  readonly context: unknown;
+  readonly origins: Origins;
   readonly #at: number;
   #now: Date | undefined;
 
@@ -16,6 +19,8 @@ class CallForRules implements RuleCall {
     this.scope = facts.scope;
     this.flags = facts.flags;
     this.tool = facts.tool;
+    this.context = facts.context;
+    this.origins = facts.origins;
     this.#at = at;
   }
 

@@ -12,6 +12,8 @@ function call(overrides: Partial<RuleCall> = {}): RuleCall {
     flags: {},
     tool: 'refund.send',
     now: new Date('2026-12-01T12:00:00Z'),
+    context: undefined,
+    origins: {},
     ...overrides,
   };
 }

@@ -33,6 +33,8 @@ it('asks Cedar once per call object for the forbids and once for the permits, wh
     flags: {},
     tool: 'refund.send',
     now: new Date(),
+    context: undefined,
+    origins: {},
   };
   const decide = (on: RuleCall) => rules.map((rule) => typeof rule.when === 'function' && rule.when(on));
   expect(decide(call)).toEqual([true, true, true, true]);

@@ -60,7 +60,10 @@ const expression: fc.Arbitrary<string> = fc.letrec((tie) => ({
 })).expr as fc.Arbitrary<string>;
 
 const context = (input: Record<string, unknown>, flags: Record<string, true>) =>
-  ruleCall({ input, actor: 'ana', scope: 'desk', flags, tool: 'refund.send' }, 0);
+  ruleCall(
+    { input, actor: 'ana', scope: 'desk', flags, tool: 'refund.send', context: undefined, origins: {} },
+    0,
+  );
 
 function celAnswer(source: string, facts: ReturnType<typeof context>): { value: unknown } | { threw: true } {
   try {
