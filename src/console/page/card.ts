@@ -214,7 +214,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
         { class: line.unvouched ? 'origin unvouched' : 'origin' },
         line.unvouched &&
           el('strong', { class: 'check' }, el('span', { 'aria-hidden': 'true' }, '⚠ '), text.check),
-        line.unvouched && ' ',
+        line.unvouched && ' — ',
         el('span', { class: 'origin-field' }, line.field),
         ': ',
         line.text,
@@ -223,8 +223,8 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     if (compact) return el('ul', { class: 'origins compact', 'aria-label': text.heading }, ...items);
     const key = `${card.id}`.replace(/[^A-Za-z0-9_-]/g, '_');
     return el(
-      'section',
-      { class: 'origins', 'aria-labelledby': `origins-${key}` },
+      'div',
+      { class: 'origins', role: 'group', 'aria-labelledby': `origins-${key}` },
       el('p', { class: 'why-label', id: `origins-${key}` }, text.heading),
       el('ul', { class: 'origin-lines' }, ...items),
       text.caution !== undefined && el('p', { class: 'origin-caution' }, text.caution),

@@ -269,7 +269,14 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
       el('strong', {}, view.card.effect ?? t.sendsWith(view.card.title)),
       el('span', { class: 'summary' }, ` — ${summarise(view.card.payload, view.card.labels)}`),
       ...uncheckedOrigins(view.card).map((line) =>
-        el('span', { class: 'origin unvouched' }, el('span', { 'aria-hidden': 'true' }, '⚠ '), line),
+        el(
+          'span',
+          { class: 'origin unvouched' },
+          el('strong', { class: 'check' }, el('span', { 'aria-hidden': 'true' }, '⚠ '), line.check),
+          ' — ',
+          el('span', { class: 'origin-field' }, line.field),
+          `: ${line.text}`,
+        ),
       ),
       el('span', { class: 'fate' }, text),
     );
