@@ -4,6 +4,7 @@
 // — an unvouched one marked "Check" in words. On the compact row, the card opened, and the bulk dialog;
 // clean under axe-core at 1280 px (English) and 390 px (Chinese), nothing cut. With
 // CONSOLE_SCREENSHOTS=<dir> the views are saved there as PNGs.
+import { join } from 'node:path';
 import type { ConsolePerson } from 'graded-tools/console';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -170,8 +171,10 @@ describe('the card says where each destination came from, in Chromium', () => {
       expect(await violations(li), `opened ${locale}`).toEqual([]);
       expect(await pageWidth(li)).toBeLessThanOrEqual(width);
       expect(await cutLines(li)).toEqual([]);
-      await card('tool').scrollIntoViewIfNeeded();
       await screenshot(li, `origins-${width}-${locale}-cards`);
+      // The README's picture (docs/console-origins.png is this one, copied by hand): the injected address.
+      const shots = process.env.CONSOLE_SCREENSHOTS;
+      if (shots) await card('tool').screenshot({ path: join(shots, `origins-${width}-${locale}-card.png`) });
 
       // "Confirm selected": each unvouched destination named again beside its item, before the click.
       await li.getByRole('checkbox', { name: w.selectAll }).check();
