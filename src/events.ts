@@ -147,6 +147,18 @@ export interface EgressEvent {
   readonly at: number;
 }
 
+/**
+ * `register` took a tool it thinks is risky as defined: `EGRESS_UNDECLARED` — a read whose input takes
+ * a URL but that does not declare `egress`. Without an `onEvent` listener it is a console warning.
+ */
+export interface DefinitionWarningEvent {
+  readonly type: 'warning';
+  readonly code: 'EGRESS_UNDECLARED';
+  /** The tool's internal name. */
+  readonly tool: string;
+  readonly message: string;
+}
+
 /** Everything the registry reports through `onEvent`. */
 export type RegistryEvent =
   | InvokeEvent
@@ -155,7 +167,8 @@ export type RegistryEvent =
   | LinkEvent
   | RuleEvent
   | AuditEvent
-  | EgressEvent;
+  | EgressEvent
+  | DefinitionWarningEvent;
 
 /** Receives events. Whatever it throws or rejects with is swallowed: auditing never breaks an invoke. */
 export type EventListener = (event: RegistryEvent) => void | Promise<void>;

@@ -61,6 +61,7 @@ export type {
   AuditEvent,
   ConfirmationAction,
   ConfirmationEvent,
+  DefinitionWarningEvent,
   EgressEvent,
   EventListener,
   InvokeEvent,

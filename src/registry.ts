@@ -19,11 +19,13 @@ import type {
   SweepOptions,
   SweepResult,
 } from './confirm/types.js';
+import { type DefinitionWarningEvent, type EventListener, emitSafely } from './events.js';
 import { checkCall, type RuleCheck } from './invoke/check-call.js';
 import { InvokePath, type InvokeSettings } from './invoke/invoke-path.js';
 import { formatMessage, type Locale, localeOption } from './messages/index.js';
 import { type AccessReport, buildAccessReport } from './policy/access-report.js';
 import { gatesOrNone } from './policy/call-context.js';
+import { egressWarning } from './policy/egress-warning.js';
 import type { GateContext } from './policy/gates.js';
 import {
   type CheckContext,
@@ -88,10 +90,12 @@ export class ToolRegistry<AppContext = unknown> {
   readonly #counter: ConfirmationStore;
   /** Agent runs: what each was told, what its agent read. */
   readonly #runs: Runs;
+  readonly #onEvent: EventListener | undefined;
 
   constructor(options: RegistryOptions = {}) {
     const settings = readRegistryOptions(options);
     this.#locale = settings.locale;
+    this.#onEvent = settings.onEvent;
     this.#tools = new ToolTable(settings.validator);
     // The confirmation path lives in src/confirm; the registry only lends it its tools and settings.
     const confirmations = createConfirmationPath(settings, {
@@ -136,7 +140,15 @@ export class ToolRegistry<AppContext = unknown> {
     const tool = checkDefinition(definition as ToolDefinition);
     assertStoreFits(tool, this.#counter);
     this.#tools.add(tool, readReplace(options));
+    const warning = egressWarning(tool.info);
+    if (warning !== undefined)
+      this.#warn({ type: 'warning', code: 'EGRESS_UNDECLARED', tool: tool.info.name, message: warning });
     return this;
+  }
+
+  #warn(event: DefinitionWarningEvent): void {
+    if (this.#onEvent === undefined) console.warn(`[graded-tools] ${event.message}`);
+    else emitSafely(this.#onEvent, event);
   }
 
   /** Removes a tool by internal or wire name; true when one was removed. */

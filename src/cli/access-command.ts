@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Locale } from '../messages/index.js';
 import type { AccessReport } from '../policy/access-report.js';
+import { egressWarning } from '../policy/egress-warning.js';
 import type { ToolRegistry } from '../registry.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { formatAccessWithRules, withRules } from './access-rules.js';
@@ -161,6 +162,10 @@ export async function runAccessCommand(args: readonly string[], io: AccessIo): P
       );
       return 0;
     case 'check':
+      for (const tool of loaded.registry.list()) {
+        const warning = egressWarning(tool);
+        if (warning !== undefined) io.error(`graded-tools access: warning: ${warning}`);
+      }
       return check(report, request, action.file, io);
   }
 }

@@ -12,6 +12,15 @@ export interface RuleCase {
   readonly input: unknown;
   readonly ctx: CheckContext;
   readonly expect: Expected;
+  /** An agent run to start for the case: its request and trusted values, then its reads replayed. */
+  readonly run?: CaseRun;
+}
+
+/** A case's agent run: `beginRun({ request, trusted })`, then each read through the model's exit. */
+export interface CaseRun {
+  readonly request?: string;
+  readonly trusted?: readonly string[] | Readonly<Record<string, readonly string[]>>;
+  readonly reads: readonly { readonly tool: string; readonly input: unknown }[];
 }
 
 /** A cases file read: its cases, or every problem found in it (none of its cases run then). */
@@ -22,7 +31,8 @@ export type ReadCases =
 const EXPECTED: readonly string[] = ['allow', 'deny', 'limit', 'confirm'] satisfies Expected[];
 const CALLERS: readonly string[] = ['person', 'autonomous', 'plan', 'model'];
 const CASE_KEYS = ['name', 'tool', 'input', 'ctx', 'expect'];
-const CTX_KEYS = ['caller', 'actor', 'scope', 'flags'];
+const CTX_KEYS = ['caller', 'actor', 'scope', 'flags', 'context', 'run'];
+const RUN_KEYS = ['request', 'trusted', 'reads'];
 
 const quote = (value: unknown) => JSON.stringify(value) ?? String(value);
 
@@ -30,14 +40,14 @@ const quote = (value: unknown) => JSON.stringify(value) ?? String(value);
 function readContext(ctx: unknown, problems: string[]): CheckContext {
   if (ctx === undefined) return {};
   if (!isRecord(ctx)) {
-    problems.push('ctx must be an object ({ caller?, actor?, scope?, flags? })');
+    problems.push('ctx must be an object ({ caller?, actor?, scope?, flags?, context?, run? })');
     return {};
   }
   for (const key of Object.keys(ctx)) {
     if (!CTX_KEYS.includes(key))
       problems.push(`ctx has an unknown key ${quote(key)} (it takes ${CTX_KEYS.join(', ')})`);
   }
-  const { caller, actor, scope, flags } = ctx;
+  const { caller, actor, scope, flags, context } = ctx;
   if (caller !== undefined && !CALLERS.includes(caller as string))
     problems.push(`ctx.caller must be one of ${CALLERS.join(', ')} (got ${quote(caller)})`);
   if (actor !== undefined && typeof actor !== 'string') problems.push('ctx.actor must be a string');
@@ -49,6 +59,38 @@ function readContext(ctx: unknown, problems: string[]): CheckContext {
     ...(typeof actor === 'string' ? { actor } : {}),
     ...(typeof scope === 'string' ? { scope } : {}),
     ...(isRecord(flags) ? { flags: flags as Record<string, boolean> } : {}),
+    ...(context === undefined ? {} : { context }),
+  };
+}
+
+/** A case's `ctx.run`, or what is wrong with it. */
+function readRun(run: unknown, problems: string[]): CaseRun | undefined {
+  if (run === undefined) return undefined;
+  if (!isRecord(run)) {
+    problems.push('ctx.run must be an object ({ request?, trusted?, reads? })');
+    return undefined;
+  }
+  for (const key of Object.keys(run))
+    if (!RUN_KEYS.includes(key))
+      problems.push(`ctx.run has an unknown key ${quote(key)} (it takes ${RUN_KEYS.join(', ')})`);
+  const { request, trusted, reads = [] } = run;
+  if (request !== undefined && typeof request !== 'string') problems.push('ctx.run.request must be a string');
+  if (trusted !== undefined && !Array.isArray(trusted) && !isRecord(trusted))
+    problems.push('ctx.run.trusted must be a list of values or an object of named lists');
+  const replayed: { tool: string; input: unknown }[] = [];
+  if (!Array.isArray(reads)) problems.push('ctx.run.reads must be a list of { tool, input? }');
+  else
+    for (const read of reads) {
+      if (!isRecord(read) || typeof read.tool !== 'string') {
+        problems.push('ctx.run.reads must be a list of { tool, input? }');
+        break;
+      }
+      replayed.push({ tool: read.tool, input: read.input ?? {} });
+    }
+  return {
+    ...(typeof request === 'string' ? { request } : {}),
+    ...(trusted === undefined ? {} : { trusted: trusted as CaseRun['trusted'] & object }),
+    reads: replayed,
   };
 }
 
@@ -73,13 +115,21 @@ function readCase(value: unknown, index: number, problems: string[]): RuleCase |
       `expect must be one of ${EXPECTED.join(', ')} (got ${expect === undefined ? 'nothing' : quote(expect)})`,
     );
   const ctx = readContext(value.ctx, found);
+  const run = readRun(isRecord(value.ctx) ? value.ctx.run : undefined, found);
   const label = typeof name === 'string' && name !== '' ? name : `${number} ${String(tool)}`;
   if (found.length > 0) {
     const named = typeof name === 'string' && name !== '' ? ` (${quote(name)})` : '';
     for (const problem of found) problems.push(`case ${number}${named}: ${problem}`);
     return undefined;
   }
-  return { label, tool: tool as string, input: input ?? {}, ctx, expect: expect as Expected };
+  return {
+    label,
+    tool: tool as string,
+    input: input ?? {},
+    ctx,
+    expect: expect as Expected,
+    ...(run === undefined ? {} : { run }),
+  };
 }
 
 /**

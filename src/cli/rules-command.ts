@@ -84,12 +84,33 @@ function explain(check: RuleCheck): string {
 async function runCase(registry: ToolRegistry<unknown>, test: RuleCase): Promise<[string, boolean]> {
   let check: RuleCheck;
   try {
-    check = await registry.check(test.tool, test.input, test.ctx);
+    const run = await startRun(registry, test);
+    if (run !== undefined && 'problem' in run) return [`FAIL  ${test.label}: ${run.problem}`, false];
+    const ctx = run === undefined ? test.ctx : { ...test.ctx, run: run.id };
+    check = await registry.check(test.tool, test.input, ctx);
   } catch (error) {
     return [`FAIL  ${test.label}: expected ${test.expect}, but check threw: ${describeThrown(error)}`, false];
   }
   if (check.outcome === test.expect) return [`ok    ${test.label}`, true];
   return [`FAIL  ${test.label}: expected ${test.expect}, got ${check.outcome} (${explain(check)})`, false];
+}
+
+/**
+ * The case's agent run, started and its reads replayed through the model's exit (the read tools run),
+ * or why it could not be.
+ */
+async function startRun(
+  registry: ToolRegistry<unknown>,
+  test: RuleCase,
+): Promise<{ id: string } | { problem: string } | undefined> {
+  if (test.run === undefined) return undefined;
+  const started = registry.beginRun(test.run);
+  if (!started.ok) return { problem: `ctx.run could not start: ${started.error}` };
+  for (const read of test.run.reads) {
+    const answer = await registry.invokeReadOnly(read.tool, read.input, { run: started.id });
+    if (!answer.ok) return { problem: `ctx.run's read of ${read.tool} failed: ${answer.error}` };
+  }
+  return { id: started.id };
 }
 
 /**

@@ -53,9 +53,11 @@ export function keysIn(source: string, add: (key: string) => void): void {
   if (text.includes('.')) {
     for (const match of text.matchAll(URLS)) {
       const host = hostOf(match[0].replace(/[.,;:!?]+$/u, ''));
-      if (host !== undefined) add(`h:${host}`);
+      if (host === undefined) continue;
+      if (/^https?:/u.test(match[0])) add(`h:${host}`);
+      else addHosts(host, add);
     }
-    for (const match of text.matchAll(DOMAINS)) add(`h:${withoutWww(match[0])}`);
+    for (const match of text.matchAll(DOMAINS)) addHosts(withoutWww(match[0]), add);
   }
   if (/\d/u.test(text)) {
     for (const match of text.matchAll(IBANS)) {
@@ -103,6 +105,18 @@ export function holdsPhrase(text: string, key: string): boolean {
 /** The words a person reads for a key: the host, the email, the IBAN or the value itself. */
 export function keyText(key: string): string {
   return key.slice(2);
+}
+
+/**
+ * A host written bare in text, and each shorter host it starts with: a missing space after a full
+ * stop (`www.shop.example.Then`) must not hide the host the writer meant.
+ */
+function addHosts(host: string, add: (key: string) => void): void {
+  const labels = host.split('.');
+  for (let end = labels.length; end >= 2; end--) {
+    const last = labels[end - 1] ?? '';
+    if (/^\p{L}{2,}$/u.test(last)) add(`h:${labels.slice(0, end).join('.')}`);
+  }
 }
 
 function hostOf(text: string): string | undefined {

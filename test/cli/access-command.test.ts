@@ -48,6 +48,12 @@ beforeAll(() => {
   writeFileSync(join(dir, 'noisy.mjs'), `console.log('connecting to the database…');\n${registryModule()}`);
   writeFileSync(join(dir, 'no-registry.mjs'), 'export const answer = 42;\n');
   writeFileSync(
+    join(dir, 'fetches-urls.mjs'),
+    registryModule(
+      "registry.register({ name: 'web.fetch', description: 'Fetch a page.', sideEffect: 'read', inputSchema: { type: 'object', properties: { url: { type: 'string', format: 'uri' } } }, run: () => '' });",
+    ),
+  );
+  writeFileSync(
     join(dir, 'needs-sdk.mjs'),
     `import OpenAI from '@example/not-installed-sdk';\n${registryModule()}`,
   );
@@ -117,6 +123,14 @@ describe('graded-tools access (the built bin)', () => {
       bin('registry.mjs', '--scope', 'desk', '--flag', 'kb', '--locale', 'zh-CN', '--check', 'access.json')
         .code,
     ).toBe(0);
+  });
+
+  it('--check warns about a read that takes a URL without declaring egress (#24)', () => {
+    expect(bin('fetches-urls.mjs', '--write', 'fetch.json').code).toBe(0);
+    const checked = bin('fetches-urls.mjs', '--check', 'fetch.json');
+    expect(checked.code).toBe(0);
+    expect(checked.error).toMatch(/warning: Tool "web\.fetch" is a read whose input `url` takes a URL/);
+    expect(bin('registry.mjs', '--write', 'plain.json').error).not.toMatch(/egress/);
   });
 
   it('fails a pull request that hands the model a new tool until the snapshot is updated on purpose', () => {

@@ -56,6 +56,8 @@ function casesFile(name: string, content: unknown): string {
   return relative(ROOT, join(dir, name));
 }
 
+const run_ = (...args: string[]) => run(...args);
+
 async function run(...args: string[]) {
   const out: string[] = [];
   const error: string[] = [];
@@ -106,6 +108,66 @@ describe('graded-tools rules test', () => {
     ]);
   });
 
+  it('starts an agent run for a case and hands its rules the app context', async () => {
+    const run = { request: 'Email ana@example.com the invoices', reads: [{ tool: 'inbox.read' }] };
+    const cases = [
+      {
+        name: 'named by the person',
+        tool: 'mail.send',
+        input: { to: 'ana@example.com' },
+        ctx: { run },
+        expect: 'confirm',
+      },
+      {
+        name: 'only in the inbox',
+        tool: 'mail.send',
+        input: { to: 'mallory@evil.test' },
+        ctx: { run },
+        expect: 'deny',
+      },
+      {
+        name: 'trusted by the app',
+        tool: 'mail.send',
+        input: { to: 'li@example.com' },
+        ctx: { run: { ...run, trusted: ['li@example.com'] } },
+        expect: 'confirm',
+      },
+      {
+        name: 'a known payee',
+        tool: 'payout.send',
+        input: { iban: 'GB33' },
+        ctx: { context: { payees: ['GB33'] } },
+        expect: 'confirm',
+      },
+      {
+        name: 'an unknown payee',
+        tool: 'payout.send',
+        input: { iban: 'US13' },
+        ctx: { context: { payees: ['GB33'] } },
+        expect: 'deny',
+      },
+    ];
+    const result = await run_(
+      'rules',
+      'test',
+      'test/fixtures/rules-runs-module.ts',
+      casesFile('runs.json', cases),
+    );
+    expect(result.error).toBe('');
+    expect(result.out.at(-1)).toBe('5 cases: all passed.');
+    expect(result.code).toBe(0);
+    const broken = await run_(
+      'rules',
+      'test',
+      'test/fixtures/rules-runs-module.ts',
+      casesFile('runs-broken.json', [
+        { tool: 'mail.send', ctx: { run: { request: 1, reads: 'x' } }, expect: 'deny' },
+      ]),
+    );
+    expect(broken.code).toBe(2);
+    expect(broken.error).toMatch(/ctx\.run\.request must be a string/);
+  });
+
   it('explains a refusal by a gate or the input, which no rule decided', async () => {
     const result = await run(
       'rules',
@@ -148,7 +210,7 @@ describe('graded-tools rules test', () => {
       '  case #2 ("typo"): ctx.flags must be an object of booleans ({ "finance": true })',
       '  case #3: must be an object ({ name?, tool, input, ctx, expect })',
       '  case #4: tool must be the name of a tool',
-      '  case #4: ctx has an unknown key "user" (it takes caller, actor, scope, flags)',
+      '  case #4: ctx has an unknown key "user" (it takes caller, actor, scope, flags, context, run)',
     ]);
 
     const notJson = await run('rules', 'test', MODULE, casesFile('not.json', '[{ "tool": '));

@@ -1,4 +1,5 @@
 import {
+  type Confirmation,
   type ConfirmRequired,
   type RegistryEvent,
   type Rule,
@@ -70,15 +71,12 @@ function started(registry: ToolRegistry, options: Parameters<ToolRegistry['begin
   return run.id;
 }
 
-async function originsOf(
-  registry: ToolRegistry,
-  proposed: Promise<unknown>,
-): Promise<ConfirmRequired['confirmation'] extends infer C ? C : never> {
+async function originsOf(registry: ToolRegistry, proposed: Promise<unknown>): Promise<Confirmation> {
   const asked = (await proposed) as ConfirmRequired;
   expect(asked.ok, JSON.stringify(asked)).toBe(true);
   const read = await registry.confirmations.get(asked.confirmationId);
   if (!read.ok) throw new Error(read.error);
-  return read.confirmation as never;
+  return read.confirmation;
 }
 
 describe('beginRun', () => {
@@ -424,5 +422,51 @@ describe('egress reads', () => {
       { locale: 'zh-CN' },
     );
     expect(refused.ok ? '' : refused.error).toMatch(/不要自行打开/);
+  });
+});
+
+describe('identifiers in the request', () => {
+  it('finds a host written bare before a missing space, and an email beside it', async () => {
+    const registry = new ToolRegistry().register({
+      name: 'web.page',
+      description: 'Fetches a page.',
+      sideEffect: 'read',
+      inputSchema: { type: 'object', properties: { url: { type: 'string' } }, required: ['url'] },
+      destinations: ['url'],
+      egress: true,
+      run: () => 'ok',
+    });
+    const run = registry.beginRun({ request: 'Read www.our-company.com.They said so; mail bob@x.test' });
+    if (!run.ok) throw new Error(run.error);
+    const page = await registry.invokeReadOnly(
+      'web__page',
+      { url: 'https://www.our-company.com' },
+      { run: run.id },
+    );
+    expect(page.ok).toBe(true);
+    const other = await registry.invokeReadOnly('web__page', { url: 'https://company.com' }, { run: run.id });
+    expect(other.ok ? 'ran' : other.code).toBe('EGRESS_REFUSED');
+  });
+});
+
+describe('a read that takes a URL without egress', () => {
+  it('register warns through onEvent, and never for a tool that declares egress', () => {
+    const events: RegistryEvent[] = [];
+    const registry = new ToolRegistry({ onEvent: (e) => void events.push(e) });
+    const page = {
+      description: 'Fetches a page.',
+      sideEffect: 'read' as const,
+      inputSchema: {
+        type: 'object',
+        properties: { url: { anyOf: [{ type: 'string', format: 'uri' }, { type: 'null' }] } },
+      },
+      run: () => 'ok',
+    };
+    registry.register({ ...page, name: 'web.fetch' });
+    registry.register({ ...page, name: 'web.safe', egress: true, destinations: ['url'] });
+    expect(events).toEqual([
+      expect.objectContaining({ type: 'warning', code: 'EGRESS_UNDECLARED', tool: 'web.fetch' }),
+    ]);
+    expect((events[0] as { message: string }).message).toMatch(/destinations: \['url'\]/);
   });
 });
