@@ -1,9 +1,9 @@
-import { type EntityJson, isAuthorized } from '@cedar-policy/cedar-wasm/nodejs';
+import { type CedarValueJson, type EntityJson, isAuthorized } from '@cedar-policy/cedar-wasm/nodejs';
 import type { RuleCall } from '../../rule.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import { describeCedarErrors } from './describe-cedar-errors.js';
 import type { CedarPolicy } from './read-policy-set.js';
-import { toCedarRecord } from './to-cedar-value.js';
+import { toCedarRecord, toCedarValue } from './to-cedar-value.js';
 
 /** One call's answer: the policies that matched, and those that could not be evaluated (with why). */
 export interface Evaluation {
@@ -14,8 +14,9 @@ export interface Evaluation {
 /**
  * Evaluates the policies against a call, once per call object: every rule made from the set asks the
  * same question. The request is `User::"<actor>"` doing `Action::"invoke"` on `Tool::"<tool>"`, with
- * `{ input, scope, flags }` as context (`''` for a missing actor or scope). Throws when Cedar cannot
- * take the request at all (an input it cannot read).
+ * `{ input, scope, flags, origins, app }` as context (`''` for a missing actor or scope; `app` the
+ * call's `ctx.context` when Cedar can read it). Throws when Cedar cannot take the request at all (an
+ * input it cannot read).
  */
 export function createEvaluator(
   policies: readonly CedarPolicy[],
@@ -58,11 +59,23 @@ export function createEvaluator(
     return answer;
   };
 
+  /** The app's `ctx.context` as a Cedar value, or left out when Cedar cannot read it (a policy reading it errors). */
+  function appContext(value: unknown): CedarValueJson | undefined {
+    if (value === undefined) return undefined;
+    try {
+      return toCedarValue(value, 'context.app');
+    } catch {
+      return undefined;
+    }
+  }
+
   function evaluate(call: RuleCall): Evaluation {
     const context = toCedarRecord(
-      { input: call.input, scope: call.scope ?? '', flags: call.flags },
+      { input: call.input, scope: call.scope ?? '', flags: call.flags, origins: call.origins },
       'context',
     );
+    const app = appContext(call.context);
+    if (app !== undefined) context.app = app;
     const matched = new Set<string>();
     const failed = new Map<string, string>();
     for (const staticPolicies of sets) {

@@ -31,6 +31,26 @@ function when(rule: Rule | undefined): (call: RuleCall) => boolean {
 }
 
 describe('cedarRules', () => {
+  it('sees where each destination came from and the app context (#24)', () => {
+    const rules = cedarRules({
+      policies: `
+        @reason("Ask the person to name the recipient.")
+        forbid (principal, action, resource) when { context.origins has to && context.origins.to.contains({ from: "none" }) };
+
+        @reason("Only known payees.")
+        forbid (principal, action, resource) when { context has app && !context.app.payees.contains(context.input.to) };`,
+    });
+    const madeUp = call({ origins: { to: [{ from: 'none' }] } });
+    const named = call({ origins: { to: [{ from: 'request' }] }, context: { payees: ['ann@example.com'] } });
+    const unknownPayee = call({ context: { payees: ['bob@example.com'] } });
+    expect(matching(rules, madeUp)).toEqual(['cedar:policy0']);
+    expect(matching(rules, named)).toEqual([]);
+    expect(matching(rules, unknownPayee)).toEqual(['cedar:policy1']);
+    // A context Cedar cannot read (a Date) is left out: `context has app` is false.
+    const unreadable = call({ context: { payees: ['ann@example.com'], at: new Date() } });
+    expect(matching(rules, unreadable)).toEqual([]);
+  });
+
   it('turns a forbid into a deny with its @reason, and a permit into the approvals it annotates', () => {
     const rules = cedarRules({
       policies: `
