@@ -1,4 +1,4 @@
-import type { ConfirmationLink, ConfirmationStatus } from './confirmation.js';
+import type { ConfirmationLink, ConfirmationStatus, Origin } from './confirmation.js';
 import type { Locale } from './messages/index.js';
 import type { ApprovalRequirement } from './rule.js';
 
@@ -45,6 +45,11 @@ export interface ApprovalNotice {
     readonly requires?: ApprovalRequirement;
     /** How many have approved the current payload so far, when `requires` asks for several. */
     readonly approved?: number;
+    /**
+     * Where each destination's value came from within the agent run (the confirmation's `origins`),
+     * each tool origin with its tool's `title` for people: channels say it in words for the approver.
+     */
+    readonly origins?: Readonly<Record<string, readonly (Origin & { readonly title?: string })[]>>;
   };
   /** For `decided`: the step that decided it — when, who, and why (a reject's reason, a failure). */
   readonly decision?: {

@@ -1,6 +1,7 @@
 // A wire type of the console: the server renders a confirmation as this, and the page reads it
 // (src/console/page/ imports this file, so it imports types only).
 import type { Confirmation } from '../confirmation.js';
+import type { OriginsText } from '../messages/origin-words.js';
 import type { Offer } from './offer.js';
 
 /**
@@ -29,6 +30,8 @@ export type Card = Confirmation & {
    * sent, so a page says "held until …", not "sent now".
    */
   readonly holdMs?: number;
+  /** Where each destination's value came from (`origins`), in the person's words; absent outside a run. */
+  readonly originsText?: OriginsText;
 };
 
 /**

@@ -1,7 +1,9 @@
 import type { ConfirmationsView, ConfirmationToolView } from '../confirm/types.js';
 import type { Confirmation } from '../confirmation.js';
 import type { Locale } from '../messages/index.js';
+import { type OriginsText, originsText } from '../messages/origin-words.js';
 import { canonicalJson } from '../util/canonical-json.js';
+import { titledOrigins } from '../util/read-origins.js';
 import type { Card } from './card-view.js';
 import { displayNames } from './display-names.js';
 import { effectOf } from './effect-line.js';
@@ -19,6 +21,8 @@ export interface CardSettings {
   /** Who is looking, for their own name when the app's `displayName` has none. */
   readonly person?: { readonly id: string; readonly name?: string | undefined } | undefined;
   readonly offer: (confirmation: Confirmation) => Promise<Offer>;
+  /** Any registered tool's title (a read tool named in `origins`), or `undefined` when it has none. */
+  readonly titleOf?: (tool: string) => string | undefined;
 }
 
 /** Builds cards, asking the registry about each tool once per request. */
@@ -36,6 +40,7 @@ export class CardMaker {
     const quorum = quorumOf(confirmation);
     // The record says a write is one; a write asked before records said so is known by its tool.
     const isWrite = confirmation.sideEffect === 'write' || tool?.sideEffect === 'write';
+    const originsText = this.#originsText(confirmation);
     return {
       ...confirmation,
       ...(isWrite ? { sideEffect: 'write' as const } : {}),
@@ -48,11 +53,19 @@ export class CardMaker {
       offer: await this.#s.offer(confirmation),
       ...(quorum === undefined ? {} : { quorum }),
       ...(tool?.holdMs === undefined ? {} : { holdMs: tool.holdMs }),
+      ...(originsText === undefined ? {} : { originsText }),
     };
   }
 
   cards(confirmations: readonly Confirmation[]): Promise<Card[]> {
     return Promise.all(confirmations.map((c) => this.card(c)));
+  }
+
+  /** The record's origins in words, each tool named by its title where the registry knows it. */
+  #originsText(confirmation: Confirmation): OriginsText | undefined {
+    const titleOf = this.#s.titleOf;
+    const titled = titledOrigins(confirmation.origins, (tool) => titleOf?.(tool));
+    return originsText(titled, this.#s.locale);
   }
 
   #tool(name: string): ConfirmationToolView | undefined {

@@ -50,5 +50,6 @@ export function personCards(
     displayName: settings.displayName,
     person,
     offer: (confirmation) => offeredActions(settings, person, confirmation, { locale, throughLink }),
+    titleOf: (tool) => settings.registry.get(tool)?.title,
   });
 }

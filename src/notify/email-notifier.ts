@@ -1,4 +1,5 @@
 import type { SendMailOptions, Transporter } from 'nodemailer';
+import { type OriginsText, originLineText, originsText } from '../messages/origin-words.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { escapeHtml } from '../util/escape-html.js';
 import { noticeData, payloadText, webLink } from './notice-data.js';
@@ -159,62 +160,91 @@ export function emailContent(
   const needs = requirementLine(data, words);
   const why = words.intro(data.kind, data.escalation?.afterMs);
   const intro = needs === undefined ? [why] : [why, needs];
+  const parts: MailParts = {
+    headline,
+    intro,
+    rows,
+    origins: originsText(c.origins, notice.locale),
+    link,
+    labels,
+    payload,
+    links,
+  };
   return {
     subject: oneLine(prefix === '' ? headline : `${prefix} ${headline}`),
-    text: textBody(headline, intro, rows, link, labels, payload, links),
-    html: htmlBody(notice.locale, headline, intro, rows, link, labels, payload, links),
+    text: textBody(parts),
+    html: htmlBody(notice.locale, parts),
   };
 }
 
-function textBody(
-  headline: string,
-  intro: readonly string[],
-  rows: readonly [string, string][],
-  link: string | undefined,
-  labels: { readonly open: string; readonly payload: string; readonly links: string },
-  payload: string | undefined,
-  links: readonly AskerLink[],
-): string {
-  const parts = [headline, intro.join('\n'), rows.map(([label, value]) => `${label}: ${value}`).join('\n')];
-  if (links.length > 0)
-    parts.push(`${labels.links}:\n${links.map(({ label, href }) => `- ${label}: ${href}`).join('\n')}`);
-  if (link !== undefined) parts.push(`${labels.open}: ${link}`);
-  if (payload !== undefined) parts.push(`${labels.payload}:\n${payload}`);
+/** What a mail says, in the order it says it. */
+interface MailParts {
+  readonly headline: string;
+  readonly intro: readonly string[];
+  readonly rows: readonly [string, string][];
+  /** Where each destination came from, when the confirmation was asked within an agent run. */
+  readonly origins: OriginsText | undefined;
+  readonly link: string | undefined;
+  readonly labels: { readonly open: string; readonly payload: string; readonly links: string };
+  readonly payload: string | undefined;
+  readonly links: readonly AskerLink[];
+}
+
+function textBody(m: MailParts): string {
+  const parts = [
+    m.headline,
+    m.intro.join('\n'),
+    m.rows.map(([label, value]) => `${label}: ${value}`).join('\n'),
+  ];
+  if (m.origins !== undefined) {
+    const { heading, check, caution, lines } = m.origins;
+    const said = lines.map((line) => `- ${originLineText(line, check)}`);
+    parts.push([`${heading}:`, ...said, ...(caution === undefined ? [] : [caution])].join('\n'));
+  }
+  if (m.links.length > 0)
+    parts.push(`${m.labels.links}:\n${m.links.map(({ label, href }) => `- ${label}: ${href}`).join('\n')}`);
+  if (m.link !== undefined) parts.push(`${m.labels.open}: ${m.link}`);
+  if (m.payload !== undefined) parts.push(`${m.labels.payload}:\n${m.payload}`);
   return `${parts.join('\n\n')}\n`;
 }
 
-function htmlBody(
-  locale: unknown,
-  headline: string,
-  intro: readonly string[],
-  rows: readonly [string, string][],
-  link: string | undefined,
-  labels: { readonly open: string; readonly payload: string; readonly links: string },
-  payload: string | undefined,
-  links: readonly AskerLink[],
-): string {
+function htmlBody(locale: unknown, m: MailParts): string {
   const lang = locale === 'zh-CN' ? 'zh-CN' : 'en';
-  const table = rows
+  const table = m.rows
     .map(
       ([label, value]) =>
         `<tr><th align="left" style="padding:2px 12px 2px 0">${escapeHtml(label)}</th><td>${escapeHtml(value)}</td></tr>`,
     )
     .join('');
   return [
-    `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${escapeHtml(headline)}</title></head>`,
+    `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><title>${escapeHtml(m.headline)}</title></head>`,
     '<body style="font-family:sans-serif">',
-    `<h2>${escapeHtml(headline)}</h2>`,
-    intro.map((line) => `<p>${escapeHtml(line)}</p>`).join(''),
+    `<h2>${escapeHtml(m.headline)}</h2>`,
+    m.intro.map((line) => `<p>${escapeHtml(line)}</p>`).join(''),
     `<table>${table}</table>`,
-    links.length === 0
+    m.origins === undefined ? '' : originsHtml(m.origins),
+    m.links.length === 0
       ? ''
-      : `<p>${escapeHtml(labels.links)}:</p><ul>${links.map(({ label, href }) => `<li><a href="${escapeHtml(href)}" rel="noopener noreferrer">${escapeHtml(label)}</a></li>`).join('')}</ul>`,
-    link === undefined ? '' : `<p><a href="${escapeHtml(link)}">${escapeHtml(labels.open)}</a></p>`,
-    payload === undefined
+      : `<p>${escapeHtml(m.labels.links)}:</p><ul>${m.links.map(({ label, href }) => `<li><a href="${escapeHtml(href)}" rel="noopener noreferrer">${escapeHtml(label)}</a></li>`).join('')}</ul>`,
+    m.link === undefined ? '' : `<p><a href="${escapeHtml(m.link)}">${escapeHtml(m.labels.open)}</a></p>`,
+    m.payload === undefined
       ? ''
-      : `<h3>${escapeHtml(labels.payload)}</h3><pre style="white-space:pre-wrap">${escapeHtml(payload)}</pre>`,
+      : `<h3>${escapeHtml(m.labels.payload)}</h3><pre style="white-space:pre-wrap">${escapeHtml(m.payload)}</pre>`,
     '</body></html>',
   ].join('');
+}
+
+/** The origins block of the HTML mail: an unvouched line starts with its mark in bold words. */
+function originsHtml({ heading, check, caution, lines }: OriginsText): string {
+  const items = lines
+    .map((line) => {
+      const said = `${escapeHtml(line.field)}: ${escapeHtml(line.text)}`;
+      return line.unvouched
+        ? `<li><strong>&#9888; ${escapeHtml(check)}</strong> — ${said}</li>`
+        : `<li>${said}</li>`;
+    })
+    .join('');
+  return `<h3>${escapeHtml(heading)}</h3><ul>${items}</ul>${caution === undefined ? '' : `<p>${escapeHtml(caution)}</p>`}`;
 }
 
 async function mailOnce(

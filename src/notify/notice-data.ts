@@ -1,4 +1,5 @@
 import { isRecord } from '../util/is-record.js';
+import { readOrigins } from '../util/read-origins.js';
 import { truncateText } from '../util/truncate.js';
 import type { ApprovalNotice } from './notifier.js';
 
@@ -17,6 +18,7 @@ export function noticeData(notice: ApprovalNotice, includePayload: boolean): Not
   const { confirmation: c } = notice;
   const requires = requirementOf(c.requires);
   const approved = requires === undefined ? undefined : approvedSoFar(c.approved);
+  const origins = readOrigins(c.origins, true);
   return {
     id: notice.id,
     kind: notice.kind,
@@ -34,6 +36,7 @@ export function noticeData(notice: ApprovalNotice, includePayload: boolean): Not
       ...(c.ref === undefined ? {} : { ref: c.ref }),
       ...(requires === undefined ? {} : { requires }),
       ...(approved === undefined ? {} : { approved }),
+      ...(origins === undefined ? {} : { origins }),
     },
     ...(notice.decision === undefined
       ? {}

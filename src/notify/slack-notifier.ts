@@ -1,3 +1,4 @@
+import { type OriginsText, originsText } from '../messages/origin-words.js';
 import { truncateText } from '../util/truncate.js';
 import type { HttpChannelOptions } from './http-attempt.js';
 import { httpNotifier } from './http-notifier.js';
@@ -80,6 +81,12 @@ export function slackMessage(notice: ApprovalNotice, includePayload: boolean): S
         ),
       },
     });
+  const origins = originsText(c.origins, notice.locale);
+  if (origins !== undefined)
+    blocks.push({
+      type: 'section',
+      text: { type: 'mrkdwn', text: truncateText(originsMrkdwn(origins), 3000) },
+    });
   if (payload !== undefined)
     blocks.push({
       type: 'section',
@@ -114,6 +121,20 @@ export function slackMessage(notice: ApprovalNotice, includePayload: boolean): S
   const asked = `${actor}, ${formatUtc(c.expiresAt)}`;
   const line = `${headline} (${needs === undefined ? asked : `${asked}; ${needs}`})`;
   return { text: escapeMrkdwn(link === undefined ? line : `${line} ${link}`), blocks };
+}
+
+/** Where each destination came from: an unvouched line starts with ":warning: *Check*", in words. */
+function originsMrkdwn({ heading, check, caution, lines }: OriginsText): string {
+  const said = lines.map((line) =>
+    line.unvouched
+      ? `:warning: *${escapeMrkdwn(check)}* — ${escapeMrkdwn(`${line.field}: ${line.text}`)}`
+      : `• ${escapeMrkdwn(`${line.field}: ${line.text}`)}`,
+  );
+  return [
+    `*${escapeMrkdwn(heading)}*`,
+    ...said,
+    ...(caution === undefined ? [] : [`_${escapeMrkdwn(caution)}_`]),
+  ].join('\n');
 }
 
 function field(label: string, value: string): Record<string, unknown> {

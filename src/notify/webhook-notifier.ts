@@ -1,4 +1,5 @@
 import { Webhook } from 'standardwebhooks';
+import { type OriginsText, originsText } from '../messages/origin-words.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import type { HttpChannelOptions } from './http-attempt.js';
 import { httpNotifier } from './http-notifier.js';
@@ -29,6 +30,12 @@ export interface WebhookBody {
   /** When the notice was first sent (ISO 8601); the same on every retry, so the body is too. */
   readonly timestamp: string;
   readonly data: Omit<ApprovalNotice, 'locale'>;
+  /**
+   * `data.confirmation.origins` in the notice's language, as the console and the other channels say
+   * them ("to: appears only in what the agent read from Inbox (inbox.read)"): for a receiver that shows
+   * a person where each destination came from without wording it again.
+   */
+  readonly originsText?: OriginsText;
 }
 
 /**
@@ -88,10 +95,13 @@ export function webhookNotifier(options: WebhookNotifierOptions): Notifier {
 }
 
 function webhookBody(notice: ApprovalNotice, includePayload: boolean): string {
+  const data = noticeData(notice, includePayload);
+  const origins = originsText(data.confirmation.origins, notice.locale);
   const body: WebhookBody = {
     type: `confirmation.${notice.kind}`,
     timestamp: new Date().toISOString(),
-    data: noticeData(notice, includePayload),
+    data,
+    ...(origins === undefined ? {} : { originsText: origins }),
   };
   return JSON.stringify(body);
 }

@@ -79,6 +79,44 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
       expect(read && ('note' in read || 'links' in read || 'ref' in read)).toBe(false);
     });
 
+    it('keeps where each destination came from (origins) through every change, beside note and links', async () => {
+      const origins = {
+        to: [{ from: 'tool', tool: 'inbox.read' }, { from: 'none' }],
+        cc: [{ from: 'request' }, { from: 'trusted' }],
+        'to.email': [{ from: 'tool', tool: 'web.get' }],
+      };
+      // A destination field named `__proto__` stays a field (a store must not treat it as a prototype).
+      const withKey = JSON.parse(JSON.stringify(origins)) as NonNullable<Confirmation['origins']>;
+      Object.defineProperty(withKey, '__proto__', {
+        value: [{ from: 'request' }],
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+      const original = await created({ origins: withKey, note: 'Forwarding the invoice.' });
+      expect(await store.get(original.id)).toEqual(original);
+      // Origins describe the payload; they are not sent, so the digest is the payload's alone.
+      expect(original.digest).toBe(payloadDigest('message.send', original.payload));
+      const claimed = await store.claim(original.id, { now: T0 + 1, by: 'lead-2' });
+      expect(claimed).toMatchObject({ ok: true, confirmation: { origins: withKey } });
+      const finished = await store.finish(original.id, { now: T0 + 2, status: 'delivered', attempt: 1 });
+      expect(finished).toMatchObject({ ok: true, confirmation: { origins: withKey } });
+      const read = await store.get(original.id);
+      expect(read?.origins).toEqual(withKey);
+      expect(Object.hasOwn(read?.origins ?? {}, '__proto__')).toBe(true);
+      const listed = await store.list({ limit: 1000 });
+      expect(listed.confirmations.find((c) => c.id === original.id)?.origins).toEqual(withKey);
+      const bare = await created();
+      const readBare = await store.get(bare.id);
+      expect(readBare).toEqual(bare);
+      expect(readBare !== undefined && 'origins' in readBare).toBe(false);
+    });
+
+    it('keeps an empty origins map (asked within a run, no destination named) as empty', async () => {
+      const original = await created({ origins: {} });
+      expect((await store.get(original.id))?.origins).toEqual({});
+    });
+
     it('keeps an own "__proto__" key in a payload as data', async () => {
       const payload = JSON.parse('{"__proto__":{"admin":true},"text":"hi"}') as unknown;
       const original = await created({ payload, digest: payloadDigest('message.send', payload) });

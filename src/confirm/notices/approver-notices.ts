@@ -1,9 +1,10 @@
-import type { Confirmation, ConfirmationStatus } from '../../confirmation.js';
+import type { Confirmation, ConfirmationStatus, Origins } from '../../confirmation.js';
 import { type EventListener, emitSafely } from '../../events.js';
 import { Deadlines, Expiring } from '../../invoke/deadlines.js';
 import type { Locale } from '../../messages/index.js';
 import type { ApprovalNotice, NoticeKind, Notifier } from '../../notice.js';
 import { describeThrown } from '../../util/describe-thrown.js';
+import { titledOrigins } from '../../util/read-origins.js';
 
 /** How long one channel may take over one notice, retries included, before it is let go of. */
 const NOTICE_DEADLINE_MS = 5 * 60_000;
@@ -130,6 +131,7 @@ export class ApproverNotices {
               requires: c.requires,
               approved: (c.approvals ?? []).filter((approval) => approval.digest === c.digest).length,
             }),
+        ...(c.origins === undefined ? {} : { origins: this.#titledOrigins(c.origins) }),
       }),
       ...(kind === 'decided' ? { decision: decisionOf(c) } : {}),
       ...(escalation === undefined ? {} : { escalation: Object.freeze({ ...escalation }) }),
@@ -140,6 +142,11 @@ export class ApproverNotices {
       ...(kind === 'decided' && c.actor !== undefined ? { recipient: c.actor } : {}),
       locale,
     });
+  }
+
+  /** The origins with each tool's title beside its name, for the channels' words. */
+  #titledOrigins(origins: Origins): NonNullable<ApprovalNotice['confirmation']['origins']> {
+    return titledOrigins(origins, (tool) => this.#title(tool)) ?? {};
   }
 
   #title(tool: string): string {

@@ -27,6 +27,19 @@ export function fateOf(card: Card, t: Strings): Fate {
   return card.holdMs === undefined ? { kind: 'send' } : { kind: 'hold', holdMs: card.holdMs };
 }
 
+/**
+ * The card's destinations no one vouched for, in the server's words (`to`: "appears only in what the
+ * agent read from Inbox (inbox.read)") with the word that marks them, so a bulk confirm does not pass
+ * one by unread; none when every destination was vouched for (or the card has no origins).
+ */
+export function uncheckedOrigins(card: Card): { check: string; field: string; text: string }[] {
+  const said = card.originsText;
+  if (said === undefined) return [];
+  return said.lines
+    .filter((line) => line.unvouched)
+    .map((line) => ({ check: said.check, field: line.field, text: line.text }));
+}
+
 /** Whether "Confirm selected" sends this card's confirm (everything but a card left out). */
 export function isConfirmed(fate: Fate): boolean {
   return fate.kind !== 'left-out';

@@ -200,6 +200,38 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     );
   };
 
+  /**
+   * Where each destination's value came from, in the server's words. An unvouched line (only in what
+   * the agent read, or nowhere) is marked with a word and an icon, not colour alone.
+   */
+  const origins = (card: Card, compact: boolean): HTMLElement | false => {
+    const text = card.originsText;
+    if (text === undefined) return false;
+    const lines = compact ? text.lines.filter((line) => line.unvouched) : text.lines;
+    if (lines.length === 0) return false;
+    const items = lines.map((line) =>
+      el(
+        'li',
+        { class: line.unvouched ? 'origin unvouched' : 'origin' },
+        line.unvouched &&
+          el('strong', { class: 'check' }, el('span', { 'aria-hidden': 'true' }, '⚠ '), text.check),
+        line.unvouched && ' — ',
+        el('span', { class: 'origin-field' }, line.field),
+        ': ',
+        line.text,
+      ),
+    );
+    if (compact) return el('ul', { class: 'origins compact', 'aria-label': text.heading }, ...items);
+    const key = `${card.id}`.replace(/[^A-Za-z0-9_-]/g, '_');
+    return el(
+      'div',
+      { class: 'origins', role: 'group', 'aria-labelledby': `origins-${key}` },
+      el('p', { class: 'why-label', id: `origins-${key}` }, text.heading),
+      el('ul', { class: 'origin-lines' }, ...items),
+      text.caution !== undefined && el('p', { class: 'origin-caution' }, text.caution),
+    );
+  };
+
   const technical = (card: Card, shown: { digest: string; canonical: string }) =>
     el(
       'details',
@@ -342,6 +374,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
             effect,
             summary !== '' && el('span', { class: 'summary' }, ` — ${summary}`),
           ),
+          card.status === 'pending' && origins(card, true),
           whoText && el('p', { class: 'decided' }, whoText),
           held(card),
           failure(card),
@@ -360,6 +393,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
         effect,
         needs !== undefined && el('p', { class: 'quorum' }, needs),
         why(card),
+        origins(card, false),
         el(
           'div',
           { class: 'payload', role: 'group', 'aria-label': t.payload },

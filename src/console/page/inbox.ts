@@ -4,7 +4,15 @@
 // live updates applied in place. Next to the pending
 // ones, a "Sending soon" group holds the sends approved and held for their undo window, until they go.
 import type { Api, Card, Decision } from './api.js';
-import { confirmLabel, type Fate, fateOf, fateText, isConfirmed, resultText } from './bulk-preview.js';
+import {
+  confirmLabel,
+  type Fate,
+  fateOf,
+  fateText,
+  isConfirmed,
+  resultText,
+  uncheckedOrigins,
+} from './bulk-preview.js';
 import { type CardView, createCardView } from './card.js';
 import { syncClock } from './countdown.js';
 import { describeDecision, isTaken } from './decision-words.js';
@@ -260,6 +268,16 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
       { 'data-id': view.card.id },
       el('strong', {}, view.card.effect ?? stringsForCard(t, view.card).sendsWith(view.card.title)),
       el('span', { class: 'summary' }, ` — ${summarise(view.card.payload, view.card.labels)}`),
+      ...uncheckedOrigins(view.card).map((line) =>
+        el(
+          'span',
+          { class: 'origin unvouched' },
+          el('strong', { class: 'check' }, el('span', { 'aria-hidden': 'true' }, '⚠ '), line.check),
+          ' — ',
+          el('span', { class: 'origin-field' }, line.field),
+          `: ${line.text}`,
+        ),
+      ),
       el('span', { class: 'fate' }, text),
     );
   const showStep = () => {

@@ -135,6 +135,7 @@ export class ApprovalMessages {
         locale: this.#s.locale(),
         nameOf: (person) => this.#s.people.nameOf(person),
         consoleLink: this.#links.get(id),
+        titleOf: (tool) => registry.get?.(tool)?.title,
       }),
     };
   }

@@ -3,7 +3,9 @@ import type { ConfirmationToolView } from '../../confirm/types.js';
 import type { Confirmation } from '../../confirmation.js';
 import { payloadLabels } from '../../console/payload-labels.js';
 import type { Locale } from '../../messages/index.js';
+import { originsText } from '../../messages/origin-words.js';
 import { isRecord } from '../../util/is-record.js';
+import { titledOrigins } from '../../util/read-origins.js';
 import { ACTIONS, buttonValue, OPEN_CONSOLE_ACTION } from './action-value.js';
 import { cut, escapedWithin, escapeMrkdwn, slackDate, slackTime, webUrl } from './mrkdwn.js';
 import { gradeOf, joinNames, type SlackWords, slackWords } from './slack-words.js';
@@ -28,6 +30,8 @@ export interface CardInput {
   readonly nameOf: (id: string) => string;
   /** This confirmation's page in the approvals console (`notify.consoleUrl`), when there is one. */
   readonly consoleLink?: string | undefined;
+  /** Any registered tool's title, for the tools named in `origins`; the tool's name when none. */
+  readonly titleOf?: ((tool: string) => string | undefined) | undefined;
 }
 
 /** What decides whether a card shows the whole payload: the same inputs the card is drawn from. */
@@ -72,6 +76,8 @@ export function approvalMessage(input: CardInput): SlackMessage {
     blocks.push(section(`:warning: ${escapeMrkdwn(words.tooLongForSlack(link !== undefined))}`));
   const about = aboutText(c, words);
   if (about !== undefined) blocks.push(section(about));
+  const origins = originsBlock(input);
+  if (origins !== undefined) blocks.push(section(origins));
   const links = linkButtons(c);
   if (links.length > 0) blocks.push({ type: 'actions', block_id: 'asker_links', elements: links });
   const actor = c.actor === undefined ? words.unknownActor : nameOf(c.actor);
@@ -176,6 +182,22 @@ function aboutText(c: Confirmation, words: SlackWords): string | undefined {
   if (c.note !== undefined) rows.push(`*${words.why}*\n${escapedWithin(c.note, 2400)}`);
   if (c.ref !== undefined) rows.push(`*${words.ref}:* ${escapedWithin(c.ref, 300)}`);
   return rows.length === 0 ? undefined : rows.join('\n');
+}
+
+/**
+ * Where each destination came from, in the approver's words: an unvouched line starts with
+ * ":warning: *Check*" (words, not colour alone), and the reason to check follows the lines.
+ */
+function originsBlock(input: CardInput): string | undefined {
+  const titled = titledOrigins(input.confirmation.origins, (tool) => input.titleOf?.(tool));
+  const text = originsText(titled, input.locale);
+  if (text === undefined) return undefined;
+  const lines = text.lines.map((line) => {
+    const said = escapedWithin(`${line.field}: ${line.text}`, 600);
+    return line.unvouched ? `:warning: *${escapeMrkdwn(text.check)}* — ${said}` : `• ${said}`;
+  });
+  const caution = text.caution === undefined ? [] : [`_${escapeMrkdwn(text.caution)}_`];
+  return [`*${escapeMrkdwn(text.heading)}*`, ...lines, ...caution].join('\n');
 }
 
 /** The asker's links as buttons: a label is plain text, and only an http(s) URL becomes a `url`. */

@@ -18,6 +18,8 @@ export interface SlackRegistry {
   reject(id: string, options: RejectOptions): Promise<ConfirmationResult>;
   cancel(id: string, options: CancelOptions): Promise<ConfirmationResult>;
   readonly confirmations: ConfirmationsView;
+  /** Any registered tool's title, for a read tool named in a confirmation's `origins` (optional). */
+  get?(name: string): { readonly title: string } | undefined;
   /** The registry's language, when the channel is given none. */
   readonly locale?: Locale;
 }

@@ -7,6 +7,7 @@ import {
   type ConfirmationStatus,
 } from '../../confirmation.js';
 import type { ApprovalRequirement } from '../../rule.js';
+import { readOrigins } from '../../util/read-origins.js';
 import { approvalsJson } from '../transitions.js';
 
 /** A confirmation as the SQL stores keep it: JSON as text, times as the driver returns them. */
@@ -27,8 +28,8 @@ export interface ConfirmationRow {
   readonly error: string | null;
   readonly history: string;
   /**
-   * What the confirmation was asked with and never changes — `note`, `links`, `ref`, `requires` and a
-   * write's `sideEffect` — as JSON text (an object), or null when it has none of them.
+   * What the confirmation was asked with and never changes — `note`, `links`, `ref`, `requires`,
+   * `origins` and a write's `sideEffect` — as JSON text (an object), or null when it has none of them.
    */
   readonly about: string | null;
   /** The approvals so far as `approvalsJson` writes them (a compare-and-set compares this text), or null. */
@@ -91,15 +92,22 @@ export function rowToConfirmation(row: ConfirmationRow, toIso: (time: unknown) =
   };
 }
 
-/** The stored `about` object's fields, each only when it has the shape it was stored with. */
-function aboutOf(text: string): Pick<Confirmation, 'note' | 'links' | 'ref' | 'requires' | 'sideEffect'> {
-  const about = JSON.parse(text) as {
+/**
+ * The stored `about` object's fields, each only when it has the shape it was stored with (a row
+ * written before `origins` existed simply has none).
+ */
+function aboutOf(
+  text: string,
+): Pick<Confirmation, 'note' | 'links' | 'ref' | 'requires' | 'origins' | 'sideEffect'> {
+  const about = (JSON.parse(text) ?? {}) as {
     note?: unknown;
     links?: unknown;
     ref?: unknown;
     requires?: unknown;
     sideEffect?: unknown;
+    origins?: unknown;
   };
+  const origins = readOrigins(about.origins);
   return {
     ...(about.sideEffect === 'write' ? { sideEffect: 'write' as const } : {}),
     ...(typeof about.note === 'string' ? { note: about.note } : {}),
@@ -108,22 +116,24 @@ function aboutOf(text: string): Pick<Confirmation, 'note' | 'links' | 'ref' | 'r
     ...(typeof about.requires === 'object' && about.requires !== null
       ? { requires: about.requires as ApprovalRequirement }
       : {}),
+    ...(origins === undefined ? {} : { origins }),
   };
 }
 
-/** `note`, `links`, `ref`, `requires` and a write's `sideEffect` as the `about` column holds them. */
+/** `note`, `links`, `ref`, `requires`, `origins` and a write's `sideEffect` as the `about` column holds them. */
 function aboutText(confirmation: Confirmation): string | null {
-  const { note, links, ref, requires } = confirmation;
+  const { note, links, ref, requires, origins } = confirmation;
   const sideEffect = confirmation.sideEffect === 'write' ? 'write' : undefined;
   if (
     note === undefined &&
     links === undefined &&
     ref === undefined &&
     requires === undefined &&
+    origins === undefined &&
     sideEffect === undefined
   )
     return null;
-  return JSON.stringify({ note, links, ref, requires, sideEffect });
+  return JSON.stringify({ note, links, ref, requires, origins, sideEffect });
 }
 
 /** The `about` text with `requires` set (an edit's stricter requirement), the rest as it was. */

@@ -1,0 +1,104 @@
+import type { Origin, Origins } from '../confirmation.js';
+import { isRecord } from './is-record.js';
+import { setOwn } from './own-property.js';
+
+/** An origin with its tool's title for people beside the name: what a notice and a card carry. */
+export type TitledOrigin = Origin & { readonly title?: string };
+
+const FROM: ReadonlySet<unknown> = new Set(['request', 'trusted', 'tool', 'none']);
+/** Bounds on what is read back: origins come from a store or a notice, and are shown to a person. */
+const MAX_FIELDS = 100;
+const MAX_PER_FIELD = 100;
+const MAX_NAME = 200;
+
+/**
+ * `origins` as the documented shape, copied: per field (a non-empty name), a list of
+ * `{ from, tool? }` with `tool` only on a `tool` origin, and `title` too when `withTitles`. Anything
+ * else — a store row written by hand, another version's field — is dropped, never thrown: the
+ * approver then sees less, not a broken card. `undefined` when nothing readable is left.
+ */
+export function readOrigins(value: unknown): Origins | undefined;
+export function readOrigins(
+  value: unknown,
+  withTitles: true,
+): Readonly<Record<string, readonly TitledOrigin[]>> | undefined;
+export function readOrigins(
+  value: unknown,
+  withTitles = false,
+): Readonly<Record<string, readonly TitledOrigin[]>> | undefined {
+  if (!isRecord(value)) return undefined;
+  const read: Record<string, unknown> = {};
+  let fields = 0;
+  for (const field of Object.keys(value)) {
+    if (fields >= MAX_FIELDS) break;
+    const list = value[field];
+    if (!isName(field) || !Array.isArray(list)) continue;
+    const origins: TitledOrigin[] = [];
+    for (const item of list.slice(0, MAX_PER_FIELD)) {
+      const origin = originOf(item, withTitles);
+      if (origin !== undefined) origins.push(origin);
+    }
+    setOwn(read, field, origins);
+    fields += 1;
+  }
+  return fields === 0 && Object.keys(value).length > 0
+    ? undefined
+    : (read as Record<string, readonly TitledOrigin[]>);
+}
+
+/** Whether any field's value was not vouched for: read from a tool, or found nowhere. */
+export function hasUnvouched(origins: Origins | undefined): boolean {
+  if (origins === undefined) return false;
+  return Object.values(origins).some((list) => list.some(isUnvouched));
+}
+
+/** An origin the person's request and the app's trusted values do not vouch for. */
+export function isUnvouched(origin: Origin): boolean {
+  return origin.from === 'tool' || origin.from === 'none';
+}
+
+function originOf(item: unknown, withTitles: boolean): TitledOrigin | undefined {
+  if (!isRecord(item) || !FROM.has(item.from)) return undefined;
+  const from = item.from as Origin['from'];
+  if (from !== 'tool') return { from };
+  if (!isName(item.tool)) return undefined;
+  const title = withTitles && isName(item.title) ? item.title : undefined;
+  return title === undefined ? { from, tool: item.tool } : { from, tool: item.tool, title };
+}
+
+function isName(value: unknown): value is string {
+  return typeof value === 'string' && value !== '' && value.length <= MAX_NAME;
+}
+
+/**
+ * `origins` read as `readOrigins` reads them, each tool origin with its tool's title for people when
+ * `titleOf` knows one (a title equal to the name, empty, or a `titleOf` that throws adds none).
+ */
+export function titledOrigins(
+  origins: unknown,
+  titleOf: (tool: string) => string | undefined,
+): Readonly<Record<string, readonly TitledOrigin[]>> | undefined {
+  const read = readOrigins(origins);
+  if (read === undefined) return undefined;
+  const titled: Record<string, readonly TitledOrigin[]> = {};
+  for (const [field, list] of Object.entries(read))
+    setOwn(
+      titled,
+      field,
+      list.map((origin) => {
+        if (origin.tool === undefined) return origin;
+        const title = safeTitle(titleOf, origin.tool);
+        return title === undefined ? origin : { ...origin, title };
+      }),
+    );
+  return titled;
+}
+
+function safeTitle(titleOf: (tool: string) => string | undefined, tool: string): string | undefined {
+  try {
+    const title = titleOf(tool);
+    return isName(title) && title !== tool ? title : undefined;
+  } catch {
+    return undefined;
+  }
+}

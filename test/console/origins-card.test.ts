@@ -1,0 +1,99 @@
+import { createMemoryStore } from 'graded-tools';
+import type { ConfirmationStore } from 'graded-tools/store';
+import { pendingConfirmation } from 'graded-tools/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ConsoleFixture, consoleFixture } from './setup.js';
+
+// Issue 24: a card's `originsText` is the stored `origins` in the person's words, a read tool named by
+// its title where the registry knows it; a record written by another version or by hand never breaks it.
+
+describe('a card says where each destination came from', () => {
+  let f: ConsoleFixture;
+  afterEach(() => f.close());
+  let store: ConfirmationStore;
+  const open = () => {
+    store = createMemoryStore();
+    return { store, close: () => {} };
+  };
+  const cardOf = async (id: string, locale = 'en') =>
+    (await f.json(`/api/confirmations/${id}`, { person: 'lead-li', headers: { 'accept-language': locale } }))
+      .body.confirmation;
+
+  it('in words per field, tools by title (or name), the unvouched marked, origins kept as data too', async () => {
+    f = consoleFixture(open);
+    f.registry.register({
+      name: 'inbox.read',
+      title: 'Inbox',
+      description: 'Reads the inbox.',
+      sideEffect: 'read',
+      inputSchema: { type: 'object', properties: {} },
+      run: () => [],
+    });
+    const origins = {
+      to: [
+        { from: 'tool', tool: 'inbox.read' },
+        { from: 'tool', tool: 'web.get' },
+      ],
+      cc: [{ from: 'request' }, { from: 'trusted' }],
+      bcc: [{ from: 'none' }],
+    } as const;
+    const record = pendingConfirmation({ origins });
+    await store.create(record);
+    const card = await cardOf(record.id);
+    expect(card.origins).toEqual(origins);
+    expect(card.originsText).toEqual({
+      heading: 'Where this came from',
+      check: 'Check',
+      caution: expect.stringMatching(/^Neither the person nor the app gave a value marked Check/),
+      lines: [
+        {
+          field: 'to',
+          text: 'appears only in what the agent read from Inbox (inbox.read) and web.get',
+          unvouched: true,
+        },
+        {
+          field: 'cc',
+          text: "named in the person's request; one of the app's trusted values",
+          unvouched: false,
+        },
+        {
+          field: 'bcc',
+          text: 'appears nowhere the agent read or was told: it may be made up',
+          unvouched: true,
+        },
+      ],
+    });
+    const zh = await cardOf(record.id, 'zh-CN');
+    expect(zh.originsText.lines.map((line: { text: string }) => line.text)).toEqual([
+      '只出现在代理从 Inbox (inbox.read)和web.get 读取的内容中',
+      '出现在用户的请求中；是应用信任的值之一',
+      '没有出现在代理读取或被告知的任何内容中：可能是编造的',
+    ]);
+  });
+
+  it('says nothing when every destination was vouched for but the words, and no caution', async () => {
+    f = consoleFixture(open);
+    const record = pendingConfirmation({ origins: { to: [{ from: 'request' }] } });
+    await store.create(record);
+    const card = await cardOf(record.id);
+    expect(card.originsText).toEqual({
+      heading: 'Where this came from',
+      check: 'Check',
+      lines: [{ field: 'to', text: "named in the person's request", unvouched: false }],
+    });
+  });
+
+  it('draws a card whose stored origins are not the documented shape, showing only what it can read', async () => {
+    f = consoleFixture(open);
+    const odd = pendingConfirmation({
+      origins: { to: [{ from: 'tool' }, { from: 'elsewhere' }, 'none'], cc: 'x' } as never,
+    });
+    const none = pendingConfirmation({ origins: 'not an object' as never });
+    const empty = pendingConfirmation({ origins: {} });
+    for (const record of [odd, none, empty]) await store.create(record);
+    expect((await cardOf(odd.id)).originsText).toBeUndefined();
+    expect((await cardOf(none.id)).originsText).toBeUndefined();
+    expect((await cardOf(empty.id)).originsText).toBeUndefined();
+    expect((await cardOf(odd.id)).status).toBe('pending');
+  });
+});
