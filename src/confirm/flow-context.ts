@@ -145,7 +145,9 @@ export function failureIn(locale: Locale): Fail {
 }
 
 export function alreadyDecided(fail: Fail, record: Confirmation): ConfirmationFailure {
-  return fail('ALREADY_DECIDED', { status: record.status }, record);
+  // A write was applied, not delivered: the caller reads what happened to their change.
+  const status = record.sideEffect === 'write' && record.status === 'delivered' ? 'applied' : record.status;
+  return fail('ALREADY_DECIDED', { status }, record);
 }
 
 /** The `STORE_FAILED` detail for what a store threw or rejected with. */

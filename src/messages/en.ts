@@ -12,6 +12,7 @@ const decided: Readonly<Record<string, string>> = {
   pending: 'is still pending: confirm or reject it instead',
   delivering: 'is being delivered right now',
   delivered: 'was already delivered',
+  applied: 'was already applied',
   failed: 'failed to deliver: a person may retry it or mark it delivered',
   rejected: 'was rejected',
   expired: 'has expired',
@@ -51,7 +52,7 @@ export const en: MessageCatalog = {
     `Too many tool calls in one turn: only the first ${p.limit ?? '?'} were run and this one was not. Call it again in your next turn if you still need it.`,
   CONFIRMATION_NOT_FOUND: () => 'There is no confirmation with that id.',
   ALREADY_DECIDED: (p) =>
-    `This confirmation ${(p.status && decided[p.status]) || 'was already decided'}; nothing was sent again.`,
+    `This confirmation ${(p.status && decided[p.status]) || 'was already decided'}; nothing was ${p.status === 'applied' ? 'done' : 'sent'} again.`,
   EXPIRED: () => 'This confirmation has expired; nothing was sent. Ask again to prepare a new one.',
   PAYLOAD_CHANGED: (p) =>
     `The payload differs from the one that was shown (${p.detail === 'stored' ? 'the stored payload no longer matches its digest' : 'digest mismatch'}); nothing was sent. Review it again.`,

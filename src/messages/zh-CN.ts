@@ -11,6 +11,7 @@ const decided: Readonly<Record<string, string>> = {
   pending: '仍在等待确认：请确认或拒绝它',
   delivering: '正在投递中',
   delivered: '已经投递',
+  applied: '已经执行',
   failed: '投递失败：可由人重试或标记为已投递',
   rejected: '已被拒绝',
   expired: '已过期',
@@ -44,7 +45,8 @@ export const zhCN: MessageCatalog = {
   TOO_MANY_CALLS: (p) =>
     `同一轮中的工具调用过多：只执行了前 ${p.limit ?? '?'} 个，本次调用未执行。如仍需要，请在下一轮再次调用。`,
   CONFIRMATION_NOT_FOUND: () => '没有该 id 的确认请求。',
-  ALREADY_DECIDED: (p) => `该确认请求${(p.status && decided[p.status]) || '已处理'}；不会再次发送。`,
+  ALREADY_DECIDED: (p) =>
+    `该确认请求${(p.status && decided[p.status]) || '已处理'}；不会再次${p.status === 'applied' ? '执行' : '发送'}。`,
   EXPIRED: () => '该确认请求已过期，未发送任何内容。请重新发起以生成新的确认。',
   PAYLOAD_CHANGED: (p) =>
     `内容与展示时不一致（${p.detail === 'stored' ? '存储的内容与其摘要不符' : '摘要不匹配'}），未发送任何内容。请重新查看。`,

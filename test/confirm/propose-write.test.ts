@@ -84,6 +84,7 @@ function proposedWrites(open: () => Opened | Promise<Opened>) {
     expect(confirmed).toMatchObject({ ok: true, data: { moved: 'standup', to: '2026-03-02' } });
     const again = await registry.confirm(id, { approvedBy: 'li', digest });
     expect(again).toMatchObject({ ok: false, code: 'ALREADY_DECIDED' });
+    if (!again.ok) expect(again.error).toBe('This confirmation was already applied; nothing was done again.');
     expect(runs).toEqual([input]);
 
     const decided = await registry.confirmations.waitFor(id);
