@@ -43,7 +43,7 @@ const WORDS = {
     caution: /^标有“请核实”的值既不是用户给出的/,
     review: '查看',
     selectAll: '全选待确认项',
-    confirmSelected: '确认发送所选',
+    confirmSelected: '确认所选',
   },
 } as const;
 
