@@ -123,6 +123,24 @@ export interface Confirmation {
    * in what the agent read from a tool, or nowhere (`none`: made up). Absent outside a run.
    */
   readonly origins?: Origins;
+  /**
+   * Proposed as one step of a bundle (`registry.proposeBundle`): decided with the others as one
+   * (`confirmBundle`), delivered only after the step before it was delivered, stopped when one before
+   * it was rejected, expired, cancelled or failed.
+   */
+  readonly bundle?: ConfirmationBundle;
+}
+
+/** Where a confirmation stands in its bundle. */
+export interface ConfirmationBundle {
+  /** The bundle's id (what `confirmBundle`, `rejectBundle` and `waitFor` take). */
+  readonly id: string;
+  /** This step's place, from 0. */
+  readonly index: number;
+  /** How many steps the bundle has. */
+  readonly size: number;
+  /** The bundle digest: SHA-256 over every step's digest, in order (`bundleDigest`). */
+  readonly digest: string;
 }
 
 /**

@@ -50,6 +50,8 @@ export interface ConfirmationEvent {
   readonly tool: string;
   /** Who asked, confirmed, rejected or marked it; absent for the system's own steps. */
   readonly by?: string;
+  /** A bundle's step (`proposeBundle`): the bundle's id, and the step's place from 0. */
+  readonly bundle?: { readonly id: string; readonly index: number };
   /** When it happened (epoch ms from the registry's clock). */
   readonly at: number;
 }

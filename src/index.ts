@@ -6,6 +6,15 @@ export type { AuditDetail, AuditDraft, AuditEntry, AuditKind } from './audit/aud
 export type { AuditExportRange, AuditLog, AuditVerifyOptions } from './audit/audit-log.js';
 export type { AuditKey, SignedAuditHead } from './audit/signed-head.js';
 export type { AuditBreak, AuditHead, AuditVerification } from './audit/verify-chain.js';
+export { bundleDigest } from './confirm/bundles/bundle-digest.js';
+export type { BundleStatus, BundleView } from './confirm/bundles/bundle-view.js';
+export type { BundleDecided, BundleDecisionResult } from './confirm/bundles/decide-bundle.js';
+export type {
+  BundleProposed,
+  BundleRefused,
+  BundleStep,
+  ProposeBundleResult,
+} from './confirm/bundles/propose-bundle.js';
 export { payloadDigest } from './confirm/digest.js';
 export type {
   ApprovalLinks,
@@ -47,6 +56,7 @@ export type {
 export type {
   Confirmation,
   ConfirmationApproval,
+  ConfirmationBundle,
   ConfirmationHistoryEntry,
   ConfirmationLink,
   ConfirmationStatus,

@@ -1,4 +1,6 @@
 import { type AuditLog, auditLogOf } from './audit/audit-log.js';
+import type { BundleDecisionResult } from './confirm/bundles/decide-bundle.js';
+import type { BundleStep, ProposeBundleResult } from './confirm/bundles/propose-bundle.js';
 import type { ConfirmationFlow } from './confirm/confirmation-flow.js';
 import { createConfirmationPath } from './confirm/confirmation-path.js';
 import type { ApprovalLinks } from './confirm/links/approval-links.js';
@@ -86,6 +88,8 @@ export class ToolRegistry<AppContext = unknown> {
   readonly #approvalLinks: ApprovalLinks;
   /** The same path, silent and dry: `check` walks it up to the rules and runs nothing. */
   readonly #dryPath: InvokePath;
+  /** What every path is made of: a bundle's steps take it with their own `ask`. */
+  readonly #pathSettings: InvokeSettings;
   /** The confirmation store, where rules' limits are counted. */
   readonly #counter: ConfirmationStore;
   /** Agent runs: what each was told, what its agent read. */
@@ -124,6 +128,7 @@ export class ToolRegistry<AppContext = unknown> {
       now: settings.now,
       runs: this.#runs,
     };
+    this.#pathSettings = path;
     this.#invokePath = new InvokePath(path);
     this.#dryPath = new InvokePath({ ...path, onEvent: undefined, telemetry: undefined, dry: true });
   }
@@ -223,6 +228,109 @@ export class ToolRegistry<AppContext = unknown> {
     }
     // A proposal never runs a tool: it ends as a pending confirmation or a failure, never as data.
     return this.#invokePath.invoke('propose', name, input, options, about) as Promise<ProposeResult>;
+  }
+
+  /**
+   * An autonomous caller proposes related sends and writes as one bundle, in order: each step is
+   * proposed exactly as `propose` would (gates, input, rules, `prepare`), with the same `options`, and
+   * all of them are stored together — or, if any step is refused (a gate, invalid input, a rule, a read
+   * tool, an unknown tool), none, with that step's failure and its place (`step`, from 0). A person
+   * then decides the bundle whole with `confirmBundle` (bound to `digest`), and its steps are delivered
+   * in order: each only after the one before it was delivered; one rejected, expired, cancelled or
+   * failed stops every step after it. 1 to 100 steps, no step twice; never throws.
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * const registry = new ToolRegistry()
+   *   .register({
+   *     name: 'refund.issue',
+   *     description: 'Refund a customer.',
+   *     sideEffect: 'send',
+   *     inputSchema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+   *     prepare: (input: { amount: number }) => ({ amount: input.amount }),
+   *     deliver: () => ({ refunded: true }),
+   *   })
+   *   .register({
+   *     name: 'email.send',
+   *     description: 'Email the customer.',
+   *     sideEffect: 'send',
+   *     inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+   *     prepare: (input: { text: string }) => ({ text: input.text }),
+   *     deliver: () => ({ sent: true }),
+   *   });
+   * const bundle = await registry.proposeBundle(
+   *   [
+   *     { tool: 'refund.issue', input: { amount: 150 } },
+   *     { tool: 'email.send', input: { text: 'We refunded 150 EUR.' } },
+   *   ],
+   *   { actor: 'agent:desk-bot', note: 'Refund, then tell the customer.' },
+   * );
+   * if (bundle.ok) {
+   *   const decided = await registry.confirmBundle(bundle.bundleId, { approvedBy: 'li', digest: bundle.digest });
+   *   if (decided.ok) console.log(decided.bundle.status); // 'delivered': the refund, then the email
+   * }
+   * ```
+   */
+  proposeBundle(
+    steps: readonly BundleStep[],
+    options: ProposeOptions<AppContext> = {},
+  ): Promise<ProposeBundleResult> {
+    const locale = localeOption(options, this.#locale);
+    const about = readProposal(options);
+    if ('problem' in about) {
+      const message = formatMessage('INVALID_OPTION', { detail: about.problem }, locale);
+      return Promise.resolve(failure('INVALID_OPTION', message));
+    }
+    const settings = this.#pathSettings;
+    return this.#flow.proposeBundle(
+      steps,
+      (tool, input, ask) =>
+        new InvokePath({ ...settings, ask }).invoke('propose', tool, input, options, about) as Promise<
+          ProposeResult
+        >,
+      locale,
+    );
+  }
+
+  /**
+   * A person approves a bundle whole, as they saw it: `digest` (the bundle digest `proposeBundle`
+   * answered) must match the one recomputed from every step now, or nothing is decided
+   * (`PAYLOAD_CHANGED`). Every pending step passes the one check list first; one refusal (expired, a
+   * changed step, `authorize`, …) refuses the whole decision. The approval then counts for every step
+   * this person may approve — each keeps its own quorum, approver flags, four eyes and rules (a step
+   * they may not approve waits for someone who may, and holds the steps after it). The steps are then
+   * delivered in order, as far as they can go now (a held one after its undo window, by `sweep`).
+   * Options as `confirm` (`approvedBy`, `digest`, `flags`, `scope`, `authorize`, `signal`, `locale`),
+   * without `link` or `payload`. Never throws.
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * const registry = new ToolRegistry();
+   * const decided = await registry.confirmBundle('no-such-bundle', { approvedBy: 'li', digest: 'ab12' });
+   * if (!decided.ok) console.log(decided.code); // 'CONFIRMATION_NOT_FOUND'
+   * ```
+   */
+  confirmBundle(bundleId: string, options: ConfirmOptions): Promise<BundleDecisionResult> {
+    return this.#flow.confirmBundle(bundleId, options);
+  }
+
+  /**
+   * A person says no to a bundle: its first pending step is rejected (as `reject` would), and every
+   * step after it is stopped — recorded on each step with its audit entry, and told. Options as
+   * `reject` (`rejectedBy`, `reason`, `authorize`), without `link`. Never throws.
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * const registry = new ToolRegistry();
+   * const result = await registry.rejectBundle('no-such-bundle', { rejectedBy: 'li', reason: 'Wrong customer.' });
+   * if (!result.ok) console.log(result.code); // 'CONFIRMATION_NOT_FOUND'
+   * ```
+   */
+  rejectBundle(bundleId: string, options: RejectOptions): Promise<BundleDecisionResult> {
+    return this.#flow.rejectBundle(bundleId, options);
   }
 
   /**

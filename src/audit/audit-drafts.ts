@@ -37,6 +37,11 @@ export function confirmationDraft(step: {
   if (action === 'confirmed') detail.status = confirmation.status;
   if (confirmation.attempt > 0) detail.attempt = confirmation.attempt;
   if (step.viaLink) detail.viaLink = true;
+  // A bundle's step: which bundle, and where in it, so the log reads a bundle's story whole.
+  if (confirmation.bundle !== undefined) {
+    detail.bundle = confirmation.bundle.id;
+    detail.step = confirmation.bundle.index;
+  }
   const { approvals, requires } = confirmation;
   if (requires !== undefined) {
     detail.approvals = approvals?.length ?? 0;

@@ -3,12 +3,18 @@ import { type Locale, toLocale } from '../messages/index.js';
 import type { LinkApprover } from '../stores/store.js';
 import {
   type ConfirmationFlowSettings,
+  type BundleCarrier,
   type Fail,
   type FlowContext,
+  failureIn,
   flowContext,
   storeFailed,
   storeFailure,
 } from './flow-context.js';
+import { type BundleView, bundleView, readBundle } from './bundles/bundle-view.js';
+import { afterBundleStep } from './bundles/carry-bundle.js';
+import { type BundleDecisionResult, confirmBundle, rejectBundle } from './bundles/decide-bundle.js';
+import { type ProposeBundleResult, type ProposeStep, proposeBundle } from './bundles/propose-bundle.js';
 import { ChangeWatchers } from './notices/change-watchers.js';
 import {
   type Read,
@@ -65,8 +71,12 @@ export class ConfirmationFlow {
   constructor(settings: ConfirmationFlowSettings) {
     this.#locale = toLocale(settings.locale, 'en');
     const watchers = new ChangeWatchers(settings.store);
-    this.#ctx = flowContext(settings, watchers);
+    const carrier: { current: BundleCarrier | undefined } = { current: undefined };
+    this.#ctx = flowContext(settings, watchers, carrier);
+    const ctx = this.#ctx;
+    carrier.current = (action, step) => afterBundleStep(ctx, action, step, failureIn(this.#locale));
     this.view = Object.freeze({
+      bundle: (id: string, options?: unknown) => this.bundle(id, options),
       get: (id: string, options?: unknown) => this.get(id, options),
       list: (filter?: unknown) => this.list(filter),
       watch: (listener: (notice: ConfirmationNotice) => void) => watchers.add(listener),
@@ -79,6 +89,48 @@ export class ConfirmationFlow {
 
   ask(asked: NewConfirmation): Promise<Created> {
     return askConfirmation(this.#ctx, asked);
+  }
+
+  /** Stores a bundle's steps, each proposed through `propose`, together, or none of them. */
+  proposeBundle(steps: unknown, propose: ProposeStep, locale: Locale): Promise<ProposeBundleResult> {
+    return proposeBundle(this.#ctx, { steps, propose, fail: failureIn(locale) });
+  }
+
+  /** A person approves a bundle whole (every step they may approve), then it is carried on in order. */
+  async confirmBundle(bundleId: string, options: unknown): Promise<BundleDecisionResult> {
+    const read = readApproving(options, 'confirm', { ...this.#ctx, requireDigest: true });
+    if (!read.ok) return read.failure;
+    const { link, editing } = read.value;
+    if (link !== undefined || editing)
+      return read.fail('INVALID_OPTION', {
+        detail: 'a bundle is approved by a person as shown: no link, no edited payload',
+      });
+    return confirmBundle(this.#ctx, bundleId, { approving: read.value, fail: read.fail });
+  }
+
+  /** A person says no to a bundle: its first pending step is rejected, and every step after it stops. */
+  async rejectBundle(bundleId: string, options: unknown): Promise<BundleDecisionResult> {
+    const read = readDeciding(options, 'reject', this.#locale);
+    if (!read.ok) return read.failure;
+    if (read.value.link !== undefined)
+      return read.fail('INVALID_OPTION', { detail: 'a bundle is rejected by a person, not through a link' });
+    return rejectBundle(this.#ctx, bundleId, { deciding: read.value, fail: read.fail });
+  }
+
+  /** A bundle's steps, in order, and where it stands. */
+  async bundle(
+    id: string,
+    options?: unknown,
+  ): Promise<{ readonly ok: true; readonly bundle: BundleView } | ConfirmationFailure> {
+    const read = readLocaleOnly(options, this.#locale);
+    if (!read.ok) return read.failure;
+    try {
+      const steps = await readBundle(this.#ctx, id);
+      if (steps === undefined || steps.length === 0) return read.fail('CONFIRMATION_NOT_FOUND', {});
+      return { ok: true, bundle: bundleView(steps) };
+    } catch (error) {
+      return storeFailed(read.fail, error);
+    }
   }
 
   /** A person approves a pending confirmation: checked, claimed once, delivered once. */

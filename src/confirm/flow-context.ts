@@ -75,11 +75,19 @@ export interface FlowContext extends ConfirmationFlowSettings {
   readonly watchers: ChangeWatchers;
   /** Ids whose `deliver` this process is running right now. */
   readonly running: Set<string>;
+  /** Bundles this process is carrying forward right now (`carryBundle`). */
+  readonly carrying: Set<string>;
   /**
    * Reports a step to the registry's listener, to watchers and to notices. The step's audit entry is
-   * not written here: the store committed it with the change itself. Never throws or rejects.
+   * not written here: the store committed it with the change itself. For a bundle's step it then
+   * carries the bundle on (`afterBundleStep`) unless `carry` is false. Never throws or rejects.
    */
-  readonly emit: (action: ConfirmationAction, confirmation: Confirmation, by?: string) => Promise<void>;
+  readonly emit: (
+    action: ConfirmationAction,
+    confirmation: Confirmation,
+    by?: string,
+    carry?: boolean,
+  ) => Promise<void>;
   /** Reports a link spent by a decision, or refused before one (`failure`); never the token. */
   readonly emitLink: (
     id: string,
@@ -89,26 +97,41 @@ export interface FlowContext extends ConfirmationFlowSettings {
 
 const DONE: Promise<void> = Promise.resolve();
 
+/** What a bundle's step changing means for the steps after it (`afterBundleStep`), lent by the flow. */
+export type BundleCarrier = (action: ConfirmationAction, confirmation: Confirmation) => Promise<void>;
+
 /** The context the flow's steps share, with its one `emit`. */
-export function flowContext(settings: ConfirmationFlowSettings, watchers: ChangeWatchers): FlowContext {
-  const emit = (action: ConfirmationAction, confirmation: Confirmation, by?: string): Promise<void> => {
+export function flowContext(
+  settings: ConfirmationFlowSettings,
+  watchers: ChangeWatchers,
+  carrier: { current: BundleCarrier | undefined },
+): FlowContext {
+  const emit = (
+    action: ConfirmationAction,
+    confirmation: Confirmation,
+    by?: string,
+    carry = true,
+  ): Promise<void> => {
     watchers.notify({ id: confirmation.id });
     const { notices, onEvent, now } = settings;
-    if (notices !== undefined) {
+    const { bundle } = confirmation;
+    // A bundle is announced once, as a whole: by its first step's notice (the card lists every step).
+    if (notices !== undefined && (bundle === undefined || bundle.index === 0 || action !== 'created')) {
       if (action === 'created') notices.created(confirmation);
       else if (action !== 'confirmed' && action !== 'approved' && action !== 'escalated')
         notices.decided(confirmation, action);
     }
-    if (onEvent === undefined) return DONE;
     emitSafely(onEvent, {
       type: 'confirmation',
       action,
       confirmationId: confirmation.id,
       tool: confirmation.tool,
       ...(by === undefined ? {} : { by }),
+      ...(bundle === undefined ? {} : { bundle: { id: bundle.id, index: bundle.index } }),
       at: now(),
     });
-    return DONE;
+    if (bundle === undefined || !carry || carrier.current === undefined) return DONE;
+    return carrier.current(action, confirmation).catch(() => {});
   };
   const emitLink: FlowContext['emitLink'] = (id, outcome) => {
     const at = settings.now();
@@ -133,7 +156,7 @@ export function flowContext(settings: ConfirmationFlowSettings, watchers: Change
       at,
     });
   };
-  return { ...settings, watchers, running: new Set(), emit, emitLink };
+  return { ...settings, watchers, running: new Set(), carrying: new Set(), emit, emitLink };
 }
 
 /** A failure builder in `locale`. */

@@ -2,6 +2,7 @@ import type { Confirmation, ConfirmationStatus } from '../confirmation.js';
 import type { JsonSchema } from '../json-schema.js';
 import type { Locale } from '../messages/index.js';
 import type { ToolFailure } from '../result.js';
+import type { BundleView } from './bundles/bundle-view.js';
 
 /** What `registry.confirmations.list` filters on. */
 export interface ConfirmationFilter {
@@ -154,9 +155,13 @@ export interface ConfirmSuccess<T = unknown> {
 /** What `registry.confirm` and `registry.retry` resolve to. They never reject. */
 export type ConfirmResult<T = unknown> = ConfirmSuccess<T> | ConfirmationFailure;
 
-/** A decision was recorded (`reject`, `markDelivered`) or a confirmation was found (`get`). */
+/**
+ * A decision was recorded (`reject`, `markDelivered`) or a confirmation was found (`get`). From
+ * `waitFor(bundleId)`: `bundle` holds every step, and `confirmation` is the step the bundle ended on
+ * (the one that stopped it or waits for a person, else the last).
+ */
 export type ConfirmationResult =
-  | { readonly ok: true; readonly confirmation: Confirmation }
+  | { readonly ok: true; readonly confirmation: Confirmation; readonly bundle?: BundleView }
   | ConfirmationFailure;
 
 /** What `registry.confirmations.list` resolves to. */
@@ -243,6 +248,14 @@ export interface ConfirmationNotice {
 
 /** The registry's read view of its confirmations: for consoles and confirmation screens. */
 export interface ConfirmationsView {
+  /**
+   * A bundle (`proposeBundle`) by its id: every step's confirmation in order, its digest and where it
+   * stands (`CONFIRMATION_NOT_FOUND` when there is none).
+   */
+  bundle(
+    id: string,
+    options?: { readonly locale?: Locale },
+  ): Promise<{ readonly ok: true; readonly bundle: BundleView } | ConfirmationFailure>;
   /** One confirmation by id (`CONFIRMATION_NOT_FOUND` when there is none). */
   get(id: string, options?: { readonly locale?: Locale }): Promise<ConfirmationResult>;
   /**
@@ -265,7 +278,9 @@ export interface ConfirmationsView {
   checkEdit(id: string, payload: unknown, options?: { readonly locale?: Locale }): Promise<EditCheckResult>;
   /**
    * Resolves once the confirmation is decided — `delivered`, `rejected`, `expired`, `failed` or
-   * `unknown` — by this process or any instance sharing the store: `{ ok: true, confirmation }`
+   * `unknown` — by this process or any instance sharing the store: `{ ok: true, confirmation }`.
+   * Given a bundle's id, once the bundle is settled (every step delivered, stopped, or held by an
+   * `unknown` one): `{ ok: true, confirmation, bundle }`
    * (hand it to `describeDecision` for the model). Otherwise `TIMEOUT` (after `timeoutMs`), `ABORTED`
    * (the signal), `CONFIRMATION_NOT_FOUND`. At its expiry a still-pending one is marked `expired`.
    * Holds no timer or listener once it has settled.

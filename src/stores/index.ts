@@ -10,6 +10,7 @@ export type {
   ApprovalsSwap,
   ApproveChange,
   AuditStore,
+  BundleStore,
   ClaimChange,
   ConfirmationPage,
   ConfirmationQuery,

@@ -12,6 +12,7 @@ export const CAPABILITY_MEMBERS: {
   held: ['dueScheduled', 'deliverDue', 'cancel'],
   watch: ['watch'],
   audit: ['audit'],
+  bundles: ['createBundle'],
 };
 
 /**

@@ -312,6 +312,15 @@ export interface HeldSendStore {
   cancel(id: string, change: StoreChange): Promise<TransitionOutcome>;
 }
 
+/** Capability `bundles`: several confirmations proposed as one (`registry.proposeBundle`). */
+export interface BundleStore {
+  /**
+   * Stores new `pending` confirmations (a bundle's steps) together, each with its `created` audit
+   * entry, in one transaction: all of them, or (any id existing, the disk full) none, and rejects.
+   */
+  createBundle(confirmations: readonly Confirmation[]): Promise<void>;
+}
+
 /** Capability `watch`: changes made by other processes sharing the store are reported. */
 export interface WatchStore {
   /**
@@ -335,7 +344,7 @@ type AllOrNone<Capability> = Capability | { readonly [Member in keyof Capability
 /**
  * Where confirmations live: the core methods, and each optional capability (`ReminderStore`,
  * `EscalationStore`, `LinkStore`, `QuorumStore`, `LimitStore`, `HeldSendStore`, `WatchStore`,
- * `AuditStore`) whole or not at all. The registry refuses, at construction or `register`, a tool or
+ * `AuditStore`, `BundleStore`) whole or not at all. The registry refuses, at construction or `register`, a tool or
  * option that needs a capability its store lacks; `hasCapability` tells at run time.
  *
  * The memory store (`createMemoryStore`), `graded-tools/sqlite` and `graded-tools/postgres` have every
@@ -349,7 +358,8 @@ export type ConfirmationStore = CoreStore &
   AllOrNone<LimitStore> &
   AllOrNone<HeldSendStore> &
   AllOrNone<WatchStore> &
-  AllOrNone<AuditStore>;
+  AllOrNone<AuditStore> &
+  AllOrNone<BundleStore>;
 
 /** Each capability a store may have, by name (`hasCapability(store, 'links')`), and what it adds. */
 export interface StoreCapabilities {
@@ -361,6 +371,7 @@ export interface StoreCapabilities {
   readonly held: HeldSendStore;
   readonly watch: WatchStore;
   readonly audit: AuditStore;
+  readonly bundles: BundleStore;
 }
 
 /** A capability's name. */
@@ -392,7 +403,8 @@ export type StoreWith<Wanted extends StoreCapability> = CoreStore &
   Having<Wanted, 'limits'> &
   Having<Wanted, 'held'> &
   Having<Wanted, 'watch'> &
-  Having<Wanted, 'audit'>;
+  Having<Wanted, 'audit'> &
+  Having<Wanted, 'bundles'>;
 
 /** A store with every capability, as the SQLite and PostgreSQL stores are (the memory store has all but `watch`). */
 export type FullConfirmationStore = StoreWith<StoreCapability>;

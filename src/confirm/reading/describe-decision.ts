@@ -1,5 +1,6 @@
 import type { Confirmation, ConfirmationHistoryEntry } from '../../confirmation.js';
 import type { Locale } from '../../messages/index.js';
+import type { BundleView } from '../bundles/bundle-view.js';
 
 /** The step that moved a confirmation to its current status (the last one), if it is recorded. */
 function lastStep(c: Confirmation): ConfirmationHistoryEntry | undefined {
@@ -168,7 +169,42 @@ const WRITE_WORDS: Readonly<Record<Locale, Words>> = {
  * }
  * ```
  */
-export function describeDecision(confirmation: Confirmation, locale: Locale = 'en'): string {
+export function describeDecision(decided: Confirmation | BundleView, locale: Locale = 'en'): string {
+  if ('steps' in decided && Array.isArray(decided.steps)) return describeBundle(decided, locale);
+  return describeOne(decided as Confirmation, locale);
+}
+
+/**
+ * A bundle (`waitFor(bundleId)`'s `bundle`), one line per step, in order: "Step 2 of 2 (email.send):
+ * …". A step stopped because one before it did not go out says so, not that a person rejected it.
+ */
+function describeBundle(bundle: BundleView, locale: Locale): string {
+  const size = bundle.steps.length;
+  return bundle.steps
+    .map((step, i) => {
+      const stopped = stoppedBy(step);
+      const what =
+        stopped === undefined
+          ? describeOne(step, locale)
+          : locale === 'zh-CN'
+            ? `未发出：第 ${stopped} 步没有完成，此步随之停止。`
+            : `Not sent: step ${stopped} did not go out, so this step was stopped.`;
+      return locale === 'zh-CN'
+        ? `第 ${i + 1}/${size} 步（${step.tool}）：${what}`
+        : `Step ${i + 1} of ${size} (${step.tool}): ${what}`;
+    })
+    .join('\n');
+}
+
+/** The step (from 1) whose end stopped this one, when a bundle stopped it (the system's own note). */
+function stoppedBy(step: Confirmation): number | undefined {
+  const last = lastStep(step);
+  if (last === undefined || last.by !== undefined) return undefined;
+  const match = /^stopped: step (\d+) /u.exec(last.note ?? '');
+  return match === null ? undefined : Number(match[1]);
+}
+
+function describeOne(confirmation: Confirmation, locale: Locale): string {
   const byLocale = confirmation.sideEffect === 'write' ? WRITE_WORDS : SEND_WORDS;
   const words = byLocale[locale] ?? byLocale.en;
   const step = lastStep(confirmation);

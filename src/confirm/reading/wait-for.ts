@@ -1,4 +1,5 @@
 import type { Confirmation, ConfirmationStatus } from '../../confirmation.js';
+import { type BundleView, bundleView, firstUndelivered, isBundleSettled, readBundle } from '../bundles/bundle-view.js';
 import { isConfirmationIdShape } from '../confirmation-id.js';
 import { callStore, type Fail, type FlowContext } from '../flow-context.js';
 import type { Waiting } from '../read-options.js';
@@ -29,20 +30,55 @@ const RETRY_READ_MS = 1_000;
  * safe beside any sweep), so an agent never waits past the point where nobody can confirm. Holds one
  * watcher, one timer and one abort listener while it waits, and none of them once it has settled.
  */
-export function waitForDecision(
+export async function waitForDecision(
   ctx: FlowContext,
   id: string,
   waiting: Waiting,
   fail: Fail,
 ): Promise<ConfirmationResult> {
-  if (!isConfirmationIdShape(id)) return Promise.resolve(fail('CONFIRMATION_NOT_FOUND', {}));
-  if (waiting.signal?.aborted) return Promise.resolve(fail('ABORTED', { detail: 'wait' }));
-  return new Promise((resolve) => new Waiter(ctx, id, waiting, fail, resolve).start());
+  if (!isConfirmationIdShape(id)) return fail('CONFIRMATION_NOT_FOUND', {});
+  if (waiting.signal?.aborted) return fail('ABORTED', { detail: 'wait' });
+  // Not a confirmation's id: a bundle's, whose steps are waited for together.
+  const looked = await callStore(async () => (await ctx.store.get(id)) === undefined);
+  const source = looked.ok && looked.value ? bundleSource(ctx, id) : oneSource(ctx, id);
+  return new Promise((resolve) => new Waiter(ctx, source, waiting, fail, resolve).start());
+}
+
+/** What a waiter waits on: which notices concern it, and how to read where it stands. */
+interface WaitSource {
+  readonly concerns: (id: string) => boolean;
+  /** The record that speaks for it (a bundle: the step it waits on), whether it is decided, the bundle. */
+  readonly read: () => Promise<
+    { readonly record: Confirmation; readonly decided: boolean; readonly bundle?: BundleView } | undefined
+  >;
+}
+
+function oneSource(ctx: FlowContext, id: string): WaitSource {
+  return {
+    concerns: (changed) => changed === id,
+    read: async () => {
+      const record = await ctx.store.get(id);
+      return record === undefined ? undefined : { record, decided: DECIDED_STATUSES.has(record.status) };
+    },
+  };
+}
+
+/** A bundle: decided once nothing more happens without a person (`isBundleSettled`). */
+function bundleSource(ctx: FlowContext, bundleId: string): WaitSource {
+  return {
+    concerns: (changed) => changed.startsWith(`${bundleId}-`),
+    read: async () => {
+      const steps = await readBundle(ctx, bundleId);
+      const record = steps === undefined ? undefined : (firstUndelivered(steps) ?? steps.at(-1));
+      if (steps === undefined || record === undefined) return undefined;
+      return { record, decided: isBundleSettled(steps), bundle: bundleView(steps) };
+    },
+  };
 }
 
 class Waiter {
   readonly #ctx: FlowContext;
-  readonly #id: string;
+  readonly #source: WaitSource;
   readonly #waiting: Waiting;
   readonly #fail: Fail;
   readonly #resolve: (result: ConfirmationResult) => void;
@@ -58,13 +94,13 @@ class Waiter {
 
   constructor(
     ctx: FlowContext,
-    id: string,
+    source: WaitSource,
     waiting: Waiting,
     fail: Fail,
     resolve: (result: ConfirmationResult) => void,
   ) {
     this.#ctx = ctx;
-    this.#id = id;
+    this.#source = source;
     this.#waiting = waiting;
     this.#fail = fail;
     this.#resolve = resolve;
@@ -74,7 +110,7 @@ class Waiter {
   start(): void {
     // Watch before the first read, so a decision landing between the two is not missed.
     this.#unwatch = this.#ctx.watchers.add((notice) => {
-      if (notice.id === undefined || notice.id === this.#id) this.#read();
+      if (notice.id === undefined || this.#source.concerns(notice.id)) this.#read();
     });
     this.#waiting.signal?.addEventListener('abort', this.#onAbort, { once: true });
     this.#read();
@@ -88,7 +124,7 @@ class Waiter {
       return;
     }
     this.#reading = true;
-    void callStore(() => this.#ctx.store.get(this.#id)).then((found) => {
+    void callStore(() => this.#source.read()).then((found) => {
       this.#reading = false;
       if (this.#settled) return;
       if (!found.ok) {
@@ -98,9 +134,10 @@ class Waiter {
         return;
       }
       if (found.value === undefined) return this.#settle(this.#fail('CONFIRMATION_NOT_FOUND', {}));
-      this.#last = found.value;
-      if (DECIDED_STATUSES.has(found.value.status))
-        return this.#settle({ ok: true, confirmation: found.value });
+      const { record, decided, bundle } = found.value;
+      this.#last = record;
+      if (decided)
+        return this.#settle({ ok: true, confirmation: record, ...(bundle === undefined ? {} : { bundle }) });
       if (this.#readAgain) {
         this.#readAgain = false;
         return this.#read();

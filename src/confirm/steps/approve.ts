@@ -41,7 +41,7 @@ import { holdUntil, scheduled } from './deliver-due.js';
 export async function approve(
   ctx: FlowContext,
   id: string,
-  asked: { readonly approving: Approving; readonly mode: 'confirm' | 'retry'; readonly fail: Fail },
+  asked: ApproveAsked,
 ): Promise<ConfirmResult> {
   // Another approver of the same quorum may win the write in between: read again and count again.
   for (let attempt = 1; ; attempt += 1) {
@@ -52,6 +52,18 @@ export async function approve(
   }
 }
 
+/** What `approve` is asked: by whom, confirm or retry, and — for a bundle's step — the bundle as shown. */
+export interface ApproveAsked {
+  readonly approving: Approving;
+  readonly mode: 'confirm' | 'retry';
+  readonly fail: Fail;
+  /**
+   * A step approved with its bundle (`confirmBundle`): checked against the bundle digest, and its claim
+   * only schedules it (due at once, or after its undo window): its bundle is carried on in order.
+   */
+  readonly bundle?: { readonly shown: string | undefined; readonly current: string } | undefined;
+}
+
 /** A quorum's approvals changed between the read and the write: approve again from a fresh read. */
 const QUORUM_MOVED = Symbol('quorum moved');
 const MAX_QUORUM_ATTEMPTS = 5;
@@ -59,7 +71,7 @@ const MAX_QUORUM_ATTEMPTS = 5;
 async function approveOnce(
   ctx: FlowContext,
   id: string,
-  asked: { readonly approving: Approving; readonly mode: 'confirm' | 'retry'; readonly fail: Fail },
+  asked: ApproveAsked,
 ): Promise<ConfirmResult | typeof QUORUM_MOVED> {
   const { approving, mode } = asked;
   // Through a link, a refusal before the claim is reported as the link refused (and it stays unspent).
@@ -85,6 +97,7 @@ async function approveOnce(
       signal: approving.signal,
       now,
       fail,
+      bundle: asked.bundle,
     });
     if (!cleared.ok) return cleared;
     const { tool, edit, judged } = cleared;
@@ -117,7 +130,9 @@ async function approveOnce(
     }
     const claimed: ClaimChange = quorum === undefined ? base : { ...base, quorum: quorum.swap };
     // A tool with an undo window (`holdMs`): the claim schedules it instead of starting the delivery.
-    const deliverAt = mode === 'confirm' ? holdUntil(tool, now) : undefined;
+    const held = mode === 'confirm' ? holdUntil(tool, now) : undefined;
+    // A bundle's step is scheduled (at once, or after its window): its bundle is delivered in order.
+    const deliverAt = asked.bundle !== undefined && mode === 'confirm' ? (held ?? now) : held;
     const change: ClaimChange = deliverAt === undefined ? claimed : { ...claimed, deliverAt };
     const claim = await claimOnce(ctx, record, { mode, change, fail });
     await settleLimits(claim.ok);

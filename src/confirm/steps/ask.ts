@@ -44,48 +44,66 @@ export type Created = ConfirmRequired | CreateRefusal;
  */
 export async function askConfirmation(ctx: FlowContext, asked: NewConfirmation): Promise<Created> {
   try {
-    if (asked.actor !== undefined) {
-      const problem = nameProblem(asked.actor, 'actor');
-      if (problem !== undefined) return { ok: false, code: 'INVALID_OPTION', detail: problem };
-    } else if (ctx.requireDifferentApprover) {
-      const detail = 'this registry needs `actor` (who asks) on a send, so that someone else confirms it';
-      return { ok: false, code: 'INVALID_OPTION', detail };
-    }
-    const snapshot = snapshotJson(asked.payload);
-    if (!snapshot.ok) {
-      return {
-        ok: false,
-        code: 'RUN_FAILED',
-        detail: `prepare must return a JSON payload (it is stored, shown and delivered as JSON): ${snapshot.detail}`,
-      };
-    }
-    const confirmation = newRecord(ctx, asked, snapshot.value);
+    const prepared = prepareConfirmation(ctx, asked, newConfirmationId());
+    if (!prepared.ok) return prepared;
+    const { confirmation } = prepared;
     try {
       await ctx.store.create(confirmation);
     } catch (error) {
       return { ok: false, code: storeFailureCode(error), detail: storeFailure(error) };
     }
     await ctx.emit('created', confirmation, asked.actor);
-    return {
-      ok: true,
-      requiresConfirm: true,
-      // The snapshot, not what `prepare` returned: exactly the data that was digested and stored.
-      confirmPayload: snapshot.value,
-      confirmationId: confirmation.id,
-      digest: confirmation.digest,
-      expiresAt: confirmation.expiresAt,
-    };
+    return confirmRequired(confirmation);
   } catch (error) {
     return { ok: false, code: 'RUN_FAILED', detail: describeThrown(error) };
   }
 }
 
-function newRecord(ctx: FlowContext, asked: NewConfirmation, payload: unknown): Confirmation {
+/**
+ * The `pending` record `asked` becomes, under `id`, not stored yet (`askConfirmation` stores one; a
+ * bundle stores all its steps at once): the asker's name checked, the payload snapshotted as JSON.
+ */
+export function prepareConfirmation(
+  ctx: FlowContext,
+  asked: NewConfirmation,
+  id: string,
+): { readonly ok: true; readonly confirmation: Confirmation } | CreateRefusal {
+  if (asked.actor !== undefined) {
+    const problem = nameProblem(asked.actor, 'actor');
+    if (problem !== undefined) return { ok: false, code: 'INVALID_OPTION', detail: problem };
+  } else if (ctx.requireDifferentApprover) {
+    const detail = 'this registry needs `actor` (who asks) on a send, so that someone else confirms it';
+    return { ok: false, code: 'INVALID_OPTION', detail };
+  }
+  const snapshot = snapshotJson(asked.payload);
+  if (!snapshot.ok) {
+    return {
+      ok: false,
+      code: 'RUN_FAILED',
+      detail: `prepare must return a JSON payload (it is stored, shown and delivered as JSON): ${snapshot.detail}`,
+    };
+  }
+  return { ok: true, confirmation: newRecord(ctx, asked, snapshot.value, id) };
+}
+
+/** What a stored pending confirmation is answered with: exactly the data that was digested and stored. */
+export function confirmRequired(confirmation: Confirmation): ConfirmRequired {
+  return {
+    ok: true,
+    requiresConfirm: true,
+    confirmPayload: confirmation.payload,
+    confirmationId: confirmation.id,
+    digest: confirmation.digest,
+    expiresAt: confirmation.expiresAt,
+  };
+}
+
+function newRecord(ctx: FlowContext, asked: NewConfirmation, payload: unknown, id: string): Confirmation {
   const now = ctx.now();
   const createdAt = new Date(now).toISOString();
   const scope = recordableLabel(asked.scope);
   return {
-    id: newConfirmationId(),
+    id,
     tool: asked.tool,
     ...(asked.sideEffect === 'write' ? { sideEffect: 'write' as const } : {}),
     input: inputForRecord(asked.input),

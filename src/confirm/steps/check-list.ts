@@ -52,6 +52,11 @@ export interface DecisionToCheck {
   readonly fail: Fail;
   /** Only asking whether it would pass (`confirmations.canDecide`): an overdue one is not marked. */
   readonly dry?: boolean | undefined;
+  /**
+   * Decided as one bundle (`confirmBundle`): the bundle digest the person was shown, and the one
+   * recomputed now from every step's stored digest, in order.
+   */
+  readonly bundle?: { readonly shown: string | undefined; readonly current: string } | undefined;
 }
 
 /** What a decision that passed every check may do: the tool to deliver with, the payload, the edit. */
@@ -108,6 +113,8 @@ const READS_PAYLOAD: ReadonlySet<DecisionKind> = new Set([...DELIVERS, 'open-lin
  * 2. the caller's `authorize`, once (before anything about the record is told to who may not see it)
  *    — a cancel by a person who approved sending it is not asked; anyone else's needs it
  * 3. open: the status (and expiry) the decision starts from
+ * 3b. a bundle's step: decided with its bundle (`confirmBundle`), whose digest — the one shown, the one
+ *     recomputed from every step now — is the stored one
  * 4. four eyes: not the person who asked
  * 4b. what the tool's rules asked: the approver holds `approverFlags`, and approves a payload once
  * 5. the payload: its digest recomputed is the stored one and the one the person was shown
@@ -169,6 +176,20 @@ const isOpen: Check = (ctx, d) => {
     return PERSON_DECIDES.has(d.kind) && d.dry !== true
       ? expireOne(ctx, record, now, fail)
       : fail('EXPIRED', {}, record);
+  return undefined;
+};
+
+/** A bundle's step is approved with its bundle, as the person saw it whole; never on its own. */
+const decidedWhole: Check = (_ctx, d) => {
+  const { bundle } = d.record;
+  if (bundle === undefined || (d.kind !== 'confirm' && d.kind !== 'issue-link')) return undefined;
+  if (d.bundle === undefined) {
+    const detail = `this is step ${bundle.index + 1} of ${bundle.size} of bundle ${bundle.id}: decide the bundle whole with confirmBundle`;
+    return d.fail('INVALID_OPTION', { detail }, d.record);
+  }
+  const { shown, current } = d.bundle;
+  if (current !== bundle.digest || (shown !== undefined && shown !== bundle.digest))
+    return d.fail('PAYLOAD_CHANGED', {}, d.record);
   return undefined;
 };
 
@@ -314,6 +335,7 @@ const CHECK_LIST: readonly Check[] = [
   linkIsLive,
   authorized,
   isOpen,
+  decidedWhole,
   notTheAsker,
   asRulesAsk,
   payloadIsAsShown,

@@ -33,14 +33,25 @@ export async function scheduled(
  * (`scheduled` → `delivering`, only once `deliverAt` has passed), so of any number of sweeping
  * instances, and a racing `cancel`, exactly one wins it; the winner delivers it once, on the same path
  * as a confirm. A scheduled send is in the store, so it survives a restart and the next sweep sends it.
- * Returns them as their deliveries ended.
+ * Returns them as their deliveries ended. A bundle's due steps are handed to `carry`, once per bundle.
  */
-export async function deliverDue(ctx: FlowContext, fail: Fail): Promise<Confirmation[]> {
+export async function deliverDue(
+  ctx: FlowContext,
+  fail: Fail,
+  carry: (bundleId: string) => Promise<Confirmation[]>,
+): Promise<Confirmation[]> {
   const { store } = ctx;
   if (!hasCapability(store, 'held')) return [];
   const due = await store.dueScheduled({ now: ctx.now(), limit: DUE_BATCH });
   const delivered: Confirmation[] = [];
+  const carried = new Set<string>();
   for (const held of due) {
+    // A bundle's step goes out only after the one before it: its bundle is carried forward in order.
+    if (held.bundle !== undefined) {
+      if (!carried.has(held.bundle.id)) delivered.push(...(await carry(held.bundle.id)));
+      carried.add(held.bundle.id);
+      continue;
+    }
     const claim = await store.deliverDue(held.id, { now: ctx.now() });
     // Cancelled meanwhile, or another instance's sweep won it.
     if (claim.ok) delivered.push(await deliverClaimed(ctx, claim.confirmation, fail));
@@ -53,7 +64,7 @@ export async function deliverDue(ctx: FlowContext, fail: Fail): Promise<Confirma
  * digest still matches (the approver's gates were checked when they confirmed it). A tool gone since,
  * or a payload changed in the store, is recorded `failed`: nothing is sent.
  */
-async function deliverClaimed(ctx: FlowContext, claimed: Confirmation, fail: Fail): Promise<Confirmation> {
+export async function deliverClaimed(ctx: FlowContext, claimed: Confirmation, fail: Fail): Promise<Confirmation> {
   const tool = ctx.sendTool(claimed.tool);
   const payload = storedPayload(claimed);
   if (tool === undefined || payload === undefined) {

@@ -1,5 +1,6 @@
 import type { Confirmation } from '../../confirmation.js';
 import { hasCapability } from '../../stores/store-capabilities.js';
+import { carryBundle } from '../bundles/carry-bundle.js';
 import { type Fail, type FlowContext, storeFailed } from '../flow-context.js';
 import { deliverDue } from '../steps/deliver-due.js';
 import type { SweepResult } from '../types.js';
@@ -75,7 +76,7 @@ export async function sweep(
     const recovered = await recoverStale(ctx, staleAfterMs ?? DEFAULT_STALE_AFTER_MS);
     const reminded = await remindDue(ctx);
     const escalated = await escalateDue(ctx);
-    const delivered = await deliverDue(ctx, fail);
+    const delivered = await deliverDue(ctx, fail, (bundleId) => carryBundle(ctx, bundleId, fail));
     // Last, so the entries of everything above are chained in this same sweep.
     const sequenced = (await ctx.store.audit?.sequence()) ?? 0;
     return { ok: true, expired, recovered, reminded, escalated, delivered, sequenced };

@@ -267,43 +267,66 @@ export function createMemoryStore(
     return { ok: true, confirmation: changed };
   };
 
+  /** Stores one new record with its `created` entry; throws (storing nothing) when it cannot. */
+  const add = (confirmation: Confirmation): void => {
+    if (slots.has(confirmation.id)) throw new Error(`a confirmation with id ${confirmation.id} exists`);
+    const record = ownShell(confirmation);
+    while (slots.size >= maxRecords) {
+        const oldest = finished[finishedHead++];
+      if (oldest === undefined) {
+        finishedHead--;
+        throw new Error(`the memory store is full: ${maxRecords} confirmations are still open`);
+      }
+      if (oldest.alive) drop(oldest);
+    }
+    const slot: Slot = {
+      record,
+      createdMs: Date.parse(record.createdAt),
+      expiresMs: Date.parse(record.expiresAt),
+      order: ++createdCount,
+      alive: true,
+    };
+    const last = created.at(-1);
+    audit.commit(
+      confirmationDraft({
+        action: 'created',
+        confirmation: record,
+        by: record.actor,
+        at: slot.createdMs,
+        viaLink: false,
+      }),
+    );
+    if (last !== undefined && slot.createdMs < last.createdMs) inTimeOrder = false;
+    slots.set(record.id, slot);
+    created.push(slot);
+    hold(slot, record.status);
+  };
+
+  /** How many records `add` could still store, dropping finished ones to make room. */
+  const room = (): number => {
+    let droppable = 0;
+    for (let i = finishedHead; i < finished.length; i++) if (finished[i]?.alive) droppable++;
+    return maxRecords - slots.size + droppable;
+  };
+
   return {
     ...limits,
     audit,
     ...memoryEscalations(pending, audit),
 
     async create(confirmation) {
-      if (slots.has(confirmation.id)) throw new Error(`a confirmation with id ${confirmation.id} exists`);
-      const record = ownShell(confirmation);
-      while (slots.size >= maxRecords) {
-        const oldest = finished[finishedHead++];
-        if (oldest === undefined) {
-          finishedHead--;
-          throw new Error(`the memory store is full: ${maxRecords} confirmations are still open`);
-        }
-        if (oldest.alive) drop(oldest);
-      }
-      const slot: Slot = {
-        record,
-        createdMs: Date.parse(record.createdAt),
-        expiresMs: Date.parse(record.expiresAt),
-        order: ++createdCount,
-        alive: true,
-      };
-      const last = created.at(-1);
-      audit.commit(
-        confirmationDraft({
-          action: 'created',
-          confirmation: record,
-          by: record.actor,
-          at: slot.createdMs,
-          viaLink: false,
-        }),
-      );
-      if (last !== undefined && slot.createdMs < last.createdMs) inTimeOrder = false;
-      slots.set(record.id, slot);
-      created.push(slot);
-      hold(slot, record.status);
+      add(confirmation);
+    },
+
+    async createBundle(confirmations) {
+      // Every check before the first insert: all of them are stored, or none.
+      const ids = new Set(confirmations.map((confirmation) => confirmation.id));
+      if (ids.size !== confirmations.length) throw new Error('a bundle holds one id twice');
+      for (const { id } of confirmations)
+        if (slots.has(id)) throw new Error(`a confirmation with id ${id} exists`);
+      if (confirmations.length > room())
+        throw new Error(`the memory store is full: ${maxRecords} confirmations are still open`);
+      for (const confirmation of confirmations) add(confirmation);
     },
 
     async get(id) {

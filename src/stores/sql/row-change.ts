@@ -50,6 +50,8 @@ export function rowChanges(
   change(id: string, step: RowStep): Promise<TransitionOutcome>;
   /** The insert of a new row, with its `created` entry, in one transaction. */
   insert(insert: BoundSql, row: ConfirmationRow, by: string | undefined, decision: boolean): Promise<void>;
+  /** The insert of several new rows (one statement), with each one's `created` entry, in one transaction. */
+  insertMany(insert: BoundSql, rows: readonly ConfirmationRow[], decision: boolean): Promise<void>;
 } {
   const { table } = dialect;
   const links = linksTableOf(table);
@@ -157,6 +159,23 @@ export function rowChanges(
       });
       await dialect.together(insert, [recordOf(draft)], decision);
       remember({ ...row, revision: 0 });
+    },
+
+    async insertMany(insert, rows, decision) {
+      const records = rows.map((row) => {
+        const confirmation = fromRow(row);
+        return recordOf(
+          confirmationDraft({
+            action: 'created',
+            confirmation,
+            by: confirmation.actor,
+            at: Date.parse(confirmation.createdAt),
+            viaLink: false,
+          }),
+        );
+      });
+      await dialect.together(insert, records, decision);
+      for (const row of rows) remember({ ...row, revision: 0 });
     },
   };
 }

@@ -98,7 +98,7 @@ export function rowToConfirmation(row: ConfirmationRow, toIso: (time: unknown) =
  */
 function aboutOf(
   text: string,
-): Pick<Confirmation, 'note' | 'links' | 'ref' | 'requires' | 'origins' | 'sideEffect'> {
+): Pick<Confirmation, 'note' | 'links' | 'ref' | 'requires' | 'origins' | 'sideEffect' | 'bundle'> {
   const about = (JSON.parse(text) ?? {}) as {
     note?: unknown;
     links?: unknown;
@@ -106,6 +106,7 @@ function aboutOf(
     requires?: unknown;
     sideEffect?: unknown;
     origins?: unknown;
+    bundle?: unknown;
   };
   const origins = readOrigins(about.origins);
   return {
@@ -117,12 +118,21 @@ function aboutOf(
       ? { requires: about.requires as ApprovalRequirement }
       : {}),
     ...(origins === undefined ? {} : { origins }),
+    ...(isBundle(about.bundle) ? { bundle: about.bundle } : {}),
   };
 }
 
-/** `note`, `links`, `ref`, `requires`, `origins` and a write's `sideEffect` as the `about` column holds them. */
+function isBundle(value: unknown): value is NonNullable<Confirmation['bundle']> {
+  if (typeof value !== 'object' || value === null) return false;
+  const { id, index, size, digest } = value as Record<string, unknown>;
+  return (
+    typeof id === 'string' && typeof digest === 'string' && Number.isInteger(index) && Number.isInteger(size)
+  );
+}
+
+/** `note`, `links`, `ref`, `requires`, `origins`, `bundle` and a write's `sideEffect` as the `about` column holds them. */
 function aboutText(confirmation: Confirmation): string | null {
-  const { note, links, ref, requires, origins } = confirmation;
+  const { note, links, ref, requires, origins, bundle } = confirmation;
   const sideEffect = confirmation.sideEffect === 'write' ? 'write' : undefined;
   if (
     note === undefined &&
@@ -130,10 +140,11 @@ function aboutText(confirmation: Confirmation): string | null {
     ref === undefined &&
     requires === undefined &&
     origins === undefined &&
-    sideEffect === undefined
+    sideEffect === undefined &&
+    bundle === undefined
   )
     return null;
-  return JSON.stringify({ note, links, ref, requires, origins, sideEffect });
+  return JSON.stringify({ note, links, ref, requires, origins, sideEffect, bundle });
 }
 
 /** The `about` text with `requires` set (an edit's stricter requirement), the rest as it was. */

@@ -270,6 +270,23 @@ export function createSqlStore(
       );
     },
 
+    async createBundle(confirmations) {
+      const created = confirmations.map((confirmation) => confirmationRow(confirmation, dialect.time));
+      // One multi-row INSERT: a taken id fails the statement, so every row is stored or none is.
+      const values: unknown[] = [];
+      const tuples = created.map((row) => {
+        const first = values.length;
+        values.push(...rowValues(row));
+        return `(${COLUMNS.map((column, i) =>
+          column === 'history' && !DECISIONS.has('create')
+            ? dialect.relaxed(`$${first + i + 1}`)
+            : `$${first + i + 1}`,
+        ).join(', ')})`;
+      });
+      const sql = `INSERT INTO ${table} (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`;
+      await rows.insertMany({ sql, values }, created, DECISIONS.has('create'));
+    },
+
     async get(id) {
       const row = await read(id);
       return row === undefined ? undefined : fromRow(row);

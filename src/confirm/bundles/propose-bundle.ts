@@ -1,0 +1,127 @@
+import type { Confirmation } from '../../confirmation.js';
+import type { AskConfirmation } from '../../invoke/ask-confirmation.js';
+import type { ConfirmRequired, InvokeResult, ToolFailure } from '../../result.js';
+import { hasCapability } from '../../stores/store-capabilities.js';
+import { canonicalJson } from '../../util/canonical-json.js';
+import { describeThrown } from '../../util/describe-thrown.js';
+import { type Fail, type FlowContext, storeFailed } from '../flow-context.js';
+import { confirmRequired, prepareConfirmation } from '../steps/ask.js';
+import { bundleDigest } from './bundle-digest.js';
+import { MAX_BUNDLE_STEPS, newBundleId, stepId } from './bundle-ids.js';
+
+/** One step of a bundle as the asker gives it: a send or write tool and its input. */
+export interface BundleStep {
+  /** The tool's internal or wire name: a `send` or `write` tool. */
+  readonly tool: string;
+  readonly input?: unknown;
+}
+
+/** `proposeBundle` stored every step: the bundle id, its digest, and each step's `ConfirmRequired`. */
+export interface BundleProposed {
+  readonly ok: true;
+  readonly bundleId: string;
+  /** The bundle digest (`bundleDigest` of every step's digest, in order): pass it to `confirmBundle`. */
+  readonly digest: string;
+  /** Every step's pending confirmation, in order. */
+  readonly confirmations: readonly ConfirmRequired[];
+}
+
+/** A bundle refused: nothing was stored. `step` (from 0) says which step refused, when one did. */
+export type BundleRefused = ToolFailure & { readonly step?: number };
+
+/** What `registry.proposeBundle` resolves to. Never rejects. */
+export type ProposeBundleResult = BundleProposed | BundleRefused;
+
+/**
+ * Proposes one step through the one invoke path as `propose` would (gates, input, rules, `prepare`),
+ * with `ask` in place of storing: the registry lends it.
+ */
+export type ProposeStep = (tool: string, input: unknown, ask: AskConfirmation) => Promise<InvokeResult>;
+
+/**
+ * A bundle, top to bottom: read the steps (an array of 1 to `MAX_BUNDLE_STEPS` `{ tool, input }`, no
+ * step twice) → propose each in order through the one invoke path, keeping its record instead of
+ * storing it → the first refusal ends it, nothing stored → every record stored in one transaction
+ * (`createBundle`) → each announced. The steps' ids come from the bundle id (`stepId`).
+ */
+export async function proposeBundle(
+  ctx: FlowContext,
+  asked: { readonly steps: unknown; readonly propose: ProposeStep; readonly fail: Fail },
+): Promise<ProposeBundleResult> {
+  const { fail } = asked;
+  const { store } = ctx;
+  if (!hasCapability(store, 'bundles') || !hasCapability(store, 'held'))
+    return fail('INVALID_OPTION', {
+      detail: 'this confirmation store keeps no bundles (it needs the `bundles` and `held` capabilities)',
+    });
+  const steps = readSteps(asked.steps);
+  if (typeof steps === 'string') return fail('INVALID_OPTION', { detail: steps });
+  const bundleId = newBundleId();
+  const records: Confirmation[] = [];
+  for (const [index, step] of steps.entries()) {
+    let record: Confirmation | undefined;
+    const keep: AskConfirmation = async (request) => {
+      const prepared = prepareConfirmation(ctx, request, stepId(bundleId, index));
+      if (!prepared.ok) return prepared;
+      record = prepared.confirmation;
+      return confirmRequired(record);
+    };
+    const answer = await asked.propose(step.tool, step.input, keep);
+    if (!answer.ok) return { ...answer, step: index };
+    if (record === undefined)
+      return { ...fail('INVALID_OPTION', { detail: `step ${index + 1} asks no confirmation` }), step: index };
+    records.push(record);
+  }
+  const digest = bundleDigest(records.map((record) => record.digest));
+  const size = records.length;
+  const stored = records.map(
+    (record, index): Confirmation => ({ ...record, bundle: { id: bundleId, index, size, digest } }),
+  );
+  try {
+    await store.createBundle(stored);
+  } catch (error) {
+    return storeFailed(fail, error);
+  }
+  for (const record of stored) await ctx.emit('created', record, record.actor);
+  return { ok: true, bundleId, digest, confirmations: stored.map(confirmRequired) };
+}
+
+/** The steps as given, read once: an array of 1 to `MAX_BUNDLE_STEPS` distinct `{ tool, input }`. */
+function readSteps(value: unknown): readonly BundleStep[] | string {
+  if (!Array.isArray(value)) return '`steps` must be an array of { tool, input }';
+  if (value.length === 0) return '`steps` is empty: a bundle needs at least one step';
+  if (value.length > MAX_BUNDLE_STEPS)
+    return `\`steps\` holds ${value.length} steps; a bundle holds at most ${MAX_BUNDLE_STEPS}`;
+  const seen = new Set<unknown>();
+  const said = new Set<string>();
+  const steps: BundleStep[] = [];
+  try {
+    for (const [i, step] of value.entries()) {
+      if (typeof step !== 'object' || step === null || Array.isArray(step))
+        return `\`steps[${i}]\` must be { tool, input }`;
+      if (seen.has(step)) return `\`steps[${i}]\` is the same step object as one before it`;
+      seen.add(step);
+      const { tool, input } = step as { tool?: unknown; input?: unknown };
+      if (typeof tool !== 'string' || tool === '') return `\`steps[${i}].tool\` must be a tool's name`;
+      // The same tool with the same input twice is a loop, not a plan: say it once.
+      const key = `${tool}\u0000${canonicalOrNull(input)}`;
+      if (said.has(key)) return `\`steps[${i}]\` repeats a step before it (the same tool and input)`;
+      said.add(key);
+      steps.push({ tool, input });
+    }
+  } catch (error) {
+    return `\`steps\` could not be read: ${describeThrown(error).slice(0, 200)}`;
+  }
+  return steps;
+}
+
+let unreadable = 0;
+/** The input's canonical JSON; one that is not JSON (refused by its step anyway) equals nothing. */
+function canonicalOrNull(input: unknown): string {
+  try {
+    return canonicalJson(input ?? null);
+  } catch {
+    unreadable += 1;
+    return `\u0001${unreadable}`;
+  }
+}
