@@ -11,6 +11,7 @@ import type {
 } from '../stores/store.js';
 import { HOUR, iso, pendingConfirmation, type StoreUnderTest, T0, usesStore } from './contract-setup.js';
 import { escalationCases } from './store-contract-escalation.js';
+import { bundleCases } from './store-contract-bundles.js';
 import { heldCases } from './store-contract-held.js';
 import { limitCases, quorumCases } from './store-contract-rules.js';
 
@@ -439,6 +440,7 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
   limitCases(name, open);
   escalationCases(name, open);
   heldCases(name, open);
+  bundleCases(name, open);
 
   // The SQL engine's cases (issue 7): prune in batches, list by tool.
   describe(`ConfirmationStore contract, prune and list at volume: ${name}`, () => {
