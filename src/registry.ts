@@ -286,9 +286,13 @@ export class ToolRegistry<AppContext = unknown> {
     return this.#flow.proposeBundle(
       steps,
       (tool, input, ask) =>
-        new InvokePath({ ...settings, ask }).invoke('propose', tool, input, options, about) as Promise<
-          ProposeResult
-        >,
+        new InvokePath({ ...settings, ask }).invoke(
+          'propose',
+          tool,
+          input,
+          options,
+          about,
+        ) as Promise<ProposeResult>,
       locale,
     );
   }

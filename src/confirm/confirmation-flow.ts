@@ -1,9 +1,13 @@
 import type { Confirmation } from '../confirmation.js';
 import { type Locale, toLocale } from '../messages/index.js';
 import type { LinkApprover } from '../stores/store.js';
+import { type BundleView, bundleView, readBundle } from './bundles/bundle-view.js';
+import { afterBundleStep } from './bundles/carry-bundle.js';
+import { type BundleDecisionResult, confirmBundle, rejectBundle } from './bundles/decide-bundle.js';
+import { type ProposeBundleResult, type ProposeStep, proposeBundle } from './bundles/propose-bundle.js';
 import {
-  type ConfirmationFlowSettings,
   type BundleCarrier,
+  type ConfirmationFlowSettings,
   type Fail,
   type FlowContext,
   failureIn,
@@ -11,10 +15,6 @@ import {
   storeFailed,
   storeFailure,
 } from './flow-context.js';
-import { type BundleView, bundleView, readBundle } from './bundles/bundle-view.js';
-import { afterBundleStep } from './bundles/carry-bundle.js';
-import { type BundleDecisionResult, confirmBundle, rejectBundle } from './bundles/decide-bundle.js';
-import { type ProposeBundleResult, type ProposeStep, proposeBundle } from './bundles/propose-bundle.js';
 import { ChangeWatchers } from './notices/change-watchers.js';
 import {
   type Read,

@@ -63,7 +63,8 @@ export function bundleCases(name: string, open: () => Promise<StoreUnderTest>): 
         const page = await audit.read({ afterSeq: after, limit: 1_000 });
         if (page.length === 0) break;
         for (const entry of page)
-          if (entry.action === 'created' && entry.detail?.bundle === steps[0]?.bundle?.id) seen.push(entry.detail?.step);
+          if (entry.action === 'created' && entry.detail?.bundle === steps[0]?.bundle?.id)
+            seen.push(entry.detail?.step);
         after = page.at(-1)?.seq ?? after;
       }
       expect(seen.sort()).toEqual([0, 1]);

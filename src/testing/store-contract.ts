@@ -10,8 +10,8 @@ import type {
   PayloadEdit,
 } from '../stores/store.js';
 import { HOUR, iso, pendingConfirmation, type StoreUnderTest, T0, usesStore } from './contract-setup.js';
-import { escalationCases } from './store-contract-escalation.js';
 import { bundleCases } from './store-contract-bundles.js';
+import { escalationCases } from './store-contract-escalation.js';
 import { heldCases } from './store-contract-held.js';
 import { limitCases, quorumCases } from './store-contract-rules.js';
 

@@ -86,7 +86,5 @@ export async function readBundle(
   );
   const steps = [first, ...rest];
   // A step pruned away (a finished bundle) or not the bundle's: the bundle reads as it can.
-  return steps.filter(
-    (step): step is Confirmation => step !== undefined && step.bundle?.id === bundleId,
-  );
+  return steps.filter((step): step is Confirmation => step !== undefined && step.bundle?.id === bundleId);
 }

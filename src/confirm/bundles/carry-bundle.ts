@@ -1,5 +1,5 @@
-import type { ConfirmationAction } from '../../events.js';
 import type { Confirmation } from '../../confirmation.js';
+import type { ConfirmationAction } from '../../events.js';
 import { hasCapability } from '../../stores/store-capabilities.js';
 import { callStore, type Fail, type FlowContext } from '../flow-context.js';
 import { deliverClaimed } from '../steps/deliver-due.js';
@@ -84,6 +84,7 @@ export async function afterBundleStep(
   if (action === 'rejected' || action === 'expired' || action === 'cancelled' || action === 'failed') {
     const steps = await readBundle(ctx, bundleId);
     const now = steps?.find((candidate) => candidate.id === step.id);
-    if (steps !== undefined && now !== undefined && STOPPING.has(now.status)) await stopAfter(ctx, steps, now);
+    if (steps !== undefined && now !== undefined && STOPPING.has(now.status))
+      await stopAfter(ctx, steps, now);
   }
 }

@@ -54,7 +54,8 @@ export async function confirmBundle(
     const current = bundleDigest(steps.map((step) => step.digest));
     const bundle = { shown: approving.digest, current };
     const open = steps.filter((step) => step.status === 'pending');
-    if (open.length === 0) return alreadyDecided(fail, firstUndelivered(steps) ?? (steps.at(-1) as Confirmation));
+    if (open.length === 0)
+      return alreadyDecided(fail, firstUndelivered(steps) ?? (steps.at(-1) as Confirmation));
     const person = {
       id: approving.approvedBy ?? '',
       ...(approving.flags === undefined ? {} : { flags: approving.flags }),
@@ -115,7 +116,8 @@ export async function rejectBundle(
     const steps = await readBundle(ctx, bundleId);
     if (steps === undefined || steps.length === 0) return fail('CONFIRMATION_NOT_FOUND', {});
     const first = steps.find((step) => step.status === 'pending');
-    if (first === undefined) return alreadyDecided(fail, firstUndelivered(steps) ?? (steps.at(-1) as Confirmation));
+    if (first === undefined)
+      return alreadyDecided(fail, firstUndelivered(steps) ?? (steps.at(-1) as Confirmation));
     const answer = await decide(ctx, first.id, { decision: 'reject', deciding: asked.deciding, fail });
     if (!answer.ok) return answer;
     return { ok: true, bundle: await viewNow(ctx, bundleId, steps), steps: [first.bundle?.index ?? 0] };
@@ -124,6 +126,10 @@ export async function rejectBundle(
   }
 }
 
-async function viewNow(ctx: FlowContext, bundleId: string, before: readonly Confirmation[]): Promise<BundleView> {
+async function viewNow(
+  ctx: FlowContext,
+  bundleId: string,
+  before: readonly Confirmation[],
+): Promise<BundleView> {
   return bundleView((await readBundle(ctx, bundleId).catch(() => undefined)) ?? before);
 }

@@ -1,5 +1,11 @@
 import type { Confirmation, ConfirmationStatus } from '../../confirmation.js';
-import { type BundleView, bundleView, firstUndelivered, isBundleSettled, readBundle } from '../bundles/bundle-view.js';
+import {
+  type BundleView,
+  bundleView,
+  firstUndelivered,
+  isBundleSettled,
+  readBundle,
+} from '../bundles/bundle-view.js';
 import { isConfirmationIdShape } from '../confirmation-id.js';
 import { callStore, type Fail, type FlowContext } from '../flow-context.js';
 import type { Waiting } from '../read-options.js';

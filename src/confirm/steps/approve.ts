@@ -38,11 +38,7 @@ import { holdUntil, scheduled } from './deliver-due.js';
  * what they read is fixed at creation or comes from the approver and the registry now; the status,
  * expiry and link, which do change, are decided again atomically by the claim itself.
  */
-export async function approve(
-  ctx: FlowContext,
-  id: string,
-  asked: ApproveAsked,
-): Promise<ConfirmResult> {
+export async function approve(ctx: FlowContext, id: string, asked: ApproveAsked): Promise<ConfirmResult> {
   // Another approver of the same quorum may win the write in between: read again and count again.
   for (let attempt = 1; ; attempt += 1) {
     const answer = await approveOnce(ctx, id, asked);

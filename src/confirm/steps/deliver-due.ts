@@ -64,7 +64,11 @@ export async function deliverDue(
  * digest still matches (the approver's gates were checked when they confirmed it). A tool gone since,
  * or a payload changed in the store, is recorded `failed`: nothing is sent.
  */
-export async function deliverClaimed(ctx: FlowContext, claimed: Confirmation, fail: Fail): Promise<Confirmation> {
+export async function deliverClaimed(
+  ctx: FlowContext,
+  claimed: Confirmation,
+  fail: Fail,
+): Promise<Confirmation> {
   const tool = ctx.sendTool(claimed.tool);
   const payload = storedPayload(claimed);
   if (tool === undefined || payload === undefined) {

@@ -272,7 +272,7 @@ export function createMemoryStore(
     if (slots.has(confirmation.id)) throw new Error(`a confirmation with id ${confirmation.id} exists`);
     const record = ownShell(confirmation);
     while (slots.size >= maxRecords) {
-        const oldest = finished[finishedHead++];
+      const oldest = finished[finishedHead++];
       if (oldest === undefined) {
         finishedHead--;
         throw new Error(`the memory store is full: ${maxRecords} confirmations are still open`);

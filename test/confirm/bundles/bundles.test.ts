@@ -1,5 +1,11 @@
 import { join } from 'node:path';
-import { type AuditEntry, bundleDigest, createMemoryStore, describeDecision, type ToolRegistry } from 'graded-tools';
+import {
+  type AuditEntry,
+  bundleDigest,
+  createMemoryStore,
+  describeDecision,
+  type ToolRegistry,
+} from 'graded-tools';
 import { createPostgresStore } from 'graded-tools/postgres';
 import { createSqliteStore } from 'graded-tools/sqlite';
 import type { ConfirmationStore } from 'graded-tools/store';
@@ -43,7 +49,10 @@ function bundleSuite(open: () => Promise<ConfirmationStore>) {
       [1, 3, 'Three in order.', 'case-9'],
       [2, 3, 'Three in order.', 'case-9'],
     ]);
-    const decided = await registry.confirmBundle(asked.bundleId, { approvedBy: 'lead-li', digest: asked.digest });
+    const decided = await registry.confirmBundle(asked.bundleId, {
+      approvedBy: 'lead-li',
+      digest: asked.digest,
+    });
     if (!decided.ok) throw new Error(decided.error);
     expect(decided.steps).toEqual([0, 1, 2]);
     expect(decided.bundle.status).toBe('delivered');
@@ -68,7 +77,8 @@ function bundleSuite(open: () => Promise<ConfirmationStore>) {
     const store = await open();
     const { registry } = bundleDesk(store);
     const step = { tool: 'email.send', input: { text: 'x' } };
-    const many = (n: number) => Array.from({ length: n }, (_, i) => ({ tool: 'email.send', input: { text: `${i}` } }));
+    const many = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ tool: 'email.send', input: { text: `${i}` } }));
     const cases: [unknown, string][] = [
       [[], 'INVALID_OPTION'],
       [many(101), 'INVALID_OPTION'],
@@ -86,7 +96,9 @@ function bundleSuite(open: () => Promise<ConfirmationStore>) {
       const answer = await registry.proposeBundle(steps as never, { actor: 'agent-7' });
       expect(answer, JSON.stringify(steps).slice(0, 80)).toMatchObject({ ok: false, code });
     }
-    const failedAt = await registry.proposeBundle([step, { tool: 'no.such', input: {} }] as never, { actor: 'a' });
+    const failedAt = await registry.proposeBundle([step, { tool: 'no.such', input: {} }] as never, {
+      actor: 'a',
+    });
     expect(failedAt).toMatchObject({ ok: false, step: 1 });
     const left = await registry.confirmations.list({ limit: 1000 });
     expect(left.ok && left.confirmations).toEqual([]);
@@ -106,9 +118,14 @@ function bundleSuite(open: () => Promise<ConfirmationStore>) {
     );
     if (!asked.ok) throw new Error(asked.error);
     const [first] = asked.confirmations;
-    const alone = await registry.confirm(first?.confirmationId ?? '', { approvedBy: 'li', digest: first?.digest });
+    const alone = await registry.confirm(first?.confirmationId ?? '', {
+      approvedBy: 'li',
+      digest: first?.digest,
+    });
     expect(alone).toMatchObject({ ok: false, code: 'INVALID_OPTION' });
-    expect(await registry.confirmBundle(asked.bundleId, { approvedBy: 'li', digest: 'f'.repeat(64) })).toMatchObject({
+    expect(
+      await registry.confirmBundle(asked.bundleId, { approvedBy: 'li', digest: 'f'.repeat(64) }),
+    ).toMatchObject({
       ok: false,
       code: 'PAYLOAD_CHANGED',
     });
@@ -123,10 +140,13 @@ function bundleSuite(open: () => Promise<ConfirmationStore>) {
 
   it('counts one approval for every step the person may approve; a two-approver step holds the rest', async () => {
     const { registry, deliveries } = bundleDesk(await open());
-    const asked = await registry.proposeBundle([
-      { tool: 'refund.issue', input: { text: 'refund cus-42', amount: 150 } },
-      { tool: 'email.send', input: { text: 'We refunded 150 EUR.' } },
-    ], { actor: 'agent-7' });
+    const asked = await registry.proposeBundle(
+      [
+        { tool: 'refund.issue', input: { text: 'refund cus-42', amount: 150 } },
+        { tool: 'email.send', input: { text: 'We refunded 150 EUR.' } },
+      ],
+      { actor: 'agent-7' },
+    );
     if (!asked.ok) throw new Error(asked.error);
     const { digest, bundleId } = asked;
     // No `finance` flag: the email counts, the refund waits for finance, and so does the email.
@@ -157,7 +177,10 @@ function bundleSuite(open: () => Promise<ConfirmationStore>) {
     );
     if (!asked.ok) throw new Error(asked.error);
     const waiting = registry.confirmations.waitFor(asked.bundleId);
-    const rejected = await registry.rejectBundle(asked.bundleId, { rejectedBy: 'li', reason: 'Wrong customer.' });
+    const rejected = await registry.rejectBundle(asked.bundleId, {
+      rejectedBy: 'li',
+      reason: 'Wrong customer.',
+    });
     expect(rejected).toMatchObject({ ok: true, steps: [0], bundle: { status: 'stopped' } });
     const waited = await waiting;
     if (!waited.ok || waited.bundle === undefined) throw new Error('not settled');
@@ -168,7 +191,9 @@ function bundleSuite(open: () => Promise<ConfirmationStore>) {
       'Step 3 of 3 (email.send): Not sent: step 1 did not go out, so this step was stopped.',
     ]);
     expect(deliveries).toEqual([]);
-    const told = events.flatMap((e) => (e.type === 'confirmation' && e.action === 'rejected' ? [e.bundle?.index] : []));
+    const told = events.flatMap((e) =>
+      e.type === 'confirmation' && e.action === 'rejected' ? [e.bundle?.index] : [],
+    );
     expect(told).toEqual([0, 1, 2]);
     const stops = (await auditEntries(registry)).filter(
       (e) => e.action === 'rejected' && e.detail?.bundle === asked.bundleId,
@@ -217,7 +242,10 @@ function bundleSuite(open: () => Promise<ConfirmationStore>) {
     const { registry, deliveries } = desk;
     const failing = await registry.proposeBundle(desk.refundAndEmail(50), { actor: 'agent-7' });
     if (!failing.ok) throw new Error(failing.error);
-    const failed = await registry.confirmBundle(failing.bundleId, { approvedBy: 'li', digest: failing.digest });
+    const failed = await registry.confirmBundle(failing.bundleId, {
+      approvedBy: 'li',
+      digest: failing.digest,
+    });
     expect(failed).toMatchObject({ ok: true, bundle: { status: 'stopped' } });
     expect(failed.ok && failed.bundle.steps.map((s) => s.status)).toEqual(['failed', 'cancelled']);
     expect(deliveries.map((d) => d.tool)).toEqual(['refund.issue']);
@@ -225,7 +253,10 @@ function bundleSuite(open: () => Promise<ConfirmationStore>) {
     mode = 'hang';
     const hanging = await registry.proposeBundle(desk.refundAndEmail(60), { actor: 'agent-7' });
     if (!hanging.ok) throw new Error(hanging.error);
-    const unknown = await registry.confirmBundle(hanging.bundleId, { approvedBy: 'li', digest: hanging.digest });
+    const unknown = await registry.confirmBundle(hanging.bundleId, {
+      approvedBy: 'li',
+      digest: hanging.digest,
+    });
     expect(unknown).toMatchObject({ ok: true, bundle: { status: 'unknown' } });
     expect(unknown.ok && unknown.bundle.steps.map((s) => s.status)).toEqual(['unknown', 'scheduled']);
     await registry.sweep();
@@ -246,7 +277,9 @@ function bundleSuite(open: () => Promise<ConfirmationStore>) {
     expect(swept.ok && swept.expired.map((c) => c.bundle?.index)).toContain(0);
     const after = await desk.registry.confirmations.bundle(asked.bundleId);
     expect(after.ok && after.bundle.status).toBe('stopped');
-    expect(after.ok && after.bundle.steps.every((s) => s.status === 'expired' || s.status === 'rejected')).toBe(true);
+    expect(
+      after.ok && after.bundle.steps.every((s) => s.status === 'expired' || s.status === 'rejected'),
+    ).toBe(true);
   });
 }
 
