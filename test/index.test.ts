@@ -14,6 +14,7 @@ describe('the root entry', () => {
         "ToolRegistry",
         "WIRE_NAME_PATTERN",
         "buildAccessReport",
+        "bundleDigest",
         "canonicalJson",
         "createAjvValidator",
         "createMemoryStore",
