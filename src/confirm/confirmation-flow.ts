@@ -248,7 +248,12 @@ export class ConfirmationFlow {
     if (!read.ok) return read.failure;
     if (typeof confirmation !== 'object' || confirmation === null)
       return read.fail('INVALID_OPTION', { detail: 'canDecide needs the confirmation as read' });
-    const { kind, person, authorize } = read.value;
+    const { kind, person, authorize, bundleDigest } = read.value;
+    // A bundle's step, asked as its bundle's decision would ask it (which recomputes the digest from
+    // every step; asked dry, the stored one stands for it).
+    const stored = confirmation.bundle?.digest;
+    const bundle =
+      bundleDigest === undefined || stored === undefined ? undefined : { shown: bundleDigest, current: stored };
     try {
       const cleared = await checkDecision(this.#ctx, {
         kind,
@@ -258,6 +263,7 @@ export class ConfirmationFlow {
         now: this.#ctx.now(),
         fail: read.fail,
         dry: true,
+        bundle,
       });
       return cleared.ok ? { ok: true } : cleared;
     } catch (error) {

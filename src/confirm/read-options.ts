@@ -200,13 +200,16 @@ export interface DecisionAsked {
     readonly scope?: string;
   };
   readonly authorize: AuthorizeDecision | undefined;
+  /** Asked as part of its bundle's decision: the bundle digest shown. */
+  readonly bundleDigest?: string;
 }
 
 const DECISION_KINDS = ['confirm', 'retry', 'reject', 'markDelivered', 'cancel'];
 
 /** The options of `canDecide`: which decision, by whom (id, flags, scope), and the app's `authorize`. */
 export function readDecisionAsked(options: unknown, locale: Locale): Read<DecisionAsked> {
-  return readWith(options, ['kind', 'person', 'authorize'], locale, ({ kind, person, authorize }) => {
+  const keys = ['kind', 'person', 'authorize', 'bundleDigest'];
+  return readWith(options, keys, locale, ({ kind, person, authorize, bundleDigest }) => {
     if (typeof kind !== 'string' || !DECISION_KINDS.includes(kind))
       return `\`kind\` must be one of ${DECISION_KINDS.join(', ')}`;
     if (typeof person !== 'object' || person === null) return '`person` must be { id, flags?, scope? }';
@@ -215,7 +218,9 @@ export function readDecisionAsked(options: unknown, locale: Locale): Read<Decisi
     if (problem !== undefined) return problem;
     if (scope !== undefined && typeof scope !== 'string') return '`person.scope` must be a string';
     if (authorize !== undefined && typeof authorize !== 'function') return '`authorize` must be a function';
+    if (bundleDigest !== undefined && typeof bundleDigest !== 'string') return '`bundleDigest` must be a string';
     return {
+      ...(bundleDigest === undefined ? {} : { bundleDigest: bundleDigest.toLowerCase() }),
       kind: kind as DecisionAsked['kind'],
       person: {
         id: id as string,

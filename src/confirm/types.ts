@@ -308,6 +308,11 @@ export interface CanDecideOptions {
   };
   /** The app's own say, asked as the decision would ask it. */
   readonly authorize?: AuthorizeDecision | undefined;
+  /**
+   * A bundle's step asked as part of its bundle's decision (`confirmBundle`): the bundle digest the
+   * person is shown. Without it, a confirm of a bundle's step is refused (`INVALID_OPTION`).
+   */
+  readonly bundleDigest?: string | undefined;
   readonly locale?: Locale | undefined;
 }
 

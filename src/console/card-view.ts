@@ -32,7 +32,31 @@ export type Card = Confirmation & {
   readonly holdMs?: number;
   /** Where each destination's value came from (`origins`), in the person's words; absent outside a run. */
   readonly originsText?: OriginsText;
+  /**
+   * A bundle's step (`proposeBundle`): the whole bundle as one card shows it — every step's card in
+   * order, and what this person may decide about the bundle.
+   */
+  readonly bundleCard?: BundleCard;
 };
+
+/** A bundle as its one card shows it: every step exactly as it will go out, in order, and one decision. */
+export interface BundleCard {
+  readonly id: string;
+  /** The bundle digest a decision is bound to. */
+  readonly digest: string;
+  readonly status: 'pending' | 'delivering' | 'delivered' | 'stopped' | 'unknown';
+  readonly steps: readonly Card[];
+  /**
+   * "Approve all N steps" (`confirm`: this person's approval counts for at least one pending step) and
+   * Reject (of the first pending step, which stops the rest); `whyNot` when Approve is not offered.
+   */
+  readonly offer: {
+    readonly confirm: boolean;
+    readonly reject: boolean;
+    readonly whyNot?: string;
+    readonly missingFlags?: readonly string[];
+  };
+}
 
 /**
  * A confirmation's `requires` as the page shows it: how many different people must approve, the

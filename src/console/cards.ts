@@ -4,7 +4,7 @@ import type { Locale } from '../messages/index.js';
 import { type OriginsText, originsText } from '../messages/origin-words.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import { titledOrigins } from '../util/read-origins.js';
-import type { Card } from './card-view.js';
+import type { BundleCard, Card } from './card-view.js';
 import { displayNames } from './display-names.js';
 import { effectOf } from './effect-line.js';
 import type { Offer } from './offer.js';
@@ -20,7 +20,8 @@ export interface CardSettings {
   readonly displayName: ((personId: string) => string | undefined) | undefined;
   /** Who is looking, for their own name when the app's `displayName` has none. */
   readonly person?: { readonly id: string; readonly name?: string | undefined } | undefined;
-  readonly offer: (confirmation: Confirmation) => Promise<Offer>;
+  /** With `bundleDigest`: a bundle's step, offered as part of its bundle's decision. */
+  readonly offer: (confirmation: Confirmation, bundleDigest?: string) => Promise<Offer>;
   /** Any registered tool's title (a read tool named in `origins`), or `undefined` when it has none. */
   readonly titleOf?: (tool: string) => string | undefined;
 }
@@ -34,7 +35,56 @@ export class CardMaker {
     this.#s = settings;
   }
 
+  /** The card of `confirmation`; a bundle's step comes with its whole bundle (`bundleCard`). */
   async card(confirmation: Confirmation): Promise<Card> {
+    const card = await this.#card(confirmation);
+    if (confirmation.bundle === undefined) return card;
+    const bundleCard = await this.#bundleCard(confirmation.bundle.id);
+    return bundleCard === undefined ? card : { ...card, bundleCard };
+  }
+
+  /**
+   * A page of cards, a bundle shown once: where its first step listed here stands, with every step.
+   */
+  async cards(confirmations: readonly Confirmation[]): Promise<Card[]> {
+    const seen = new Set<string>();
+    const once = confirmations.filter((c) => {
+      if (c.bundle === undefined) return true;
+      if (seen.has(c.bundle.id)) return false;
+      seen.add(c.bundle.id);
+      return true;
+    });
+    return Promise.all(once.map((c) => this.card(c)));
+  }
+
+  async #bundleCard(bundleId: string): Promise<BundleCard | undefined> {
+    const read = await this.#s.view.bundle(bundleId, { locale: this.#s.locale });
+    if (!read.ok) return undefined;
+    const { bundle } = read;
+    const steps = await Promise.all(
+      bundle.steps.map(async (step) => ({
+        ...(await this.#card(step, bundle.digest)),
+      })),
+    );
+    const pending = steps.filter((step) => step.status === 'pending');
+    const approvable = pending.some((step) => step.offer.confirm);
+    const first = pending[0];
+    const why = approvable ? undefined : first?.offer;
+    return {
+      id: bundle.id,
+      digest: bundle.digest,
+      status: bundle.status,
+      steps,
+      offer: {
+        confirm: approvable,
+        reject: first?.offer.reject ?? false,
+        ...(why?.whyNot === undefined ? {} : { whyNot: why.whyNot }),
+        ...(why?.missingFlags === undefined ? {} : { missingFlags: why.missingFlags }),
+      },
+    };
+  }
+
+  async #card(confirmation: Confirmation, bundleDigest?: string): Promise<Card> {
     const tool = this.#tool(confirmation.tool);
     const effect = effectOf(tool, confirmation.payload);
     const quorum = quorumOf(confirmation);
@@ -50,15 +100,11 @@ export class CardMaker {
       ...(effect === undefined ? {} : { effect }),
       labels: payloadLabels(tool?.payloadSchema, this.#s.locale),
       names: displayNames(confirmation, this.#s.displayName, this.#s.person),
-      offer: await this.#s.offer(confirmation),
+      offer: await this.#s.offer(confirmation, bundleDigest),
       ...(quorum === undefined ? {} : { quorum }),
       ...(tool?.holdMs === undefined ? {} : { holdMs: tool.holdMs }),
       ...(originsText === undefined ? {} : { originsText }),
     };
-  }
-
-  cards(confirmations: readonly Confirmation[]): Promise<Card[]> {
-    return Promise.all(confirmations.map((c) => this.card(c)));
   }
 
   /** The record's origins in words, each tool named by its title where the registry knows it. */

@@ -49,7 +49,8 @@ export function personCards(
     locale,
     displayName: settings.displayName,
     person,
-    offer: (confirmation) => offeredActions(settings, person, confirmation, { locale, throughLink }),
+    offer: (confirmation, bundleDigest) =>
+      offeredActions(settings, person, confirmation, { locale, throughLink, bundleDigest }),
     titleOf: (tool) => settings.registry.get(tool)?.title,
   });
 }

@@ -34,7 +34,12 @@ export async function offeredActions(
   },
   person: ConsolePerson,
   confirmation: Confirmation,
-  asked: { readonly locale: Locale; readonly throughLink: boolean },
+  asked: {
+    readonly locale: Locale;
+    readonly throughLink: boolean;
+    /** A bundle's step, offered as part of its bundle's decision (the bundle digest shown). */
+    readonly bundleDigest?: string | undefined;
+  },
 ): Promise<Offer> {
   const { registry, authorize } = settings;
   const can = (kind: 'confirm' | 'reject' | 'retry' | 'markDelivered' | 'cancel') =>
@@ -46,12 +51,16 @@ export async function offeredActions(
           ? undefined
           : (record) => isAllowed(authorize, person, kind, record),
       locale: asked.locale,
+      ...(asked.bundleDigest === undefined ? {} : { bundleDigest: asked.bundleDigest }),
     });
   if (confirmation.status === 'pending') {
+    // A bundle's step is approved as the person sees it in its bundle: never through a link or edited.
+    const inBundle = confirmation.bundle !== undefined;
+    if (inBundle && asked.throughLink) return NOTHING;
     const [confirm, reject, edit] = await Promise.all([
       can('confirm'),
       can('reject'),
-      asked.throughLink ? false : isAllowed(authorize, person, 'edit', confirmation),
+      asked.throughLink || inBundle ? false : isAllowed(authorize, person, 'edit', confirmation),
     ]);
     return {
       ...NOTHING,

@@ -1,5 +1,6 @@
 import type { Locale } from '../messages/index.js';
 import { decideMany } from './bulk-decisions.js';
+import { bundleDecision } from './bundle-decisions.js';
 import type { ConsoleSettings, PersonRequest } from './console-request.js';
 import { askFromBody } from './decision-bodies.js';
 import { type DecisionAsk, decide } from './decisions.js';
@@ -57,6 +58,8 @@ export function consoleRoutes(streams: EventStreams): readonly ConsoleRoute[] {
     post('/api/confirmations/:id/mark-delivered', decision('markDelivered')),
     post('/api/confirmations/:id/cancel', decision('cancel')),
     post('/api/confirmations/:id/preview', previewResponse),
+    post('/api/bundles/:id/confirm', bundleDecision('confirm')),
+    post('/api/bundles/:id/reject', bundleDecision('reject')),
     post('/api/confirm-many', many('confirm')),
     post('/api/reject-many', many('reject')),
     get('/api/events', (ctx) => streams.open(ctx)),

@@ -38,6 +38,9 @@ export interface Api {
   /** Undo: takes back a send held in its undo window. */
   cancel(id: string): Promise<Decision>;
   preview(id: string, payload: unknown): Promise<Preview | Failure>;
+  /** A bundle decided whole: every step the person may approve, bound to the bundle digest. */
+  confirmBundle(bundleId: string, digest: string): Promise<Decision>;
+  rejectBundle(bundleId: string, reason: string): Promise<Decision>;
   confirmMany(items: { id: string; digest: string }[]): Promise<BulkOutcome | Failure>;
   rejectMany(ids: string[], reason: string): Promise<BulkOutcome | Failure>;
   /** Where the live-update stream is. */
@@ -89,6 +92,9 @@ export function createApi(base: string, networkError: string, linkToken?: string
     markDelivered: (id, note) => call(at(id, '/mark-delivered'), withReason('note', note)),
     cancel: (id) => call(at(id, '/cancel'), {}),
     preview: (id, payload) => call(at(id, '/preview'), { payload }),
+    confirmBundle: (id, digest) => call(`bundles/${encodeURIComponent(id)}/confirm`, { digest }),
+    rejectBundle: (id, reason) =>
+      call(`bundles/${encodeURIComponent(id)}/reject`, withReason('reason', reason)),
     confirmMany: (items) => call('confirm-many', { items }),
     rejectMany: (ids, reason) =>
       call('reject-many', { items: ids.map((id) => ({ id })), ...withReason('reason', reason) }),

@@ -6,6 +6,7 @@
 // because Undo sends nothing and its window is short. One click decides; while a request runs every
 // button of the card is disabled.
 import type { Api, Card, Decision } from './api.js';
+import { createBundleCardView } from './bundle-card.js';
 import { countdown } from './countdown.js';
 import {
   type Action,
@@ -63,6 +64,8 @@ const NO_EDIT: EditState = { kind: 'none' };
 
 /** Builds one card; `update` and `showDecision` keep it current. */
 export function createCardView(initial: Card, ctx: CardContext): CardView {
+  // A bundle's step comes with its whole bundle: one card for all of it, one decision.
+  if (initial.bundleCard !== undefined && ctx.oneUse !== true) return createBundleCardView(initial, ctx);
   // A write's card speaks of a change applied, a send's of what goes out (its grade never changes).
   const t = stringsForCard(ctx.t, initial);
   const element = el('article', { class: 'confirmation' });

@@ -165,15 +165,19 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     (!filter.status || card.status === filter.status || isSoon(card)) &&
     (!filter.tool || card.tool === filter.tool);
 
+  /** A bundle is one card, whichever of its steps the server answered with. */
+  const keyOf = (card: Card) => (card.bundleCard === undefined ? card.id : `bundle:${card.bundleCard.id}`);
+
   /** Adds a card in newest-first order, or updates the one already shown. */
   const place = (card: Card, atEnd: boolean) => {
-    const shown = views.get(card.id);
+    const shown = views.get(keyOf(card));
     if (shown) {
-      if (card.updatedAt >= shown.card.updatedAt) shown.update(card);
+      // A bundle's card shows every step: any step's news is newer than what it shows.
+      if (card.bundleCard !== undefined || card.updatedAt >= shown.card.updatedAt) shown.update(card);
       return;
     }
     const view = createCardView(card, { ...options, detail: false, onChange: refreshControls });
-    views.set(card.id, view);
+    views.set(keyOf(card), view);
     const into = isSoon(card) ? soonList : list;
     if (atEnd) {
       into.append(view.element);
@@ -375,7 +379,8 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
       syncClock(found.serverTime);
       // A card already shown stays (with its new status) until the filter changes; a new one appears
       // only when it matches the filter.
-      if (views.has(id) || matches(found.confirmation)) place(found.confirmation, false);
+      if (views.has(keyOf(found.confirmation)) || matches(found.confirmation))
+        place(found.confirmation, false);
       refreshControls();
       void countPending();
     })();

@@ -1,0 +1,247 @@
+// A bundle as one card: every step exactly as it will go out, in order (its title, what it does, its
+// payload's fields, where it stands), and one decision — "Approve all N steps" or Reject — bound to the
+// bundle digest. The card is always open: a person decides on what they read, so nothing is folded away.
+import type { Card, Decision } from './api.js';
+import { bundleWords } from './bundle-words.js';
+import type { CardContext, CardView } from './card.js';
+import { countdown } from './countdown.js';
+import { formatTime, nameOn, whyNotText } from './decision-words.js';
+import { el, present } from './dom.js';
+import { renderFields } from './fields.js';
+import { stringsForCard } from './i18n.js';
+import { quorumLine } from './quorum.js';
+import { safeLinks } from './safe-links.js';
+
+type Bundle = NonNullable<Card['bundleCard']>;
+
+/** The bundle's card; `update` and `showDecision` keep it current, like any card. */
+export function createBundleCardView(initial: Card, ctx: CardContext): CardView {
+  const element = el('article', { class: 'confirmation bundle' });
+  const outcome = el('p', { role: 'status', class: 'outcome', 'aria-live': 'polite' });
+  let busy = false;
+  let buttons: HTMLButtonElement[] = [];
+  const w = bundleWords(ctx.t.lang);
+
+  const run = async (kind: 'confirm' | 'reject', input?: HTMLInputElement) => {
+    const bundle = view.card.bundleCard;
+    if (busy || bundle === undefined) return;
+    view.setBusy(true);
+    outcome.textContent = ctx.t.working;
+    outcome.dataset.outcome = 'working';
+    const decision =
+      kind === 'confirm'
+        ? await ctx.api.confirmBundle(bundle.id, bundle.digest)
+        : await ctx.api.rejectBundle(bundle.id, input?.value ?? '');
+    view.setBusy(false);
+    view.showDecision(decision, kind);
+  };
+
+  const make = (label: string, kind: 'confirm' | 'reject', style: string, input?: HTMLInputElement) => {
+    const button = el('button', { type: 'button', class: style }, label);
+    button.addEventListener('click', () => void run(kind, input));
+    button.disabled = busy;
+    buttons.push(button);
+    return button;
+  };
+
+  const step = (card: Card, i: number, n: number) => {
+    const t = stringsForCard(ctx.t, card);
+    const needs = card.status === 'pending' ? quorumLine(card, t) : undefined;
+    return el(
+      'li',
+      { class: 'bundle-step', 'data-id': card.id, 'data-status': card.status },
+      el(
+        'div',
+        { class: 'step-head' },
+        el(ctx.detail ? 'h2' : 'h3', { class: 'step-title' }, w.stepOf(i + 1, n, card.title)),
+        el('span', { class: `badge status-${card.status}` }, t.statuses[card.status] ?? card.status),
+      ),
+      el(
+        'p',
+        { class: 'effect' },
+        el('span', { class: 'sr-only' }, `${t.whatHappens}: `),
+        card.effect ?? t.sendsWith(card.title),
+      ),
+      needs !== undefined && el('p', { class: 'quorum' }, needs),
+      el(
+        'div',
+        { class: 'payload', role: 'group', 'aria-label': `${t.payload} — ${w.stepOf(i + 1, n, card.title)}` },
+        renderFields(card.payload, { labels: card.labels, changed: [], changedMark: t.editedMark }),
+      ),
+      card.error !== undefined && el('p', { class: 'error' }, t.whatWentWrong(card.error)),
+      card.status !== 'pending' &&
+        card.history.at(-1)?.note !== undefined &&
+        el('p', { class: 'decided' }, card.history.at(-1)?.note ?? ''),
+    );
+  };
+
+  const actions = (bundle: Bundle) => {
+    const t = ctx.t;
+    const key = bundle.id.replace(/[^A-Za-z0-9_-]/g, '_');
+    const whyNot = whyNotText({ ...NO_OFFER, ...bundle.offer }, t);
+    const approve = bundle.offer.confirm
+      ? el('div', { class: 'approve' }, make(w.approveAll(bundle.steps.length), 'confirm', 'primary'))
+      : whyNot !== undefined && bundle.status === 'pending' && el('p', { class: 'why-not' }, whyNot);
+    let reject: HTMLElement | false = false;
+    if (bundle.offer.reject) {
+      const input = el('input', {
+        type: 'text',
+        name: 'reason',
+        id: `reason-${key}`,
+        autocomplete: 'off',
+        placeholder: t.reason,
+      });
+      reject = el(
+        'div',
+        { class: 'reject' },
+        el('label', { for: `reason-${key}`, class: 'sr-only' }, t.reason),
+        input,
+        make(w.rejectAll, 'reject', 'danger', input),
+      );
+    }
+    return (approve || reject) && el('div', { class: 'actions' }, approve, reject);
+  };
+
+  const technical = (bundle: Bundle) =>
+    el(
+      'details',
+      { class: 'tech' },
+      el('summary', {}, ctx.t.technical),
+      el(
+        'dl',
+        { class: 'fields' },
+        el('dt', {}, w.bundleDigest),
+        el('dd', {}, el('code', { class: 'digest bundle-digest' }, bundle.digest)),
+        ...bundle.steps.flatMap((card, i) => [
+          el('dt', {}, w.stepOf(i + 1, bundle.steps.length, card.tool)),
+          el(
+            'dd',
+            {},
+            el('code', { class: 'digest' }, card.digest),
+            el('pre', { class: 'canonical' }, card.canonicalJson),
+          ),
+        ]),
+      ),
+    );
+
+  const render = (card: Card) => {
+    buttons = [];
+    const bundle = card.bundleCard;
+    if (bundle === undefined) return;
+    const t = ctx.t;
+    const n = bundle.steps.length;
+    const titleId = `title-${bundle.id}`;
+    element.dataset.id = card.id;
+    element.dataset.bundle = bundle.id;
+    element.dataset.status = bundle.status === 'pending' ? 'pending' : bundle.status;
+    element.setAttribute('aria-labelledby', titleId);
+    element.tabIndex = -1;
+    const open = bundle.steps.find((s) => s.status === 'pending');
+    const links = safeLinks(card.links);
+    const heading = el(
+      ctx.detail ? 'h1' : 'h2',
+      { id: titleId, class: 'title' },
+      ctx.detail
+        ? w.heading(n)
+        : el('a', { href: `${ctx.base}/confirmations/${encodeURIComponent(card.id)}` }, w.heading(n)),
+    );
+    const head = el(
+      'header',
+      { class: 'card-head' },
+      heading,
+      el(
+        'span',
+        { class: `badge status-${bundle.status === 'stopped' ? 'rejected' : bundle.status}` },
+        w.statuses[bundle.status],
+      ),
+      el(
+        'p',
+        { class: 'meta' },
+        el('span', { class: 'actor' }, card.actor ? t.askedBy(nameOn(card, card.actor)) : t.askedByNobody),
+        ' · ',
+        el('time', { datetime: card.createdAt, class: 'asked' }, formatTime(card.createdAt, ctx.locale)),
+        open !== undefined && ' · ',
+        open !== undefined && countdown(el('span', { class: 'countdown' }), open.expiresAt, t),
+      ),
+    );
+    const why =
+      (card.note !== undefined || links.length > 0) &&
+      el(
+        'div',
+        { class: 'why' },
+        el('p', { class: 'why-label' }, card.actor ? t.whyFrom(nameOn(card, card.actor)) : t.why),
+        card.note !== undefined && el('p', { class: 'note' }, card.note),
+        links.length > 0 &&
+          el(
+            'ul',
+            { class: 'links' },
+            ...links.map((link) =>
+              el(
+                'li',
+                {},
+                el('a', { href: link.url, rel: 'noopener noreferrer', target: '_blank' }, link.label),
+                el('span', { class: 'link-host' }, ` (${new URL(link.url).host})`),
+              ),
+            ),
+          ),
+      );
+    element.replaceChildren(
+      ...present(
+        head,
+        why,
+        el('p', { class: 'in-order' }, w.inOrder),
+        el(
+          'ol',
+          { class: 'bundle-steps', 'aria-label': w.steps },
+          ...bundle.steps.map((s, i) => step(s, i, n)),
+        ),
+        actions(bundle),
+        technical(bundle),
+        outcome,
+      ),
+    );
+  };
+
+  const view: CardView = {
+    element,
+    card: initial,
+    get isSelected() {
+      return false;
+    },
+    setSelected() {},
+    update(card) {
+      view.card = card;
+      render(card);
+      ctx.onChange?.();
+    },
+    showDecision(decision: Decision) {
+      const bundle = decision.confirmation?.bundleCard;
+      outcome.textContent =
+        decision.ok && bundle !== undefined
+          ? w.done[bundle.status]
+          : decision.ok
+            ? decision.message
+            : decision.error;
+      outcome.dataset.outcome = decision.ok ? (bundle?.status ?? decision.status) : decision.code;
+      outcome.classList.toggle('bad', !decision.ok);
+      if (decision.confirmation?.bundleCard !== undefined) view.update(decision.confirmation);
+      if (!element.contains(document.activeElement)) element.focus();
+    },
+    setBusy(value) {
+      busy = value;
+      element.setAttribute('aria-busy', String(value));
+      for (const button of buttons) button.disabled = value;
+    },
+  };
+  render(initial);
+  return view;
+}
+
+const NO_OFFER = {
+  confirm: false,
+  reject: false,
+  edit: false,
+  retry: false,
+  markDelivered: false,
+  cancel: false,
+};
