@@ -5,7 +5,7 @@ import type { Card, Decision } from './api.js';
 import { bundleWords } from './bundle-words.js';
 import type { CardContext, CardView } from './card.js';
 import { countdown } from './countdown.js';
-import { formatTime, nameOn, whyNotText } from './decision-words.js';
+import { decider, formatTime, nameOn, whyNotText } from './decision-words.js';
 import { el, present } from './dom.js';
 import { renderFields } from './fields.js';
 import { stringsForCard } from './i18n.js';
@@ -44,9 +44,23 @@ export function createBundleCardView(initial: Card, ctx: CardContext): CardView 
     return button;
   };
 
-  const step = (card: Card, i: number, n: number) => {
+  const step = (card: Card, i: number, steps: readonly Card[]) => {
+    const n = steps.length;
     const t = stringsForCard(ctx.t, card);
     const needs = card.status === 'pending' ? quorumLine(card, t) : undefined;
+    // Approved and held back by the step before it: said so, not "sending soon".
+    const behind = card.status === 'scheduled' && i > 0 && steps[i - 1]?.status !== 'delivered';
+    const badge = behind ? w.waitingFor(i) : (t.statuses[card.status] ?? card.status);
+    const who = decider(card, t.lang);
+    const whoText =
+      who &&
+      (who.what === 'cancelled'
+        ? t.cancelledBy(who.who)
+        : t.decidedBy(
+            who.what === 'confirmed' ? t.confirmedBy : who.what === 'rejected' ? t.rejectedBy : t.markedBy,
+            who.who,
+          )) + (who.note ? `: ${who.note}` : '');
+    const stopped = who === undefined && card.status !== 'pending' ? card.history.at(-1)?.note : undefined;
     return el(
       'li',
       { class: 'bundle-step', 'data-id': card.id, 'data-status': card.status },
@@ -54,7 +68,7 @@ export function createBundleCardView(initial: Card, ctx: CardContext): CardView 
         'div',
         { class: 'step-head' },
         el(ctx.detail ? 'h2' : 'h3', { class: 'step-title' }, w.stepOf(i + 1, n, card.title)),
-        el('span', { class: `badge status-${card.status}` }, t.statuses[card.status] ?? card.status),
+        el('span', { class: `badge status-${card.status}` }, badge),
       ),
       el(
         'p',
@@ -69,9 +83,8 @@ export function createBundleCardView(initial: Card, ctx: CardContext): CardView 
         renderFields(card.payload, { labels: card.labels, changed: [], changedMark: t.editedMark }),
       ),
       card.error !== undefined && el('p', { class: 'error' }, t.whatWentWrong(card.error)),
-      card.status !== 'pending' &&
-        card.history.at(-1)?.note !== undefined &&
-        el('p', { class: 'decided' }, card.history.at(-1)?.note ?? ''),
+      whoText && el('p', { class: 'decided' }, whoText),
+      stopped !== undefined && el('p', { class: 'decided' }, stopped),
     );
   };
 
@@ -193,7 +206,7 @@ export function createBundleCardView(initial: Card, ctx: CardContext): CardView 
         el(
           'ol',
           { class: 'bundle-steps', 'aria-label': w.steps },
-          ...bundle.steps.map((s, i) => step(s, i, n)),
+          ...bundle.steps.map((s, i) => step(s, i, bundle.steps)),
         ),
         actions(bundle),
         technical(bundle),
@@ -210,6 +223,12 @@ export function createBundleCardView(initial: Card, ctx: CardContext): CardView 
     },
     setSelected() {},
     update(card) {
+      // The outcome line says what a decision did; once the bundle moved on, it no longer holds.
+      const said = outcome.dataset.outcome;
+      if (said !== undefined && said !== 'working' && said !== card.bundleCard?.status) {
+        outcome.textContent = '';
+        delete outcome.dataset.outcome;
+      }
       view.card = card;
       render(card);
       ctx.onChange?.();

@@ -11,6 +11,8 @@ export interface BundleWords {
   readonly done: Readonly<Record<NonNullable<Card['bundleCard']>['status'], string>>;
   readonly bundleDigest: string;
   readonly steps: string;
+  /** An approved step behind one not delivered yet. */
+  readonly waitingFor: (i: number) => string;
 }
 
 const en: BundleWords = {
@@ -36,6 +38,7 @@ const en: BundleWords = {
   },
   bundleDigest: 'Bundle digest (SHA-256 of every step’s digest, in order)',
   steps: 'Steps',
+  waitingFor: (i) => `Approved — waits for step ${i}`,
 };
 
 const zhCN: BundleWords = {
@@ -60,6 +63,7 @@ const zhCN: BundleWords = {
   },
   bundleDigest: '捆绑摘要（按顺序对每一步摘要计算的 SHA-256）',
   steps: '步骤',
+  waitingFor: (i) => `已批准，等待第 ${i} 步`,
 };
 
 export function bundleWords(lang: string): BundleWords {
