@@ -50,8 +50,9 @@ describe('registry.confirmations', () => {
     await expect(registry.confirmations.list({ status: 'approved' as never })).resolves.toMatchObject({
       code: 'INVALID_OPTION',
     });
-    // Reads only: checkEdit checks an edit without claiming; watch and tool change nothing either.
+    // Reads only: checkEdit checks an edit without claiming; watch, tool and bundle change nothing either.
     expect(Object.keys(registry.confirmations).sort()).toEqual([
+      'bundle',
       'canDecide',
       'checkEdit',
       'get',
