@@ -253,7 +253,9 @@ export class ConfirmationFlow {
     // every step; asked dry, the stored one stands for it).
     const stored = confirmation.bundle?.digest;
     const bundle =
-      bundleDigest === undefined || stored === undefined ? undefined : { shown: bundleDigest, current: stored };
+      bundleDigest === undefined || stored === undefined
+        ? undefined
+        : { shown: bundleDigest, current: stored };
     try {
       const cleared = await checkDecision(this.#ctx, {
         kind,

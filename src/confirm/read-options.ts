@@ -218,7 +218,8 @@ export function readDecisionAsked(options: unknown, locale: Locale): Read<Decisi
     if (problem !== undefined) return problem;
     if (scope !== undefined && typeof scope !== 'string') return '`person.scope` must be a string';
     if (authorize !== undefined && typeof authorize !== 'function') return '`authorize` must be a function';
-    if (bundleDigest !== undefined && typeof bundleDigest !== 'string') return '`bundleDigest` must be a string';
+    if (bundleDigest !== undefined && typeof bundleDigest !== 'string')
+      return '`bundleDigest` must be a string';
     return {
       ...(bundleDigest === undefined ? {} : { bundleDigest: bundleDigest.toLowerCase() }),
       kind: kind as DecisionAsked['kind'],

@@ -19,3 +19,11 @@ export function stepId(bundleId: string, index: number): string {
 export function isBundleIdShape(id: unknown): id is string {
   return isConfirmationIdShape(id) && id.length <= 22;
 }
+
+const STEP_ID = /^([A-Za-z0-9_-]{22})-(\d{1,3})$/;
+
+/** A step's id as its bundle's first step's (where a bundle's one message or card lives); others as they are. */
+export function firstStepId(id: string): string {
+  const match = STEP_ID.exec(id);
+  return match === null ? id : stepId(match[1] ?? '', 0);
+}

@@ -1,7 +1,9 @@
+import { firstStepId } from '../../confirm/bundles/bundle-ids.js';
 import type { Locale } from '../../messages/index.js';
 import type { NotifyResult } from '../../notice.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import { messageMetadata } from './action-value.js';
+import { bundleMessage } from './bundle-blocks.js';
 import { approvalMessage, type SlackMessage } from './message-blocks.js';
 import type { MessageLocator } from './message-locator.js';
 import { escapedWithin, slackDate } from './mrkdwn.js';
@@ -56,7 +58,9 @@ export class ApprovalMessages {
   }
 
   /** Posts the card of a new confirmation, with its id in the message metadata. */
-  post(id: string): Promise<NotifyResult> {
+  post(asked: string): Promise<NotifyResult> {
+    // A bundle has one message, its first step's.
+    const id = firstStepId(asked);
     return this.#inTurn(id, async () => {
       if (this.#s.locator.known(id) !== undefined) return this.#update(id);
       const card = await this.#card(id);
@@ -73,12 +77,14 @@ export class ApprovalMessages {
   }
 
   /** Draws the card again as the confirmation stands now (who decided what). */
-  refresh(id: string): Promise<NotifyResult> {
+  refresh(asked: string): Promise<NotifyResult> {
+    const id = firstStepId(asked);
     return this.#inTurn(id, () => this.#update(id));
   }
 
   /** A reminder in the message's thread; a new card when the message is not found. */
-  remind(id: string, expiresAt: string): Promise<NotifyResult> {
+  remind(asked: string, expiresAt: string): Promise<NotifyResult> {
+    const id = firstStepId(asked);
     return this.#inTurn(id, async () => {
       const place = await this.#s.locator.find(id);
       if (place === undefined) {
@@ -127,6 +133,18 @@ export class ApprovalMessages {
     const read = await registry.confirmations.get(id);
     if (!read.ok) return { ok: false, error: read.error };
     const { confirmation } = read;
+    if (confirmation.bundle !== undefined) {
+      const bundle = await registry.confirmations.bundle(confirmation.bundle.id);
+      if (!bundle.ok) return { ok: false, error: bundle.error };
+      const drawn = bundleMessage({
+        bundle: bundle.bundle,
+        tool: (name) => registry.confirmations.tool(name),
+        locale: this.#s.locale(),
+        nameOf: (person) => this.#s.people.nameOf(person),
+        consoleLink: this.#links.get(id),
+      });
+      return { ok: true, message: drawn.message };
+    }
     return {
       ok: true,
       message: approvalMessage({

@@ -106,6 +106,15 @@ export function showsWholePayload(input: WholeInput): boolean {
   return payloadView(input).isWhole;
 }
 
+/** A payload's blocks as a card shows them, and whether they show all of it, uncut (a bundle's steps). */
+export function payloadBlocksOf(
+  payload: unknown,
+  labels: Record<string, string>,
+  locale: Locale,
+): { blocks: Block[]; isWhole: boolean } {
+  return payloadBlocks(payload, labels, slackWords(locale));
+}
+
 /** The payload's blocks on the card, and whether they show all of it, uncut. */
 function payloadView(input: WholeInput): { blocks: Block[]; isWhole: boolean } {
   const words = slackWords(input.locale);

@@ -1,9 +1,11 @@
+import type { BundleView } from '../../confirm/bundles/bundle-view.js';
 import type { CanDecideOptions } from '../../confirm/types.js';
 import type { Confirmation } from '../../confirmation.js';
 import { payloadLabels } from '../../console/payload-labels.js';
 import type { Locale } from '../../messages/index.js';
 import { isRecord } from '../../util/is-record.js';
 import type { ApprovalMessages } from './approval-messages.js';
+import { bundleMessage } from './bundle-blocks.js';
 import type { ButtonClick, FormSubmit } from './interaction.js';
 import { showsWholePayload } from './message-blocks.js';
 import type { MessageLocator } from './message-locator.js';
@@ -121,6 +123,8 @@ export class SlackDecisions {
     person: SlackPerson,
     asked: { digest: string; payload: unknown; to: { channel: string | undefined; user: string } },
   ): Promise<void> {
+    const bundled = await this.#bundleOf(id);
+    if (bundled !== undefined) return this.#approveBundle(bundled, person, asked);
     if (!(await this.#shownWhole(id, asked.to))) return;
     const result = await this.#s.registry().confirm(id, {
       approvedBy: person.id,
@@ -138,6 +142,54 @@ export class SlackDecisions {
     else if (!result.ok && result.code !== 'DELIVERY_FAILED' && result.code !== 'SCHEDULED')
       await this.#s.messages.tell(channel, user, this.#words.notDone(result.error));
     await this.#s.messages.refresh(id);
+  }
+
+  /** The bundle `id` is a step of, as stored now; `undefined` for a confirmation of its own. */
+  async #bundleOf(id: string): Promise<BundleView | undefined> {
+    const { confirmations } = this.#s.registry();
+    const read = await confirmations.get(id, { locale: this.#s.locale() });
+    if (!read.ok || read.confirmation.bundle === undefined) return undefined;
+    const bundle = await confirmations.bundle(read.confirmation.bundle.id, { locale: this.#s.locale() });
+    return bundle.ok ? bundle.bundle : undefined;
+  }
+
+  /**
+   * "Approve all N steps" on a bundle's card: only when the card, drawn from the bundle as stored, shows
+   * every step whole; then `confirmBundle` with the bundle digest the card carried, as this person.
+   */
+  async #approveBundle(
+    bundle: BundleView,
+    person: SlackPerson,
+    asked: { digest: string; to: { channel: string | undefined; user: string } },
+  ): Promise<void> {
+    const registry = this.#s.registry();
+    const locale = this.#s.locale();
+    const { channel, user } = asked.to;
+    const first = bundle.steps[0]?.id ?? bundle.id;
+    const drawn = bundleMessage({
+      bundle,
+      tool: (name) => registry.confirmations.tool(name),
+      locale,
+      nameOf: (id) => id,
+    });
+    if (!drawn.isWhole || registry.confirmBundle === undefined) {
+      await this.#s.messages.tell(
+        channel,
+        user,
+        this.#words.notApprovableHere(this.#s.messages.consoleLink(first)),
+      );
+      await this.#s.messages.refresh(first);
+      return;
+    }
+    const result = await registry.confirmBundle(bundle.id, {
+      approvedBy: person.id,
+      digest: asked.digest,
+      ...(person.flags === undefined ? {} : { flags: person.flags }),
+      ...(person.scope === undefined ? {} : { scope: person.scope }),
+      locale,
+    });
+    if (!result.ok) await this.#s.messages.tell(channel, user, this.#words.notDone(result.error));
+    await this.#s.messages.refresh(first);
   }
 
   /**

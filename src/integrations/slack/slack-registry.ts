@@ -1,3 +1,4 @@
+import type { BundleDecisionResult } from '../../confirm/bundles/decide-bundle.js';
 import type {
   CancelOptions,
   ConfirmationResult,
@@ -17,6 +18,8 @@ export interface SlackRegistry {
   confirm(id: string, options: ConfirmOptions): Promise<ConfirmResult>;
   reject(id: string, options: RejectOptions): Promise<ConfirmationResult>;
   cancel(id: string, options: CancelOptions): Promise<ConfirmationResult>;
+  /** A bundle approved whole from its one card (`ToolRegistry.confirmBundle`); absent: bundles are decided in the console. */
+  confirmBundle?(bundleId: string, options: ConfirmOptions): Promise<BundleDecisionResult>;
   readonly confirmations: ConfirmationsView;
   /** Any registered tool's title, for a read tool named in a confirmation's `origins` (optional). */
   get?(name: string): { readonly title: string } | undefined;
