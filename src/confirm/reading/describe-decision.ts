@@ -144,7 +144,8 @@ const WRITE_WORDS: Readonly<Record<Locale, Words>> = {
 };
 
 /**
- * The words to hand back to the model about a confirmation it asked for: what a person decided, in
+ * The words to hand back to the model about a confirmation it asked for — or, given a bundle
+ * (`waitFor(bundleId)`'s `bundle`), about each of its steps, one line each — what a person decided, in
  * the model's terms, without the payload — a send as sent or not, a write as applied or not. The reason a person gave for rejecting is passed on, so the
  * agent can do better next turn. It says what happened, not who: "a person", or "2 people" where several
  * approved; the ids of approvers and cancellers stay in the confirmation's history for the app.
