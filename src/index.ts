@@ -50,6 +50,7 @@ export type {
   ConfirmationHistoryEntry,
   ConfirmationLink,
   ConfirmationStatus,
+  CountedLimit,
   Origin,
   Origins,
 } from './confirmation.js';
@@ -120,6 +121,8 @@ export type {
 export type {
   ApprovalRequirement,
   CallLimit,
+  LimitBy,
+  LimitCount,
   LimitKey,
   LimitWindow,
   Rule,
