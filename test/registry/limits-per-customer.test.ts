@@ -63,9 +63,18 @@ function desk(store: ConfirmationStore) {
   let now = T0;
   const refund = refundTool('refund.send');
   const held = refundTool('refund.held', { holdMs: HOLD });
+  const edited = refundTool('refund.edited', {
+    holdMs: HOLD,
+    payloadSchema: {
+      type: 'object',
+      properties: { customer: { type: 'string' }, amount: { type: 'number' } },
+    },
+    editable: ['customer', 'amount'],
+  } as Partial<ToolDefinition>);
   const registry = new ToolRegistry({ confirmations: store, now: () => now, confirmationTtlMs: HOUR })
     .register(refund.tool)
-    .register(held.tool);
+    .register(held.tool)
+    .register(edited.tool);
   // A customer no other case (nor an earlier run on a shared database) counts for.
   const customer = () => `cus-${randomBytes(4).toString('hex')}`;
   const propose = (customerId: string, amount: number, tool = 'refund.send') =>
@@ -74,12 +83,8 @@ function desk(store: ConfirmationStore) {
     if (!answer.ok) throw new Error(`refused: ${answer.code} ${answer.error}`);
     return answer.confirmationId;
   };
-  const used = async (customerId: string) => {
-    const check = await registry.check(
-      'refund.send',
-      { customer: customerId, amount: 0 },
-      { caller: 'autonomous' },
-    );
+  const used = async (customerId: string, tool = 'refund.send') => {
+    const check = await registry.check(tool, { customer: customerId, amount: 0 }, { caller: 'autonomous' });
     return check.limits[0]?.used;
   };
   return {
@@ -206,6 +211,23 @@ function story(name: string, open: () => Promise<ConfirmationStore>) {
       // It may have gone out: the allowance stays spent until a person decides.
       expect(await d.used(ben)).toBe(450);
       expect(await d.propose(ben, 100)).toMatchObject({ code: 'LIMIT_REACHED' });
+    });
+
+    it("a person's edit moves the count to the customer and amount it now holds, and a cancel gives that back", async () => {
+      const d = desk(await open());
+      const [ana, ben] = [d.customer(), d.customer()];
+      const asked = await d.propose(ana, 450, 'refund.edited');
+      if (!asked.ok) throw new Error(asked.error);
+      const confirmed = await d.registry.confirm(asked.confirmationId, {
+        approvedBy: 'lead-li',
+        digest: asked.digest,
+        payload: { customer: ben, amount: 100 },
+      });
+      expect(confirmed).toMatchObject({ code: 'SCHEDULED' });
+      expect(await d.used(ana, 'refund.edited')).toBe(0);
+      expect(await d.used(ben, 'refund.edited')).toBe(100);
+      expect(await d.registry.cancel(asked.confirmationId, { by: 'lead-li' })).toMatchObject({ ok: true });
+      expect(await d.used(ben, 'refund.edited')).toBe(0);
     });
 
     it('a call without a customer is refused, saying why, and counts for nobody', async () => {
