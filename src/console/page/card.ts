@@ -20,7 +20,7 @@ import { el, present } from './dom.js';
 import type { EditState } from './edit-form.js';
 import { renderFields, summarise } from './fields.js';
 import { type Strings, stringsForCard } from './i18n.js';
-import { needsMoreApprovals, quorumLine } from './quorum.js';
+import { confirmWords, quorumLine } from './quorum.js';
 import { safeLinks } from './safe-links.js';
 
 /** What every card needs from the page around it. */
@@ -126,8 +126,9 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     if (pending) {
       let approve: HTMLElement | false = whyNot(card);
       if (offer.confirm) {
-        // While more people must approve after this one, the button says what it does: approve.
-        const send = make(needsMoreApprovals(card) ? t.approve : t.confirm, 'confirm', 'primary');
+        // The button says what pressing it will do: record one approval of several, or send — at once or
+        // after the undo window.
+        const send = make(confirmWords(card, t), 'confirm', 'primary');
         const waiting = edit.kind === 'unpreviewed' || edit.kind === 'invalid';
         if (waiting) send.dataset.waiting = 'edit';
         send.disabled = busy || waiting;
@@ -347,7 +348,8 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
       el(
         'span',
         { class: 'quorum-count' },
-        el('span', { class: 'sr-only' }, `${t.approvals} `),
+        // Labelled in words on the page, not only for screen readers: "Approvals: 0 of 2".
+        `${t.approvals} `,
         t.countOf(quorum.approvedBy.length, quorum.needed),
       );
     const needs = card.status === 'pending' ? quorumLine(card, t) : undefined;
@@ -372,7 +374,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
             'p',
             { class: 'line' },
             effect,
-            summary !== '' && el('span', { class: 'summary' }, ` — ${summary}`),
+            summary !== '' && el('span', { class: 'summary' }, `— ${summary}`),
           ),
           card.status === 'pending' && origins(card, true),
           whoText && el('p', { class: 'decided' }, whoText),
