@@ -51,5 +51,16 @@ export function personCards(
     person,
     offer: (confirmation) => offeredActions(settings, person, confirmation, { locale, throughLink }),
     titleOf: (tool) => settings.registry.get(tool)?.title,
+    limits: async (confirmation) => {
+      const rules = settings.registry.get(confirmation.tool)?.rules ?? [];
+      if (!rules.some((rule) => rule.limit !== undefined)) return [];
+      // As the asker's call: their actor and scope key the counts; read, never counted.
+      const check = await settings.registry.check(confirmation.tool, confirmation.input, {
+        ...(confirmation.actor === undefined ? {} : { actor: confirmation.actor }),
+        ...(confirmation.scope === undefined ? {} : { scope: confirmation.scope }),
+        caller: 'autonomous',
+      });
+      return check.limits;
+    },
   });
 }

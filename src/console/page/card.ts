@@ -205,6 +205,13 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
    * Where each destination's value came from, in the server's words. An unvouched line (only in what
    * the agent read, or nowhere) is marked with a word and an icon, not colour alone.
    */
+  /** Where each of the call's limits stands, said before the click ("Limit cap: 150 of 500 today for cus-42"). */
+  const limits = (card: Card): HTMLElement | false =>
+    card.status === 'pending' &&
+    card.limitsText !== undefined &&
+    card.limitsText.length > 0 &&
+    el('ul', { class: 'limits' }, ...card.limitsText.map((line) => el('li', {}, line)));
+
   const origins = (card: Card, compact: boolean): HTMLElement | false => {
     const text = card.originsText;
     if (text === undefined) return false;
@@ -394,6 +401,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
         head,
         effect,
         needs !== undefined && el('p', { class: 'quorum' }, needs),
+        limits(card),
         why(card),
         origins(card, false),
         el(
