@@ -124,11 +124,30 @@ export interface Confirmation {
    */
   readonly origins?: Origins;
   /**
+   * What the call counted against limits that count on delivery (`count: 'delivered'`): given back in
+   * the same write that moves it to `rejected`, `expired`, `cancelled` or `failed` (and counted again,
+   * in the write, when a person retries a failed one or marks it delivered). Absent: nothing to give back.
+   */
+  readonly counted?: readonly CountedLimit[];
+  /**
    * Proposed as one step of a bundle (`registry.proposeBundle`): decided with the others as one
    * (`confirmBundle`), delivered only after the step before it was delivered, stopped when one before
    * it was rejected, expired, cancelled or failed.
    */
   readonly bundle?: ConfirmationBundle;
+}
+
+/** One count a confirmation holds against a rule's limit (`Confirmation.counted`). */
+export interface CountedLimit {
+  /** The rule whose limit it counts against. */
+  readonly rule: string;
+  /** The counter, as the store keys it. */
+  readonly key: string;
+  /** The window it was counted in (epoch ms). */
+  readonly windowStart: number;
+  /** When that window ends (epoch ms): a count given again after a retry goes to the same window. */
+  readonly windowEnd: number;
+  readonly amount: number;
 }
 
 /** Where a confirmation stands in its bundle. */

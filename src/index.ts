@@ -60,6 +60,7 @@ export type {
   ConfirmationHistoryEntry,
   ConfirmationLink,
   ConfirmationStatus,
+  CountedLimit,
   Origin,
   Origins,
 } from './confirmation.js';
@@ -130,6 +131,8 @@ export type {
 export type {
   ApprovalRequirement,
   CallLimit,
+  LimitBy,
+  LimitCount,
   LimitKey,
   LimitWindow,
   Rule,

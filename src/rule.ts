@@ -39,11 +39,30 @@ export type LimitWindow = 'minute' | 'hour' | 'day';
  */
 export type LimitKey = 'actor' | 'scope' | 'tool' | 'global';
 
+/**
+ * Whose count a limit keeps: a `LimitKey`; or one count per value of an input field (`'input.customer'`,
+ * a path the input schema describes, to a string, number or boolean); or per value of a CEL expression
+ * over the call (the names a `when` reads; it gives a string or an int); or, in code, per value a
+ * function returns. A call whose value is missing, empty or not a single value is refused
+ * (`RULE_DENIED`): it is never counted under a shared key.
+ */
+export type LimitBy = LimitKey | (string & {}) | ((call: RuleCall) => string | number);
+
+/**
+ * When a call counts: `'asked'` (default) when it is asked, for good; `'delivered'` when it is asked
+ * too (so racing calls cannot pass the cap together), but given back when its confirmation ends
+ * without going out — `rejected`, `expired`, `cancelled` in the undo window, or delivery `failed`. An
+ * `unknown` delivery stays counted (it may have gone out). A call with no confirmation counts as asked.
+ */
+export type LimitCount = 'asked' | 'delivered';
+
 /** At most `calls` calls per window. */
 export interface CallLimit {
   readonly calls: number;
   readonly per: LimitWindow;
-  readonly by: LimitKey;
+  readonly by: LimitBy;
+  /** Default `'asked'`. */
+  readonly count?: LimitCount;
 }
 
 /** At most `max` in total of `sum` (a CEL expression or a function giving a number ≥ 0) per window. */
@@ -51,7 +70,9 @@ export interface SumLimit {
   readonly sum: string | ((call: RuleCall) => number);
   readonly max: number;
   readonly per: LimitWindow;
-  readonly by: LimitKey;
+  readonly by: LimitBy;
+  /** Default `'asked'`. */
+  readonly count?: LimitCount;
 }
 
 /**
@@ -67,6 +88,7 @@ export interface SumLimit {
  *   { when: 'input.amount > 500', approvals: 2, approverFlags: ['finance'] },
  *   { when: '!input.to.endsWith("@example.com")', deny: 'Refunds go only to example.com customers.' },
  *   { limit: { calls: 20, per: 'day', by: 'actor' } },
+ *   { limit: { sum: 'input.amount', max: 500, per: 'day', by: 'input.customer', count: 'delivered' } },
  *   { when: 'input.amount > 10000', deny: 'Over 10,000: use the finance system.', mode: 'shadow' },
  * ];
  * ```
@@ -109,9 +131,21 @@ export interface RuleInfo {
   readonly mode: 'enforce' | 'shadow';
   readonly when?: string;
   readonly deny?: string;
+  /** `by` as written (`'(function)'` for a function); `count` only when `'delivered'`. */
   readonly limit?:
-    | { readonly calls: number; readonly per: LimitWindow; readonly by: LimitKey }
-    | { readonly sum: string; readonly max: number; readonly per: LimitWindow; readonly by: LimitKey };
+    | {
+        readonly calls: number;
+        readonly per: LimitWindow;
+        readonly by: LimitKey | (string & {});
+        readonly count?: 'delivered';
+      }
+    | {
+        readonly sum: string;
+        readonly max: number;
+        readonly per: LimitWindow;
+        readonly by: LimitKey | (string & {});
+        readonly count?: 'delivered';
+      };
   readonly confirm?: true;
   readonly approvals?: number;
   readonly approverFlags?: readonly string[];

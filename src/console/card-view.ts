@@ -32,6 +32,8 @@ export type Card = Confirmation & {
   readonly holdMs?: number;
   /** Where each destination's value came from (`origins`), in the person's words; absent outside a run. */
   readonly originsText?: OriginsText;
+  /** Where each of the call's limits stands, in words (a pending card of a tool with limits). */
+  readonly limitsText?: readonly string[];
   /**
    * A bundle's step (`proposeBundle`): the whole bundle as one card shows it — every step's card in
    * order, and what this person may decide about the bundle.

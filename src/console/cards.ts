@@ -1,6 +1,8 @@
 import type { ConfirmationsView, ConfirmationToolView } from '../confirm/types.js';
 import type { Confirmation } from '../confirmation.js';
+import type { LimitState } from '../invoke/check-call.js';
 import type { Locale } from '../messages/index.js';
+import { limitLines } from '../messages/limit-words.js';
 import { type OriginsText, originsText } from '../messages/origin-words.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import { titledOrigins } from '../util/read-origins.js';
@@ -24,6 +26,8 @@ export interface CardSettings {
   readonly offer: (confirmation: Confirmation, bundleDigest?: string) => Promise<Offer>;
   /** Any registered tool's title (a read tool named in `origins`), or `undefined` when it has none. */
   readonly titleOf?: (tool: string) => string | undefined;
+  /** Where the call's limits stand now (read, never counted); none when the tool has no limits. */
+  readonly limits?: (confirmation: Confirmation) => Promise<readonly LimitState[]>;
 }
 
 /** Builds cards, asking the registry about each tool once per request. */
@@ -91,6 +95,7 @@ export class CardMaker {
     // The record says a write is one; a write asked before records said so is known by its tool.
     const isWrite = confirmation.sideEffect === 'write' || tool?.sideEffect === 'write';
     const originsText = this.#originsText(confirmation);
+    const limitsText = await this.#limitsText(confirmation);
     return {
       ...confirmation,
       ...(isWrite ? { sideEffect: 'write' as const } : {}),
@@ -104,10 +109,21 @@ export class CardMaker {
       ...(quorum === undefined ? {} : { quorum }),
       ...(tool?.holdMs === undefined ? {} : { holdMs: tool.holdMs }),
       ...(originsText === undefined ? {} : { originsText }),
+      ...(limitsText.length === 0 ? {} : { limitsText }),
     };
   }
 
   /** The record's origins in words, each tool named by its title where the registry knows it. */
+  /** A pending card's limit lines; a limit that cannot be read now is left out, never a failed card. */
+  async #limitsText(confirmation: Confirmation): Promise<readonly string[]> {
+    if (confirmation.status !== 'pending' || this.#s.limits === undefined) return [];
+    try {
+      return limitLines(await this.#s.limits(confirmation), this.#s.locale);
+    } catch {
+      return [];
+    }
+  }
+
   #originsText(confirmation: Confirmation): OriginsText | undefined {
     const titleOf = this.#s.titleOf;
     const titled = titledOrigins(confirmation.origins, (tool) => titleOf?.(tool));

@@ -52,5 +52,16 @@ export function personCards(
     offer: (confirmation, bundleDigest) =>
       offeredActions(settings, person, confirmation, { locale, throughLink, bundleDigest }),
     titleOf: (tool) => settings.registry.get(tool)?.title,
+    limits: async (confirmation) => {
+      const rules = settings.registry.get(confirmation.tool)?.rules ?? [];
+      if (!rules.some((rule) => rule.limit !== undefined)) return [];
+      // As the asker's call: their actor and scope key the counts; read, never counted.
+      const check = await settings.registry.check(confirmation.tool, confirmation.input, {
+        ...(confirmation.actor === undefined ? {} : { actor: confirmation.actor }),
+        ...(confirmation.scope === undefined ? {} : { scope: confirmation.scope }),
+        caller: 'autonomous',
+      });
+      return check.limits;
+    },
   });
 }

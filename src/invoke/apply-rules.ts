@@ -1,4 +1,5 @@
 import type { AuditSink } from '../audit/audit-sink.js';
+import type { CountedLimit } from '../confirmation.js';
 import { type EventListener, emitSafely } from '../events.js';
 import type { MessageParams } from '../messages/index.js';
 import type { CompiledRule } from '../policy/rules/compile-rules.js';
@@ -45,6 +46,8 @@ export type RulesAnswer =
       readonly asksPerson: boolean;
       /** What the approvers must be, when more than one plain approval. */
       readonly requires: ApprovalRequirement | undefined;
+      /** What was counted against limits that count on delivery: the confirmation keeps it. */
+      readonly counted: readonly CountedLimit[];
     };
 
 /** A tool without rules: nothing to add. */
@@ -52,6 +55,7 @@ export const NO_RULES: Extract<RulesAnswer, { kind: 'proceed' }> = {
   kind: 'proceed',
   asksPerson: false,
   requires: undefined,
+  counted: [],
 };
 
 /** One call as the rules step needs it. */
@@ -97,16 +101,26 @@ export function applyRules(ruled: RuledCall): RulesAnswer | Promise<RulesAnswer>
       params: { detail: 'rule' },
       extra: { requiresConfirm: true },
     };
-  return verdict.limits.length === 0
-    ? next
-    : spendLimits(ruled, verdict.limits).then((refused) => refused ?? next);
+  if (verdict.limits.length === 0) return next;
+  const spent: LimitUse[] = [];
+  return spendLimits(ruled, verdict.limits, spent).then((refused) => {
+    if (refused !== undefined) return refused;
+    const counted = spent.filter((use) => use.limit.count === 'delivered').map(countedLimit);
+    return counted.length === 0 ? next : { ...next, counted };
+  });
+}
+
+/** A spent use as the confirmation remembers it, to give it back exactly. */
+export function countedLimit(use: LimitUse): CountedLimit {
+  const { rule, key, windowStart, windowEnd, amount } = use;
+  return { rule, key, windowStart, windowEnd, amount };
 }
 
 function proceed(ruled: RuledCall, verdict: RuleVerdict): Extract<RulesAnswer, { kind: 'proceed' }> {
   const asksPerson =
     ruled.grade === 'write' && (verdict.confirm !== undefined || verdict.requirement !== undefined);
   if (!asksPerson && verdict.requirement === undefined) return NO_RULES;
-  return { kind: 'proceed', asksPerson, requires: verdict.requirement };
+  return { kind: 'proceed', asksPerson, requires: verdict.requirement, counted: [] };
 }
 
 /** Who counts a call's limits, and where a refusal is reported and logged. */
@@ -116,14 +130,14 @@ export type LimitSpender = Pick<RuledCall, 'caller' | 'counter' | 'onEvent' | 'n
 
 /**
  * Counts every limit in order; on the first refusal gives back what was counted, and says why. Also
- * counts what a person's edit adds to a call's limits (`judgeEdit`).
+ * counts what a person's edit adds to a call's limits (`judgeEdit`). `spent` receives each use counted.
  */
 export async function spendLimits(
   ruled: LimitSpender,
   uses: readonly LimitUse[],
+  spent: LimitUse[] = [],
 ): Promise<Extract<RulesAnswer, { kind: 'refuse' }> | undefined> {
   const { counter } = ruled;
-  const spent: LimitUse[] = [];
   for (const use of uses) {
     let outcome: { readonly ok: boolean; readonly used: number };
     try {
@@ -179,7 +193,10 @@ export async function spendLimits(
 }
 
 /** Takes back what was counted; a refund that fails leaves the count tighter, never looser. */
-export async function refund(counter: LimitCounter, spent: readonly LimitUse[]): Promise<void> {
+export async function refund(
+  counter: LimitCounter,
+  spent: readonly Pick<LimitUse, 'key' | 'windowStart' | 'amount'>[],
+): Promise<void> {
   for (const { key, windowStart, amount } of spent) {
     try {
       await counter.refundLimit?.({ key, windowStart, amount });
@@ -189,11 +206,12 @@ export async function refund(counter: LimitCounter, spent: readonly LimitUse[]):
   }
 }
 
-/** `20 calls per day per actor` / `5000 of input.amount per day per scope`. */
+/** `at most 20 calls per day per actor` / `at most 500 of input.amount per day per input.customer ("cus-42")`. */
 export function limitInWords(use: LimitUse): string {
   const { limit } = use;
   const what = limit.measure === 'calls' ? `${limit.max} calls` : `${limit.max} of ${limit.measure}`;
-  return `at most ${what} per ${limit.per} per ${limit.by}`;
+  const value = use.byValue === undefined ? '' : ` (${JSON.stringify(use.byValue)})`;
+  return `at most ${what} per ${limit.per} per ${limit.by}${value}`;
 }
 
 function limitState(use: LimitUse, used: number): string {

@@ -1,4 +1,4 @@
-import type { Origins } from '../confirmation.js';
+import type { CountedLimit, Origins } from '../confirmation.js';
 import type { ConfirmRequired, ErrorCode } from '../result.js';
 import type { ApprovalRequirement } from '../rule.js';
 
@@ -21,6 +21,8 @@ export interface ConfirmationRequest {
   };
   /** Within an agent run, for a tool with `destinations`: where each destination came from. */
   readonly origins?: Origins;
+  /** What the call counted against limits that count on delivery: the record keeps it, to give it back. */
+  readonly counted?: readonly CountedLimit[];
 }
 
 /** The confirmation side's answer: the pending confirmation to show, or why none was made. */

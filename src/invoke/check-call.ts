@@ -2,7 +2,7 @@ import { formatMessage, type Locale, type MessageParams } from '../messages/inde
 import { readGates } from '../policy/call-context.js';
 import { evaluateRules, type RuleReport } from '../policy/rules/evaluate-rules.js';
 import type { ErrorCode, InvokeResult } from '../result.js';
-import type { LimitKey, LimitWindow } from '../rule.js';
+import type { LimitCount, LimitKey, LimitWindow } from '../rule.js';
 import type { ToolTable } from '../tools/tool-table.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { type LimitCounter, limitInWords } from './apply-rules.js';
@@ -13,7 +13,12 @@ import { WouldRun } from './would-run.js';
 export interface LimitState {
   readonly rule: string;
   readonly per: LimitWindow;
-  readonly by: LimitKey;
+  /** Whose count, as the rule wrote it: a `LimitKey`, an input path, a CEL source or `'(function)'`. */
+  readonly by: LimitKey | (string & {});
+  /** For a count per value: this call's value (`'cus-42'`): the state is that value's. */
+  readonly byValue?: string | number | boolean;
+  /** `'delivered'`: what did not go out is given back. */
+  readonly count: LimitCount;
   readonly max: number;
   /** Counted so far in this window. */
   readonly used: number;
@@ -155,9 +160,20 @@ async function judge(args: {
     } catch (error) {
       return { outcome: 'deny', code: 'STORE_FAILED', reason: describeThrown(error), ...none };
     }
-    const { per, by, max } = use.limit;
+    const { per, by, max, count } = use.limit;
     const resetsAt = new Date(use.windowEnd).toISOString();
-    limits.push({ rule: use.rule, per, by, max, used, amount: use.amount, resetsAt, shadow: use.shadow });
+    const state = {
+      rule: use.rule,
+      per,
+      by,
+      count,
+      max,
+      used,
+      amount: use.amount,
+      resetsAt,
+      shadow: use.shadow,
+    };
+    limits.push(use.byValue === undefined ? state : { ...state, byValue: use.byValue });
     if (!use.shadow && reachedLimit === undefined && used + use.amount > max)
       reachedLimit = {
         rule: use.rule,

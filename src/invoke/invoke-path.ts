@@ -1,4 +1,4 @@
-import type { Origins } from '../confirmation.js';
+import type { CountedLimit, Origins } from '../confirmation.js';
 import { type EventListener, emitSafely, type InvokeOutcome } from '../events.js';
 import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
 import { type CallContext, readCallContext } from '../policy/call-context.js';
@@ -28,7 +28,14 @@ import type { CallerKind } from '../tool.js';
 import type { ToolEntry, ToolTable } from '../tools/tool-table.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { type StandardOutcome, validateStandard } from '../validation/standard-schema.js';
-import { applyRules, type LimitCounter, NO_RULES, type RuledCall, type RulesAnswer } from './apply-rules.js';
+import {
+  applyRules,
+  type LimitCounter,
+  NO_RULES,
+  type RuledCall,
+  type RulesAnswer,
+  refund,
+} from './apply-rules.js';
 import { type ArgumentLimits, ArgumentsProblem, readArguments } from './arguments.js';
 import type { AskConfirmation, ConfirmationRequest } from './ask-confirmation.js';
 import { GuardedCall, type GuardedOutcome } from './guarded-call.js';
@@ -89,6 +96,8 @@ interface Call {
   readonly run: RunMemory | undefined;
   /** Where each destination came from, within a run (before the rules, which read it). */
   readonly origins?: Origins | undefined;
+  /** What the rules counted against limits that count on delivery: the confirmation keeps it. */
+  readonly counted?: readonly CountedLimit[] | undefined;
 }
 
 /** A Standard Schema refused the input inside the guard; the run never started. */
@@ -257,13 +266,35 @@ export class InvokePath {
 
   #afterRules(call: Call, input: unknown, answer: RulesAnswer): InvokeResult | Promise<InvokeResult> {
     if (answer.kind === 'refuse') return this.#fail(call, answer.code, answer.params, answer.extra);
-    const ruled = answer.requires === undefined ? call : { ...call, requires: answer.requires };
-    if (call.entry.tool.info.sideEffect !== 'write') return this.#run(ruled, input, undefined);
+    const { requires, counted } = answer;
+    const ruled =
+      requires === undefined && counted.length === 0
+        ? call
+        : { ...call, ...(requires === undefined ? {} : { requires }), counted };
+    if (call.entry.tool.info.sideEffect !== 'write')
+      return this.#givingBackUnasked(counted, this.#run(ruled, input, undefined));
     // A proposed write always waits for a person; a person's or a plan's only when a rule asks.
     // Its payload is its input: what the person confirms is what `run` gets.
     if (call.proposal !== undefined || answer.asksPerson)
-      return this.#askForConfirmation(ruled, input, input);
+      return this.#givingBackUnasked(counted, this.#askForConfirmation(ruled, input, input));
+    // A write that runs now has gone out when it ran: what it counted stays counted.
     return this.#run(ruled, input, undefined);
+  }
+
+  /**
+   * A call that counted on delivery but made no confirmation (`prepare` failed, the store refused the
+   * record) sends nothing: its count is given back. Nothing stored holds it, so nothing else can.
+   */
+  #givingBackUnasked(
+    counted: readonly CountedLimit[],
+    outcome: InvokeResult | Promise<InvokeResult>,
+  ): InvokeResult | Promise<InvokeResult> {
+    if (counted.length === 0) return outcome;
+    const settle = async (result: InvokeResult): Promise<InvokeResult> => {
+      if (!('confirmationId' in result)) await refund(this.#settings.counter, counted);
+      return result;
+    };
+    return outcome instanceof Promise ? outcome.then(settle) : settle(outcome);
   }
 
   /**
@@ -345,6 +376,7 @@ export class InvokePath {
       scope: ctx.scope,
       ...(requires === undefined ? {} : { requires }),
       ...(call.origins === undefined ? {} : { origins: call.origins }),
+      ...(call.counted === undefined || call.counted.length === 0 ? {} : { counted: call.counted }),
     };
     const ask = () => this.#settings.ask(about === undefined ? request : { ...request, about });
     // Within the call's span, so the confirmation's `created` step is recorded on it.

@@ -1,5 +1,10 @@
 import type { AuditChain } from '../audit/audit-chain.js';
-import type { Confirmation, ConfirmationApproval, ConfirmationStatus } from '../confirmation.js';
+import type {
+  Confirmation,
+  ConfirmationApproval,
+  ConfirmationStatus,
+  CountedLimit,
+} from '../confirmation.js';
 import type { ApprovalRequirement } from '../rule.js';
 import type { EscalationClaim } from './escalation-claim.js';
 
@@ -65,6 +70,8 @@ export interface ClaimChange extends DecisionChange {
    * stored `requires`), stored as `requires` in the same write.
    */
   readonly requires?: ApprovalRequirement | undefined;
+  /** Only with `edit`: what the edited call counts on delivery, stored as `counted` in the same write. */
+  readonly counted?: readonly CountedLimit[] | undefined;
 }
 
 /** The approvals as read, and as they are to be: a conditional write refuses when they changed since. */
@@ -85,6 +92,8 @@ export interface ApproveChange extends DecisionChange {
   readonly edit?: PayloadEdit | undefined;
   /** Only with `edit`: the stricter `requires` for the edited payload, stored in the same write. */
   readonly requires?: ApprovalRequirement | undefined;
+  /** Only with `edit`: what the edited call counts on delivery, stored as `counted` in the same write. */
+  readonly counted?: readonly CountedLimit[] | undefined;
 }
 
 /**
@@ -286,7 +295,13 @@ export interface QuorumStore {
   approve(id: string, change: ApproveChange): Promise<TransitionOutcome>;
 }
 
-/** Capability `limits`: a rule's `limit` is counted here. */
+/**
+ * Capability `limits`: a rule's `limit` is counted here. A store with it also keeps a confirmation's
+ * `counted` and, in the same conditional write as the status change, gives it back when the
+ * confirmation moves to `rejected`, `expired`, `cancelled` or `failed`, and counts it again (without
+ * a cap) when a `failed` one moves on (`reclaim`, `markDelivered`): `countMove` says which. So of any
+ * number of instances making the same change, the one whose write commits gives it back, once.
+ */
 export interface LimitStore {
   /**
    * One conditional write that adds `amount` to a counter only if it stays within `max`, so any number

@@ -32,6 +32,24 @@ export const TRANSITIONS = {
   cancel: { from: ['scheduled'], to: 'cancelled' },
 } as const satisfies Record<string, Transition>;
 
+/** Where a confirmation did not go out: what it counted on delivery (`counted`) is given back. */
+const NOT_SENT: ReadonlySet<ConfirmationStatus> = new Set(['rejected', 'expired', 'cancelled', 'failed']);
+
+/**
+ * What a status change does to a confirmation's `counted` limits, made in the same write as the change:
+ * give them back when it ends without going out, count them again when a failed one is retried or
+ * marked delivered (`unknown` keeps them: it may have gone out).
+ */
+export function countMove(
+  from: ConfirmationStatus,
+  to: ConfirmationStatus,
+): 'give-back' | 'count-again' | undefined {
+  const was = NOT_SENT.has(from);
+  const is = NOT_SENT.has(to);
+  if (was === is) return undefined;
+  return is ? 'give-back' : 'count-again';
+}
+
 /** The statuses a delivery attempt may be finished from (its own attempt only). */
 export function finishFrom(status: FinishChange['status']): readonly ConfirmationStatus[] {
   if (status !== 'delivered' && status !== 'failed' && status !== 'unknown') {

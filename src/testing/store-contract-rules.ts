@@ -401,6 +401,102 @@ export function limitCases(name: string, open: () => Promise<StoreUnderTest>): v
       expect(await peek(c.key, c.windowStart)).toBe(7);
     });
 
+    /** A pending confirmation that counted `amount` on the fresh counter `c` (as the registry does at ask). */
+    const countedConfirmation = async (amount: number, overrides: Partial<Confirmation> = {}) => {
+      const c = counter(1_000, amount);
+      expect(await spend(c)).toEqual({ ok: true, used: amount });
+      const counted = [
+        { rule: 'daily', key: c.key, windowStart: c.windowStart, windowEnd: c.windowEnd, amount },
+      ];
+      const record = pendingConfirmation({ counted, ...overrides });
+      await store.create(record);
+      return { c, record, used: () => peek(c.key, c.windowStart) };
+    };
+
+    it('keeps what a confirmation counted on delivery, and leaves it out when absent', async () => {
+      const { record } = await countedConfirmation(450);
+      expect(await store.get(record.id)).toEqual(record);
+      const plain = pendingConfirmation();
+      await store.create(plain);
+      expect(await store.get(plain.id)).not.toHaveProperty('counted');
+    });
+
+    it('gives back what a confirmation counted in the write that rejects it, once', async () => {
+      const { record, used } = await countedConfirmation(450);
+      expect((await store.reject(record.id, { now: T0 + 1, by: 'ana' })).ok).toBe(true);
+      expect(await used()).toBe(0);
+      expect((await store.reject(record.id, { now: T0 + 2, by: 'ana' })).ok).toBe(false);
+      expect(await used()).toBe(0);
+    });
+
+    it('of concurrent expires and rejects of one confirmation, the one that commits gives back, once', async () => {
+      const { c, record, used } = await countedConfirmation(300);
+      // Another call's count on the same counter shows a second give-back.
+      expect(await spend({ ...c, amount: 100 })).toEqual({ ok: true, used: 400 });
+      const late = T0 + 2 * HOUR;
+      const outcomes = await Promise.all([
+        store.expire({ now: late }),
+        store.expire({ now: late, id: record.id }),
+        store.reject(record.id, { now: late, by: 'ana' }),
+        store.expire({ now: late }),
+      ]);
+      const changed = outcomes.filter((o) => (Array.isArray(o) ? o.some((r) => r.id === record.id) : o.ok));
+      expect(changed).toHaveLength(1);
+      expect(await used()).toBe(100);
+    });
+
+    it('a held send cancelled in its undo window gives back; one sent keeps its count', async () => {
+      if (!hasCapability(store, 'held')) return;
+      const cancelled = await countedConfirmation(120);
+      const sent = await countedConfirmation(80);
+      for (const { record } of [cancelled, sent])
+        expect((await store.claim(record.id, { now: T0 + 1, by: 'ana', deliverAt: T0 + 60_000 })).ok).toBe(
+          true,
+        );
+      expect((await store.cancel(cancelled.record.id, { now: T0 + 2, by: 'ana' })).ok).toBe(true);
+      expect(await cancelled.used()).toBe(0);
+      expect((await store.deliverDue(sent.record.id, { now: T0 + 60_000 })).ok).toBe(true);
+      expect(
+        (await store.finish(sent.record.id, { now: T0 + 60_001, status: 'delivered', attempt: 1 })).ok,
+      ).toBe(true);
+      expect(await sent.used()).toBe(80);
+    });
+
+    it('a failed delivery gives back; a retry counts again; unknown keeps it; unknown then failed gives back', async () => {
+      const { record, used } = await countedConfirmation(200);
+      expect((await store.claim(record.id, { now: T0 + 1, by: 'ana' })).ok).toBe(true);
+      expect(await used()).toBe(200);
+      expect(
+        (await store.finish(record.id, { now: T0 + 2, status: 'failed', attempt: 1, error: 'down' })).ok,
+      ).toBe(true);
+      expect(await used()).toBe(0);
+      expect((await store.reclaim(record.id, { now: T0 + 3, by: 'ana' })).ok).toBe(true);
+      expect(await used()).toBe(200);
+      expect((await store.finish(record.id, { now: T0 + 4, status: 'unknown', attempt: 2 })).ok).toBe(true);
+      expect(await used()).toBe(200);
+      expect(
+        (await store.finish(record.id, { now: T0 + 5, status: 'failed', attempt: 2, error: 'no' })).ok,
+      ).toBe(true);
+      expect(await used()).toBe(0);
+      expect((await store.markDelivered(record.id, { now: T0 + 6, by: 'ana' })).ok).toBe(true);
+      expect(await used()).toBe(200);
+    });
+
+    it('stores what an edited call counts with the edit, and gives that back', async () => {
+      const { c, record, used } = await countedConfirmation(450);
+      // The edit lowered the amount to 100: the registry gives back 350 and stores what is left.
+      await refund({ ...c, amount: 350 });
+      const counted = [
+        { rule: 'daily', key: c.key, windowStart: c.windowStart, windowEnd: c.windowEnd, amount: 100 },
+      ];
+      const edit = editOf(record, 'smaller refund');
+      const claimed = await store.claim(record.id, { now: T0 + 1, by: 'ana', edit, counted });
+      expect(claimed.ok && claimed.confirmation.counted).toEqual(counted);
+      expect((await store.get(record.id))?.counted).toEqual(counted);
+      expect((await store.finish(record.id, { now: T0 + 2, status: 'failed', attempt: 1 })).ok).toBe(true);
+      expect(await used()).toBe(0);
+    });
+
     it('prune forgets counters whose window ended before its cutoff, and keeps the rest', async () => {
       const old = { ...counter(9, 3), windowStart: T0 - 20 * HOUR, windowEnd: T0 - 19 * HOUR };
       const current = counter(9, 4);

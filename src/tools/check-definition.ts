@@ -393,7 +393,7 @@ export function checkDefinition(definition: ToolDefinition): RegisteredTool {
   const effect = checkEffect(fields.effect, grade, name);
   const holdMs = checkHoldMs(fields.holdMs, grade, name);
   const escalate = checkEscalate(fields.escalate, grade, name);
-  const rules = compileRules(fields.rules, grade);
+  const rules = compileRules(fields.rules, grade, { json, isStandard: standard !== undefined });
   const { destinations, egress } = checkDestinations(fields, grade, json, standard !== undefined, name);
   if (rules instanceof RuleProblem) fail('INVALID_RULE', name, `${rules.message}.`);
   if (rules.length > 0 && payload !== undefined) checkEditsReadable(payload.editable, json, name);

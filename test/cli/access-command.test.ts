@@ -250,6 +250,8 @@ describe('graded-tools access options', () => {
       '  rule four-eyes when input.amount > 500: 2 approvals from finance',
       'credit.grant   write  yes      yes                        no: NOT_READ_ONLY',
       '  rule daily-credit always: at most 1000 of input.amount per day per actor',
+      'refund.send    send   confirm  no: SEND_REQUIRES_CONFIRM  no: NOT_READ_ONLY',
+      '  rule daily-refunds always: at most 500 of input.amount per day per input.customer (counted on delivery: given back when not sent)',
     ]);
 
     const json = await run('test/fixtures/rules-desk-module.ts', '--json');
@@ -272,6 +274,13 @@ describe('graded-tools access options', () => {
         name: 'daily-credit',
         mode: 'enforce',
         limit: { sum: 'input.amount', max: 1000, per: 'day', by: 'actor' },
+      },
+    ]);
+    expect(report.tools[4].rules).toEqual([
+      {
+        name: 'daily-refunds',
+        mode: 'enforce',
+        limit: { sum: 'input.amount', max: 500, per: 'day', by: 'input.customer', count: 'delivered' },
       },
     ]);
   });

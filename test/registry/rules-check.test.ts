@@ -39,6 +39,7 @@ describe('registry.check', () => {
           rule: 'daily',
           per: 'day',
           by: 'actor',
+          count: 'asked',
           max: 2,
           used: 0,
           amount: 1,

@@ -1,4 +1,5 @@
 import type { Confirmation } from '../../confirmation.js';
+import { refund } from '../../invoke/apply-rules.js';
 import type { AskConfirmation } from '../../invoke/ask-confirmation.js';
 import type { ConfirmRequired, InvokeResult, ToolFailure } from '../../result.js';
 import { hasCapability } from '../../stores/store-capabilities.js';
@@ -67,9 +68,12 @@ export async function proposeBundle(
       return confirmRequired(record);
     };
     const answer = await asked.propose(step.tool, step.input, keep);
-    if (!answer.ok) return { ...answer, step: index };
-    if (record === undefined)
+    if (!answer.ok || record === undefined) {
+      // Nothing is stored: what the steps before it counted on delivery is given back.
+      await giveBack(ctx, records);
+      if (!answer.ok) return { ...answer, step: index };
       return { ...fail('INVALID_OPTION', { detail: `step ${index + 1} asks no confirmation` }), step: index };
+    }
     records.push(record);
   }
   const digest = bundleDigest(records.map((record) => record.digest));
@@ -80,10 +84,19 @@ export async function proposeBundle(
   try {
     await store.createBundle(stored);
   } catch (error) {
+    await giveBack(ctx, records);
     return storeFailed(fail, error);
   }
   for (const record of stored) await ctx.emit('created', record, record.actor);
   return { ok: true, bundleId, digest, confirmations: stored.map(confirmRequired) };
+}
+
+/** Gives back what the steps' calls counted against limits that count on delivery (none stored). */
+function giveBack(ctx: FlowContext, records: readonly Confirmation[]): Promise<void> {
+  return refund(
+    ctx.store,
+    records.flatMap((record) => record.counted ?? []),
+  );
 }
 
 /** The steps as given, read once: an array of 1 to `MAX_BUNDLE_STEPS` distinct `{ tool, input }`. */

@@ -100,11 +100,13 @@ async function approveOnce(
     if (tool === undefined) return fail('UNKNOWN_TOOL', { tool: record.tool }, record);
 
     const requires = judged?.requires;
+    const counted = judged?.counted;
     const base: ClaimChange = {
       now,
       by: person.id,
       ...(edit === undefined ? {} : { edit }),
       ...(requires === undefined ? {} : { requires }),
+      ...(edit === undefined || counted === undefined ? {} : { counted }),
       ...(link === undefined ? {} : { link: { tokenHash: link.tokenHash } }),
     };
     const quorum =

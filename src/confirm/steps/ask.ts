@@ -1,4 +1,4 @@
-import type { Confirmation, Origins } from '../../confirmation.js';
+import type { Confirmation, CountedLimit, Origins } from '../../confirmation.js';
 import { nameProblem, recordableLabel } from '../../policy/labels.js';
 import type { ConfirmRequired, ErrorCode } from '../../result.js';
 import type { ApprovalRequirement } from '../../rule.js';
@@ -25,6 +25,8 @@ export interface NewConfirmation {
   readonly about?: Proposal | undefined;
   /** Within an agent run: where each destination came from (shown to the approver, read by rules). */
   readonly origins?: Origins | undefined;
+  /** What the call counted against limits that count on delivery (given back if it does not go out). */
+  readonly counted?: readonly CountedLimit[] | undefined;
 }
 
 /** Why a confirmation could not be created: the registry words and reports it like any failure. */
@@ -114,6 +116,7 @@ function newRecord(ctx: FlowContext, asked: NewConfirmation, payload: unknown, i
     ...asked.about,
     ...(asked.requires === undefined ? {} : { requires: asked.requires, approvals: [] }),
     ...(asked.origins === undefined ? {} : { origins: asked.origins }),
+    ...(asked.counted === undefined || asked.counted.length === 0 ? {} : { counted: asked.counted }),
     createdAt,
     expiresAt: new Date(now + ctx.ttlMs).toISOString(),
     updatedAt: createdAt,

@@ -1,4 +1,5 @@
-import type { Confirmation, Origin, Origins } from '../../confirmation.js';
+import type { Confirmation, CountedLimit, Origin, Origins } from '../../confirmation.js';
+import { countedLimit } from '../../invoke/apply-rules.js';
 import type { CompiledRule } from '../../policy/rules/compile-rules.js';
 import { evaluateRules, type LimitUse } from '../../policy/rules/evaluate-rules.js';
 import { ruleCall } from '../../policy/rules/rule-call.js';
@@ -23,6 +24,11 @@ export type EditJudgment =
       readonly spend: readonly LimitUse[];
       /** What the edit takes off limits: given back after the claim, in the window the call was counted in. */
       readonly giveBack: readonly LimitUse[];
+      /**
+       * What the edited call counts on delivery (`count: 'delivered'`), stored with the edit so that a
+       * later give-back is exact; `undefined` when the edit changes none of it.
+       */
+      readonly counted: readonly CountedLimit[] | undefined;
     };
 
 /**
@@ -66,15 +72,47 @@ export function judgeEdit(asked: {
   );
   const spend: LimitUse[] = [];
   const giveBack: LimitUse[] = [];
+  // The same counter is the same rule and key: an edit that changes a `by` field (another customer)
+  // moves the whole amount from the old counter to the new one.
+  const same = (a: LimitUse, b: LimitUse) => a.rule === b.rule && a.key === b.key;
   for (const use of after.limits) {
-    const prior = was.limits.find((counted) => counted.rule === use.rule);
+    const prior = was.limits.find((counted) => same(counted, use));
     const difference = use.amount - (prior?.amount ?? 0);
     if (difference > 0) spend.push({ ...use, amount: difference });
     else if (difference < 0 && prior !== undefined) giveBack.push({ ...prior, amount: -difference });
   }
-  for (const prior of was.limits)
-    if (!after.limits.some((use) => use.rule === prior.rule)) giveBack.push(prior);
-  return { ok: true, requires: tightened(record.requires, after.requirement), spend, giveBack };
+  for (const prior of was.limits) if (!after.limits.some((use) => same(use, prior))) giveBack.push(prior);
+  return {
+    ok: true,
+    requires: tightened(record.requires, after.requirement),
+    spend,
+    giveBack,
+    counted: countedAfter(record.counted ?? [], spend, giveBack),
+  };
+}
+
+/**
+ * What a confirmation counts on delivery after an edit: what it held, less what the edit gives back,
+ * plus what it spends (in the window of the edit). `undefined` when the edit moves none of it.
+ */
+function countedAfter(
+  held: readonly CountedLimit[],
+  spend: readonly LimitUse[],
+  giveBack: readonly LimitUse[],
+): readonly CountedLimit[] | undefined {
+  const delivered = (use: LimitUse) => use.limit.count === 'delivered';
+  if (!spend.some(delivered) && !giveBack.some(delivered)) return undefined;
+  const counted = held.map((entry) => ({ ...entry }));
+  for (const use of giveBack.filter(delivered)) {
+    let left = use.amount;
+    for (const entry of counted) {
+      if (left <= 0 || entry.key !== use.key || entry.windowStart !== use.windowStart) continue;
+      const taken = Math.min(entry.amount, left);
+      entry.amount -= taken;
+      left -= taken;
+    }
+  }
+  return [...counted.filter((entry) => entry.amount > 0), ...spend.filter(delivered).map(countedLimit)];
 }
 
 /** The input the rules read for `payload`: the asked input with `fields` taken from the payload. */

@@ -21,7 +21,7 @@ import { el, present } from './dom.js';
 import type { EditState } from './edit-form.js';
 import { renderFields, summarise } from './fields.js';
 import { type Strings, stringsForCard } from './i18n.js';
-import { needsMoreApprovals, quorumLine } from './quorum.js';
+import { confirmWords, quorumLine } from './quorum.js';
 import { safeLinks } from './safe-links.js';
 
 /** What every card needs from the page around it. */
@@ -129,8 +129,9 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     if (pending) {
       let approve: HTMLElement | false = whyNot(card);
       if (offer.confirm) {
-        // While more people must approve after this one, the button says what it does: approve.
-        const send = make(needsMoreApprovals(card) ? t.approve : t.confirm, 'confirm', 'primary');
+        // The button says what pressing it will do: record one approval of several, or send — at once or
+        // after the undo window.
+        const send = make(confirmWords(card, t), 'confirm', 'primary');
         const waiting = edit.kind === 'unpreviewed' || edit.kind === 'invalid';
         if (waiting) send.dataset.waiting = 'edit';
         send.disabled = busy || waiting;
@@ -207,6 +208,13 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
    * Where each destination's value came from, in the server's words. An unvouched line (only in what
    * the agent read, or nowhere) is marked with a word and an icon, not colour alone.
    */
+  /** Where each of the call's limits stands, said before the click ("Limit cap: 150 of 500 today for cus-42"). */
+  const limits = (card: Card): HTMLElement | false =>
+    card.status === 'pending' &&
+    card.limitsText !== undefined &&
+    card.limitsText.length > 0 &&
+    el('ul', { class: 'limits' }, ...card.limitsText.map((line) => el('li', {}, line)));
+
   const origins = (card: Card, compact: boolean): HTMLElement | false => {
     const text = card.originsText;
     if (text === undefined) return false;
@@ -350,7 +358,8 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
       el(
         'span',
         { class: 'quorum-count' },
-        el('span', { class: 'sr-only' }, `${t.approvals} `),
+        // Labelled in words on the page, not only for screen readers: "Approvals: 0 of 2".
+        `${t.approvals} `,
         t.countOf(quorum.approvedBy.length, quorum.needed),
       );
     const needs = card.status === 'pending' ? quorumLine(card, t) : undefined;
@@ -375,7 +384,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
             'p',
             { class: 'line' },
             effect,
-            summary !== '' && el('span', { class: 'summary' }, ` — ${summary}`),
+            summary !== '' && el('span', { class: 'summary' }, `— ${summary}`),
           ),
           card.status === 'pending' && origins(card, true),
           whoText && el('p', { class: 'decided' }, whoText),
@@ -395,6 +404,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
         head,
         effect,
         needs !== undefined && el('p', { class: 'quorum' }, needs),
+        limits(card),
         why(card),
         origins(card, false),
         el(

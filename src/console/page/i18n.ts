@@ -55,6 +55,10 @@ const en = {
   confirm: 'Confirm and send',
   /** Confirm on a send whose rules ask for more people: it records an approval, it sends nothing yet. */
   approve: 'Approve',
+  /** The same, saying which approval this one will be: "Approve (1 of 2)". */
+  approveCount: (n: number, needed: number) => `Approve (${n} of ${needed})`,
+  /** The last approval of a send held for its undo window: when it goes out. */
+  approveHeld: (at: string) => `Approve — sends at ${at} unless undone`,
   review: 'Review',
   hide: 'Hide',
   whatHappens: 'What will happen',
@@ -255,6 +259,8 @@ const zhCN: Strings = {
   bulkDone: (ok, failed) => `${ok} 项已完成，${failed} 项未完成：请看各卡片。`,
   confirm: '确认发送',
   approve: '批准',
+  approveCount: (n, needed) => `批准（第 ${n}/${needed} 个）`,
+  approveHeld: (at) => `批准 — 将于 ${at} 发送，除非被撤销`,
   review: '查看',
   hide: '收起',
   whatHappens: '确认后将会',

@@ -1,8 +1,10 @@
-import type { LimitKey, LimitWindow, RuleCall } from '../../rule.js';
+import type { JsonSchema } from '../../json-schema.js';
+import type { LimitCount, LimitKey, LimitWindow, RuleCall } from '../../rule.js';
 import type { SideEffect } from '../../tool.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import { isRecord } from '../../util/is-record.js';
 import { compileCel } from './cel.js';
+import { compileLimitBy, fieldSchema, inputPath, type LimitByValue } from './limit-by.js';
 
 /** The most rules one tool may hold: each is evaluated on every call. */
 export const MAX_RULES = 50;
@@ -19,9 +21,21 @@ export interface CompiledLimit {
   readonly max: number;
   readonly per: LimitWindow;
   readonly windowMs: number;
-  readonly by: LimitKey;
-  /** The sum runs code that may take long. */
+  /** `by` as written: a `LimitKey`, an input path, a CEL source, or `'(function)'`. */
+  readonly by: LimitKey | (string & {});
+  /** For a `by` other than a `LimitKey`: what gives the call's value (the counter it counts in). */
+  readonly byValue: LimitByValue | undefined;
+  /** When the call counts: at asking for good, or given back when its confirmation does not go out. */
+  readonly count: LimitCount;
+  /** The sum (or `by`) runs code that may take long. */
   readonly timed: boolean;
+}
+
+/** What the rules may check a `by` path against: the tool's input schema, as `register` read it. */
+export interface RuleInput {
+  readonly json: JsonSchema;
+  /** A Standard Schema's JSON form may be partial: a path it does not describe is trusted. */
+  readonly isStandard: boolean;
 }
 
 /** What a rule does when it applies. */
@@ -57,7 +71,11 @@ export class RuleProblem {
  * `approverFlags` for `send` tools, or a `write` tool they make confirm). Returns the frozen rules, or
  * the first problem naming its rule.
  */
-export function compileRules(raw: unknown, grade: SideEffect): readonly CompiledRule[] | RuleProblem {
+export function compileRules(
+  raw: unknown,
+  grade: SideEffect,
+  input: RuleInput = { json: {}, isStandard: true },
+): readonly CompiledRule[] | RuleProblem {
   if (raw === undefined) return [];
   if (!Array.isArray(raw) || raw.length > MAX_RULES)
     return new RuleProblem(`\`rules\` must be an array of at most ${MAX_RULES} rules`);
@@ -67,7 +85,7 @@ export function compileRules(raw: unknown, grade: SideEffect): readonly Compiled
     const label = `rule #${index + 1}`;
     let one: CompiledRule | string;
     try {
-      one = isRecord(rule) ? compileRule(rule, index, grade) : 'must be an object';
+      one = isRecord(rule) ? compileRule(rule, index, grade, input) : 'must be an object';
     } catch (error) {
       one = `could not be read: ${describeThrown(error).slice(0, 200)}`;
     }
@@ -82,7 +100,12 @@ export function compileRules(raw: unknown, grade: SideEffect): readonly Compiled
   return Object.freeze(compiled);
 }
 
-function compileRule(rule: Record<string, unknown>, index: number, grade: SideEffect): CompiledRule | string {
+function compileRule(
+  rule: Record<string, unknown>,
+  index: number,
+  grade: SideEffect,
+  input: RuleInput,
+): CompiledRule | string {
   const { name, when, deny, limit, confirm, approvals, approverFlags, mode } = rule;
   if (name !== undefined && (typeof name !== 'string' || name === '' || name.length > 100))
     return '`name` must be a non-empty string of at most 100 characters';
@@ -90,7 +113,7 @@ function compileRule(rule: Record<string, unknown>, index: number, grade: SideEf
     return "`mode` must be 'enforce' or 'shadow'";
   const condition = compileCondition(when);
   if (typeof condition === 'string') return condition;
-  const effect = compileEffect({ deny, limit, confirm, approvals, approverFlags }, grade);
+  const effect = compileEffect({ deny, limit, confirm, approvals, approverFlags }, grade, input);
   if (typeof effect === 'string') return effect;
   return Object.freeze({
     name: (name as string | undefined) ?? `#${index + 1}`,
@@ -118,6 +141,7 @@ function compileCondition(
 function compileEffect(
   fields: Record<'deny' | 'limit' | 'confirm' | 'approvals' | 'approverFlags', unknown>,
   grade: SideEffect,
+  input: RuleInput,
 ): RuleEffect | string {
   const { deny, limit, confirm, approvals, approverFlags } = fields;
   const asks = approvals !== undefined || approverFlags !== undefined;
@@ -135,7 +159,7 @@ function compileEffect(
     return { kind: 'deny', reason: deny };
   }
   if (limit !== undefined) {
-    const compiled = compileLimit(limit);
+    const compiled = compileLimit(limit, grade, input);
     return typeof compiled === 'string' ? compiled : { kind: 'limit', limit: compiled };
   }
   if (confirm !== undefined) {
@@ -160,19 +184,31 @@ function compileEffect(
   return { kind: 'approve', approvals: count, approverFlags: Object.freeze([...new Set(flags as string[])]) };
 }
 
-function compileLimit(limit: unknown): CompiledLimit | string {
+function compileLimit(limit: unknown, grade: SideEffect, input: RuleInput): CompiledLimit | string {
   if (!isRecord(limit)) return '`limit` must be `{ calls, per, by }` or `{ sum, max, per, by }`';
-  const { calls, sum, max, per, by } = limit;
+  const { calls, sum, max, per, by, count } = limit;
   if (typeof per !== 'string' || !Object.hasOwn(WINDOWS, per))
     return "`limit.per` must be 'minute', 'hour' or 'day'";
-  if (!KEYS.includes(by as LimitKey)) return "`limit.by` must be 'actor', 'scope', 'tool' or 'global'";
-  const window = { per: per as LimitWindow, windowMs: WINDOWS[per as LimitWindow], by: by as LimitKey };
+  const byValue = KEYS.includes(by as LimitKey) ? undefined : compileLimitBy(by, input);
+  if (typeof byValue === 'string') return byValue;
+  if (count !== undefined && count !== 'asked' && count !== 'delivered')
+    return "`limit.count` must be 'asked' or 'delivered'";
+  if (count === 'delivered' && grade === 'read')
+    return "`limit.count: 'delivered'` is for send and write tools: a read is never confirmed, so it counts when asked";
+  const window = {
+    per: per as LimitWindow,
+    windowMs: WINDOWS[per as LimitWindow],
+    by: byValue === undefined ? (by as LimitKey) : byValue.source,
+    byValue,
+    count: (count as LimitCount | undefined) ?? 'asked',
+  };
+  const byTimed = byValue?.timed === true;
   if (calls !== undefined) {
     if (sum !== undefined || max !== undefined)
       return '`limit` counts `calls` or a `sum` up to `max`, not both';
     if (typeof calls !== 'number' || !Number.isInteger(calls) || calls < 1)
       return '`limit.calls` must be a whole number of at least 1';
-    return Object.freeze({ measure: 'calls', amount: () => 1, max: calls, ...window, timed: false });
+    return Object.freeze({ measure: 'calls', amount: () => 1, max: calls, ...window, timed: byTimed });
   }
   if (typeof max !== 'number' || !Number.isFinite(max) || max <= 0)
     return '`limit.max` must be a positive number';
@@ -188,11 +224,24 @@ function compileLimit(limit: unknown): CompiledLimit | string {
   }
   const program = compileCel(sum, ['int', 'uint', 'double']);
   if ('problem' in program) return `\`limit.sum\`: ${program.problem}`;
+  const notNumber = sumFieldProblem(sum as string, input);
+  if (notNumber !== undefined) return notNumber;
   return Object.freeze({
     measure: sum as string,
     amount: program.run,
     max,
     ...window,
-    timed: !program.closures,
+    timed: byTimed || !program.closures,
   });
+}
+
+/** A `sum` that is a plain input path to a field the schema types as something other than a number. */
+function sumFieldProblem(sum: string, input: RuleInput): string | undefined {
+  const path = inputPath(sum);
+  if (path === undefined) return undefined;
+  const field = fieldSchema(input.json, path);
+  if (field === undefined || !isRecord(field) || field.type === undefined) return undefined;
+  const types = Array.isArray(field.type) ? field.type : [field.type];
+  if (types.some((type) => type === 'number' || type === 'integer')) return undefined;
+  return `\`limit.sum\` reads ${sum}, which the input schema types as ${types.join(' or ')}, not a number`;
 }

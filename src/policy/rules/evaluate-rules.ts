@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { ApprovalRequirement, RuleCall } from '../../rule.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import type { CompiledLimit, CompiledRule } from './compile-rules.js';
+import { keyPartOf } from './limit-by.js';
 
 /** A rule that runs longer than this has failed, and so denies: evaluation must stay bounded. */
 export const RULE_TIME_LIMIT_MS = 100;
@@ -15,6 +16,8 @@ export interface LimitUse {
   readonly windowStart: number;
   readonly windowEnd: number;
   readonly amount: number;
+  /** The value `by` gave, for a limit counted per value (`'cus-42'`). */
+  readonly byValue?: string | number | boolean;
 }
 
 /** What one rule decided about one call, for the `rule` event and `registry.check`. */
@@ -74,19 +77,35 @@ export function evaluateRules(rules: readonly CompiledRule[], call: RuleCall): R
         if (!shadow) verdict.ask(rule.name, effect.approvals, effect.approverFlags);
         break;
       case 'limit': {
-        const amount = run(verdict, rule, effect.limit.amount, call);
+        const { limit } = effect;
+        const amount = run(verdict, rule, limit.amount, call);
         const counted = typeof amount === 'bigint' ? Number(amount) : amount;
         if (typeof counted !== 'number' || !Number.isFinite(counted) || counted < 0) {
-          verdict.fail(
-            rule,
-            isFailed(counted)
-              ? counted.problem
-              : `its sum gave ${String(counted)}, not a number of at least 0`,
-          );
+          if (isFailed(counted)) verdict.fail(rule, counted.problem);
+          else {
+            // The caller's own input gave it: saying which value is no leak, and says how to fix it.
+            const problem = `its sum ${limit.measure} gave ${describeValue(counted)}, not a number of at least 0`;
+            verdict.fail(rule, problem, `rule "${rule.name}": ${problem}, so the call is refused`);
+          }
           break;
         }
+        let byValue: string | number | boolean | undefined;
+        if (limit.byValue !== undefined) {
+          const given = run(verdict, rule, limit.byValue.run, call);
+          const part = isFailed(given) ? given : keyPartOf(given);
+          if (typeof part === 'object') {
+            if (isFailed(given)) verdict.fail(rule, given.problem);
+            else {
+              // Never counted under a shared key: a call without its own value cannot be counted.
+              const problem = `it counts per ${limit.by}, whose value ${part.problem}`;
+              verdict.fail(rule, problem, `rule "${rule.name}" ${problem}, so the call is refused`);
+            }
+            break;
+          }
+          byValue = part;
+        }
         verdict.limits ??= [];
-        verdict.limits.push(limitUse(rule, effect.limit, call, counted, shadow));
+        verdict.limits.push(limitUse({ rule, limit, call, amount: counted, shadow, byValue }));
         break;
       }
     }
@@ -116,11 +135,14 @@ class Verdict {
     );
   }
 
-  /** A rule that failed denies (fail closed); a shadow one only reports. */
-  fail(rule: CompiledRule, problem: string): void {
+  /**
+   * A rule that failed denies (fail closed); a shadow one only reports. The caller reads `told`, when
+   * the problem is theirs to fix (a missing value), else only that the rule could not be evaluated.
+   */
+  fail(rule: CompiledRule, problem: string, told?: string): void {
     this.report(rule, 'error', problem);
     if (rule.mode === 'shadow') return;
-    const reason = `rule "${rule.name}" could not be evaluated, so the call is refused`;
+    const reason = told ?? `rule "${rule.name}" could not be evaluated, so the call is refused`;
     this.denied ??= { rule: rule.name, reason, failed: true };
   }
 
@@ -180,24 +202,41 @@ function run(
   return took > RULE_TIME_LIMIT_MS ? { problem: `it took longer than ${RULE_TIME_LIMIT_MS} ms` } : value;
 }
 
-function limitUse(
-  rule: CompiledRule,
-  limit: CompiledLimit,
-  call: RuleCall,
-  amount: number,
-  shadow: boolean,
-): LimitUse {
+/** A value a sum gave, in a few characters. */
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value);
+  if (value === null || value === undefined) return String(value);
+  return typeof value === 'object' ? (Array.isArray(value) ? 'a list' : 'an object') : String(value);
+}
+
+function limitUse(used: {
+  readonly rule: CompiledRule;
+  readonly limit: CompiledLimit;
+  readonly call: RuleCall;
+  readonly amount: number;
+  readonly shadow: boolean;
+  readonly byValue: string | number | boolean | undefined;
+}): LimitUse {
+  const { rule, limit, call, amount, shadow, byValue } = used;
   const now = call.now.getTime();
   const windowStart = Math.floor(now / limit.windowMs) * limit.windowMs;
-  const who = limit.by === 'actor' ? (call.actor ?? '') : limit.by === 'scope' ? (call.scope ?? '') : '';
-  // A global count is shared by every tool that counts the same measure in the same window.
+  const who =
+    byValue !== undefined
+      ? byValue
+      : limit.by === 'actor'
+        ? (call.actor ?? '')
+        : limit.by === 'scope'
+          ? (call.scope ?? '')
+          : '';
+  // A global count is shared by every tool that counts the same measure in the same window. The parts
+  // are a JSON array, so no value (whatever separators it holds) can make another counter's key.
   const parts =
     limit.by === 'global'
       ? ['global', limit.measure, limit.per]
       : [call.tool, rule.name, limit.by, who, limit.per];
   const text = JSON.stringify(shadow ? ['shadow', ...parts] : parts);
   const key = text.length <= 200 ? text : `sha256:${createHash('sha256').update(text).digest('hex')}`;
-  return {
+  const use = {
     rule: rule.name,
     shadow,
     limit,
@@ -206,4 +245,5 @@ function limitUse(
     windowEnd: windowStart + limit.windowMs,
     amount,
   };
+  return byValue === undefined ? use : { ...use, byValue };
 }

@@ -19,8 +19,12 @@ export function describeRule(rule: CompiledRule): RuleInfo {
     case 'approve':
       return Object.freeze({ ...head, approvals: effect.approvals, approverFlags: effect.approverFlags });
     case 'limit': {
-      const { measure, max, per, by } = effect.limit;
-      const limit = measure === 'calls' ? { calls: max, per, by } : { sum: measure, max, per, by };
+      const { measure, max, per, by, count } = effect.limit;
+      const counted = count === 'delivered' ? { count } : {};
+      const limit =
+        measure === 'calls'
+          ? { calls: max, per, by, ...counted }
+          : { sum: measure, max, per, by, ...counted };
       return Object.freeze({ ...head, limit: Object.freeze(limit) });
     }
   }
@@ -39,7 +43,8 @@ export function ruleInWords(rule: RuleInfo): string {
   else if (rule.limit !== undefined) {
     const { limit } = rule;
     const what = 'calls' in limit ? `${limit.calls} calls` : `${limit.max} of ${limit.sum}`;
-    effect = `at most ${what} per ${limit.per} per ${limit.by}`;
+    const counted = limit.count === 'delivered' ? ' (counted on delivery: given back when not sent)' : '';
+    effect = `at most ${what} per ${limit.per} per ${limit.by}${counted}`;
   } else {
     const flags = rule.approverFlags ?? [];
     effect = `${rule.approvals ?? 1} approval${rule.approvals === 1 ? '' : 's'}${flags.length > 0 ? ` from ${flags.join(', ')}` : ''}`;

@@ -1,3 +1,4 @@
+import type { CountedLimit } from '../../confirmation.js';
 import type { LimitStore } from '../store.js';
 
 /** One counter: how much was spent in its window, and when the window ends (epoch ms). */
@@ -13,6 +14,11 @@ interface Counter {
 export function memoryLimits(maxCounters: number): LimitStore & {
   /** Forgets counters whose window ended before `before` (epoch ms). */
   pruneLimits(before: number): void;
+  /**
+   * Gives back (or counts again) what a confirmation counted, synchronously, so the store does it in
+   * the same step as the status change that calls for it. Never throws.
+   */
+  moveCounts(move: 'give-back' | 'count-again', counted: readonly CountedLimit[]): void;
 } {
   const counters = new Map<string, Counter>();
   // The window start is digits only, so the first `:` ends it: no two (key, window) pairs collide.
@@ -48,6 +54,18 @@ export function memoryLimits(maxCounters: number): LimitStore & {
 
     async peekLimit(key, windowStart) {
       return counters.get(slotOf(key, windowStart))?.used ?? 0;
+    },
+
+    moveCounts(move, counted) {
+      for (const { key, windowStart, windowEnd, amount } of counted) {
+        const slot = slotOf(key, windowStart);
+        const counter = counters.get(slot);
+        if (move === 'give-back') {
+          if (counter !== undefined) counter.used = Math.max(0, counter.used - amount);
+        } else if (counter !== undefined) counter.used += amount;
+        // Counted again past `maxCounters` rather than refused: the status change has been decided.
+        else counters.set(slot, { used: amount, windowEnd });
+      }
     },
 
     pruneLimits(before) {

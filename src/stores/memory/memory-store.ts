@@ -20,6 +20,7 @@ import { FINISHED_STATUSES } from '../store.js';
 import {
   approvalsJson,
   clampLimit,
+  countMove,
   finishFrom,
   historyEntry,
   staleNote,
@@ -148,7 +149,7 @@ export function createMemoryStore(
 
   // One-time approval links by token hash; expired ones leave with `prune`, or when the map is full.
   const links = new Map<string, ApprovalLinkRecord>();
-  const { pruneLimits, ...limits } = memoryLimits(maxRecords);
+  const { pruneLimits, moveCounts, ...limits } = memoryLimits(maxRecords);
   const audit = memoryAuditChain(maxAuditEntries);
 
   const drop = (slot: Slot) => {
@@ -210,6 +211,9 @@ export function createMemoryStore(
       }),
     );
     slot.record = next;
+    // In the same synchronous step as the change and its entry: once, whoever else tries the same change.
+    const counts = next.counted === undefined ? undefined : countMove(current.status, to);
+    if (counts !== undefined && next.counted !== undefined) moveCounts(counts, next.counted);
     // An approval stays pending: re-adding it would move it out of the pending set's creation order.
     if (current.status === to) return out(next);
     if (current.status === 'pending') pending.delete(slot);
@@ -255,6 +259,7 @@ export function createMemoryStore(
       fields.payload = frozenCopy(JSON.parse(edit.payloadJson) as unknown);
       fields.digest = edit.digest;
       if ('requires' in at && at.requires !== undefined) fields.requires = frozenCopy(at.requires);
+      if ('counted' in at && at.counted !== undefined) fields.counted = frozenCopy(at.counted);
     }
     if (quorum !== undefined)
       fields.approvals = frozenCopy(JSON.parse(approvalsJson(quorum.next)) as ConfirmationApproval[]);

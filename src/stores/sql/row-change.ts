@@ -1,9 +1,10 @@
 import { confirmationDraft, type LoggedAction } from '../../audit/audit-drafts.js';
 import type { AuditDraft } from '../../audit/audit-entry.js';
-import type { Confirmation } from '../../confirmation.js';
+import type { Confirmation, ConfirmationStatus, CountedLimit } from '../../confirmation.js';
 import type { TransitionOutcome } from '../store.js';
+import { countMove } from '../transitions.js';
 import { type BoundSql, CHANGED, type SqlDialect } from './dialect.js';
-import type { ConfirmationRow } from './sql-row.js';
+import { type ConfirmationRow, countedOfRow } from './sql-row.js';
 import { linksTableOf } from './table-name.js';
 
 /** What a step makes of a row as read: the row after it, or why it does not apply. */
@@ -45,6 +46,11 @@ export function rowChanges(
     readonly known: (id: string) => ConfirmationRow | undefined;
     readonly remember: (row: ConfirmationRow) => void;
     readonly fromRow: (row: ConfirmationRow) => Confirmation;
+    /** The statements that give back or count again what a confirmation counted on delivery. */
+    readonly countStatements: (
+      move: 'give-back' | 'count-again',
+      counted: readonly CountedLimit[],
+    ) => BoundSql[];
   },
 ): {
   change(id: string, step: RowStep): Promise<TransitionOutcome>;
@@ -55,7 +61,14 @@ export function rowChanges(
 } {
   const { table } = dialect;
   const links = linksTableOf(table);
-  const { recordOf, read, known, remember, fromRow } = settings;
+  const { recordOf, read, known, remember, fromRow, countStatements } = settings;
+  /** A change's records for the counts it moves (`countMove`): committed with it, so given back once. */
+  const countRecords = (before: ConfirmationRow, after: ConfirmationRow): BoundSql[] => {
+    const move = countMove(before.status as ConfirmationStatus, after.status as ConfirmationStatus);
+    if (move === undefined) return [];
+    const counted = countedOfRow(after.about);
+    return counted.length === 0 ? [] : countStatements(move, counted);
+  };
   const spendLink: (tokenHash: string, now: unknown) => BoundSql = (tokenHash, now) => ({
     sql: `UPDATE ${links} SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL AND ${CHANGED}`,
     values: [tokenHash, now],
@@ -131,6 +144,7 @@ export function rowChanges(
         });
         const records = [recordOf(draft)];
         if (step.link !== undefined) records.push(spendLink(step.link.tokenHash, after.updated_at));
+        records.push(...countRecords(row, after));
         if ((await dialect.together(update(row, after, step), records, step.decision)) === 1) {
           remember(after);
           return { ok: true, confirmation };

@@ -1,6 +1,7 @@
+import type { CountedLimit } from '../../confirmation.js';
 import type { LimitStore } from '../store.js';
 import { DECISIONS } from '../transitions.js';
-import type { SqlDialect } from './dialect.js';
+import { type BoundSql, CHANGED, type SqlDialect } from './dialect.js';
 import { pruneInBatches } from './prune-batches.js';
 import { limitsTableOf } from './table-name.js';
 
@@ -13,6 +14,11 @@ import { limitsTableOf } from './table-name.js';
 export function sqlLimits(dialect: SqlDialect): LimitStore & {
   /** Deletes counters whose window ended before `before` (epoch ms), in batches. */
   pruneLimits(before: number): Promise<void>;
+  /**
+   * The statements that give back (or count again, uncapped) what a confirmation counted: records of a
+   * row change (`together`), so they commit with the status change that calls for them, or not at all.
+   */
+  countStatements(move: 'give-back' | 'count-again', counted: readonly CountedLimit[]): BoundSql[];
 } {
   const limits = limitsTableOf(dialect.table);
   const upsert =
@@ -46,7 +52,35 @@ export function sqlLimits(dialect: SqlDialect): LimitStore & {
   const peek = async (key: string, windowStart: number): Promise<number> =>
     usedOf((await select([key, dialect.time(windowStart)])).rows) ?? 0;
 
+  const { types } = dialect;
+  const giveBack =
+    `UPDATE ${limits} SET used = CASE WHEN used > $3 THEN used - $3 ELSE 0 END` +
+    ` WHERE limit_key = $1 AND window_start = $2 AND ${CHANGED}`;
+  const countAgain =
+    `INSERT INTO ${limits} AS counter (limit_key, window_start, window_end, used)` +
+    ` SELECT CAST($1 AS ${types.text}), CAST($2 AS ${types.time}), CAST($3 AS ${types.time}), CAST($4 AS ${types.real})` +
+    ` WHERE ${CHANGED} ON CONFLICT (limit_key, window_start) DO UPDATE SET used = counter.used + excluded.used`;
+
   return {
+    countStatements(move, counted) {
+      // One statement per counter: PostgreSQL runs the records as CTEs of one statement, and one
+      // statement may change a row only once.
+      const byCounter = new Map<string, CountedLimit>();
+      for (const entry of counted) {
+        const slot = JSON.stringify([entry.key, entry.windowStart]);
+        const seen = byCounter.get(slot);
+        byCounter.set(slot, seen === undefined ? entry : { ...seen, amount: seen.amount + entry.amount });
+      }
+      return [...byCounter.values()].map(({ key, windowStart, windowEnd, amount }) =>
+        move === 'give-back'
+          ? { sql: giveBack, values: [key, dialect.time(windowStart), amount] }
+          : {
+              sql: countAgain,
+              values: [key, dialect.time(windowStart), dialect.time(windowEnd), amount],
+            },
+      );
+    },
+
     async spendLimit({ key, windowStart, windowEnd, amount, max }) {
       // A fresh counter is inserted unconditionally: an amount over `max` alone is refused here.
       if (!(amount <= max)) return { ok: false, used: await peek(key, windowStart) };

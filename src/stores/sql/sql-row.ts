@@ -5,6 +5,7 @@ import {
   type ConfirmationHistoryEntry,
   type ConfirmationLink,
   type ConfirmationStatus,
+  type CountedLimit,
 } from '../../confirmation.js';
 import type { ApprovalRequirement } from '../../rule.js';
 import { readOrigins } from '../../util/read-origins.js';
@@ -28,8 +29,9 @@ export interface ConfirmationRow {
   readonly error: string | null;
   readonly history: string;
   /**
-   * What the confirmation was asked with and never changes — `note`, `links`, `ref`, `requires`,
-   * `origins` and a write's `sideEffect` — as JSON text (an object), or null when it has none of them.
+   * What the confirmation was asked with — `note`, `links`, `ref`, `requires`, `origins`, `counted`
+   * and a write's `sideEffect` — as JSON text (an object), or null when it has none of them. Only an
+   * edit changes it (`requires`, `counted`), in the write that stores the edit.
    */
   readonly about: string | null;
   /** The approvals so far as `approvalsJson` writes them (a compare-and-set compares this text), or null. */
@@ -98,7 +100,10 @@ export function rowToConfirmation(row: ConfirmationRow, toIso: (time: unknown) =
  */
 function aboutOf(
   text: string,
-): Pick<Confirmation, 'note' | 'links' | 'ref' | 'requires' | 'origins' | 'sideEffect' | 'bundle'> {
+): Pick<
+  Confirmation,
+  'note' | 'links' | 'ref' | 'requires' | 'origins' | 'sideEffect' | 'counted' | 'bundle'
+> {
   const about = (JSON.parse(text) ?? {}) as {
     note?: unknown;
     links?: unknown;
@@ -106,10 +111,13 @@ function aboutOf(
     requires?: unknown;
     sideEffect?: unknown;
     origins?: unknown;
+    counted?: unknown;
     bundle?: unknown;
   };
   const origins = readOrigins(about.origins);
+  const counted = readCounted(about.counted);
   return {
+    ...(counted.length === 0 ? {} : { counted }),
     ...(about.sideEffect === 'write' ? { sideEffect: 'write' as const } : {}),
     ...(typeof about.note === 'string' ? { note: about.note } : {}),
     ...(Array.isArray(about.links) ? { links: about.links as readonly ConfirmationLink[] } : {}),
@@ -130,9 +138,32 @@ function isBundle(value: unknown): value is NonNullable<Confirmation['bundle']> 
   );
 }
 
-/** `note`, `links`, `ref`, `requires`, `origins`, `bundle` and a write's `sideEffect` as the `about` column holds them. */
+/** The `counted` entries of an `about` object, each only when it has the shape it was stored with. */
+export function readCounted(value: unknown): CountedLimit[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter(
+    (entry): entry is CountedLimit =>
+      typeof entry === 'object' &&
+      entry !== null &&
+      typeof entry.rule === 'string' &&
+      typeof entry.key === 'string' &&
+      typeof entry.windowStart === 'number' &&
+      typeof entry.windowEnd === 'number' &&
+      typeof entry.amount === 'number',
+  );
+}
+
+/** What a row counted on delivery, read from its `about` text. */
+export function countedOfRow(about: string | null): CountedLimit[] {
+  return about == null ? [] : readCounted((JSON.parse(about) as { counted?: unknown } | null)?.counted);
+}
+
+/**
+ * `note`, `links`, `ref`, `requires`, `origins`, `counted`, `bundle` and a write's `sideEffect` as the
+ * `about` column holds them.
+ */
 function aboutText(confirmation: Confirmation): string | null {
-  const { note, links, ref, requires, origins, bundle } = confirmation;
+  const { note, links, ref, requires, origins, counted, bundle } = confirmation;
   const sideEffect = confirmation.sideEffect === 'write' ? 'write' : undefined;
   if (
     note === undefined &&
@@ -140,17 +171,33 @@ function aboutText(confirmation: Confirmation): string | null {
     ref === undefined &&
     requires === undefined &&
     origins === undefined &&
+    counted === undefined &&
     sideEffect === undefined &&
     bundle === undefined
   )
     return null;
-  return JSON.stringify({ note, links, ref, requires, origins, sideEffect, bundle });
+  return JSON.stringify({ note, links, ref, requires, origins, sideEffect, counted, bundle });
 }
 
-/** The `about` text with `requires` set (an edit's stricter requirement), the rest as it was. */
-export function withRequires(about: string | null, requires: ApprovalRequirement): string {
+/**
+ * The `about` text after an edit: `requires` set (a stricter requirement) and `counted` set (what the
+ * edited call counts on delivery) when given, the rest as it was.
+ */
+export function withEdit(
+  about: string | null,
+  edited: {
+    readonly requires?: ApprovalRequirement | undefined;
+    readonly counted?: readonly CountedLimit[] | undefined;
+  },
+): string | null {
+  const { requires, counted } = edited;
+  if (requires === undefined && counted === undefined) return about;
   const fields = about === null ? {} : (JSON.parse(about) as Record<string, unknown>);
-  return JSON.stringify({ ...fields, requires });
+  return JSON.stringify({
+    ...fields,
+    ...(requires === undefined ? {} : { requires }),
+    ...(counted === undefined ? {} : { counted }),
+  });
 }
 
 /** A record as the row the engine writes; `time` turns epoch ms into what the driver stores. */

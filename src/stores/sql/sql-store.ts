@@ -1,5 +1,5 @@
 import type { LoggedAction } from '../../audit/audit-drafts.js';
-import type { Confirmation, ConfirmationStatus } from '../../confirmation.js';
+import type { Confirmation, ConfirmationStatus, CountedLimit } from '../../confirmation.js';
 import type { ApprovalRequirement } from '../../rule.js';
 import { listStart, pageOf } from '../list-page.js';
 import type {
@@ -39,7 +39,7 @@ import {
   rowToConfirmation,
   rowValues,
   statusLiteral,
-  withRequires,
+  withEdit,
 } from './sql-row.js';
 import { noticesTableOf } from './table-name.js';
 
@@ -102,12 +102,14 @@ export function createSqlStore(
     else remember(row);
     return row;
   };
+  const { pruneLimits, countStatements, ...limits } = sqlLimits(dialect);
   const rows = rowChanges(dialect, {
     recordOf: audit.recordOf,
     read,
     known: (id) => known.get(id),
     remember,
     fromRow,
+    countStatements,
   });
   const ms = (stored: unknown): number =>
     typeof stored === 'number' ? stored : Date.parse(dialect.isoOf(stored));
@@ -119,6 +121,7 @@ export function createSqlStore(
     change: DecisionChange & {
       readonly edit?: PayloadEdit | undefined;
       readonly requires?: ApprovalRequirement | undefined;
+      readonly counted?: readonly CountedLimit[] | undefined;
       readonly quorum?: ApprovalsSwap | undefined;
       readonly approval?: ApproveChange['approval'];
       readonly deliverAt?: number | undefined;
@@ -126,7 +129,7 @@ export function createSqlStore(
     action: LoggedAction,
   ): Promise<TransitionOutcome> => {
     const transition: Transition = TRANSITIONS[name];
-    const { edit, requires, quorum, approval, deliverAt, now } = change;
+    const { edit, requires, counted, quorum, approval, deliverAt, now } = change;
     const entry = JSON.stringify(historyEntry(change, transition.to, edit, approval));
     const time = dialect.time(now);
     return rows.change(id, {
@@ -152,10 +155,8 @@ export function createSqlStore(
           attempt: Number(row.attempt) + (transition.startsAttempt === true ? 1 : 0),
           history: appendedHistory(row.history, entry),
           ...(edit === undefined ? {} : { payload: edit.payloadJson, digest: edit.digest }),
-          // A stricter requirement for the edited payload is stored with the edit, in the same write.
-          ...(edit === undefined || requires === undefined
-            ? {}
-            : { about: withRequires(row.about, requires) }),
+          // A stricter requirement and the edited call's counts are stored with the edit, in the same write.
+          ...(edit === undefined ? {} : { about: withEdit(row.about, { requires, counted }) }),
           ...(quorum === undefined ? {} : { approvals: approvalsJson(quorum.next) }),
           ...(deliverAt === undefined ? {} : { deliver_at: dialect.time(deliverAt) }),
         };
@@ -252,7 +253,6 @@ export function createSqlStore(
   );
 
   const { pruneLinks, ...links } = sqlLinks(dialect);
-  const { pruneLimits, ...limits } = sqlLimits(dialect);
 
   return {
     ...links,

@@ -22,7 +22,8 @@ describe('a refund two finance approvers must confirm, in Chromium', () => {
   const h = consoleHarness(openStore);
 
   const { openInbox, approveAs } = approverPages(h);
-  const approving = (card: Locator) => card.getByRole('button', { name: /^(Approve|Confirm and send)$/ });
+  const approving = (card: Locator) =>
+    card.getByRole('button', { name: /^(Approve \(\d of \d\)|Confirm and send)$/ });
 
   it('the first approver is told it is recorded (1 of 2), then sees why not; the second delivers it once', async () => {
     const id = await h.app.askRefund('o-88', BIG);
@@ -33,8 +34,8 @@ describe('a refund two finance approvers must confirm, in Chromium', () => {
     const card = await openCard(row);
     expect(await card.locator('.effect').textContent()).toContain('Refunds €1200.00 on order o-88');
     expect(await card.locator('.quorum').textContent()).toBe('Needs 2 approvals from finance');
-    // Li's approval will not send it yet: the button says what it does.
-    expect(await approving(card).textContent()).toBe('Approve');
+    // Li's approval will not send it yet: the button says what it does, and which approval it is.
+    expect(await approving(card).textContent()).toBe('Approve (1 of 2)');
 
     await approving(card).click();
 

@@ -25,7 +25,11 @@ describe('a send held for its undo window, in Chromium', () => {
     const id = await h.app.askHeld('ana@example.com');
     const li = await openInbox(LI);
     const card = await openCard(cardOf(li, id));
-    await card.getByRole('button', { name: 'Confirm and send', exact: true }).click();
+    // Before the click, the button says it will not go out at once, and when it will.
+    const approve = card.getByRole('button', { name: /^Approve — sends at .+ unless undone$/ });
+    expect(await approve.count()).toBe(1);
+    await screenshot(li, 'undo-before-approve');
+    await approve.click();
 
     // Told when it goes, as what happened: not an error.
     expect(await outcomeOf(card)).toMatch(/^Approved — sending at .+ unless someone undoes it\.$/);
