@@ -77,6 +77,11 @@ export function createBundleCardView(initial: Card, ctx: CardContext): CardView 
         card.effect ?? t.sendsWith(card.title),
       ),
       needs !== undefined && el('p', { class: 'quorum' }, needs),
+      // Where each of the step's limits stands, as on any card.
+      card.status === 'pending' &&
+        card.limitsText !== undefined &&
+        card.limitsText.length > 0 &&
+        el('ul', { class: 'limits' }, ...card.limitsText.map((line) => el('li', {}, line))),
       el(
         'div',
         { class: 'payload', role: 'group', 'aria-label': `${t.payload} — ${w.stepOf(i + 1, n, card.title)}` },
