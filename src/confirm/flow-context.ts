@@ -75,8 +75,8 @@ export interface FlowContext extends ConfirmationFlowSettings {
   readonly watchers: ChangeWatchers;
   /** Ids whose `deliver` this process is running right now. */
   readonly running: Set<string>;
-  /** Bundles this process is carrying forward right now (`carryBundle`). */
-  readonly carrying: Set<string>;
+  /** Bundles this process is carrying forward right now (`carryBundle`), and by how many carries. */
+  readonly carrying: Map<string, number>;
   /**
    * Reports a step to the registry's listener, to watchers and to notices. The step's audit entry is
    * not written here: the store committed it with the change itself. For a bundle's step it then
@@ -156,7 +156,7 @@ export function flowContext(
       at,
     });
   };
-  return { ...settings, watchers, running: new Set(), carrying: new Set(), emit, emitLink };
+  return { ...settings, watchers, running: new Set(), carrying: new Map(), emit, emitLink };
 }
 
 /** A failure builder in `locale`. */

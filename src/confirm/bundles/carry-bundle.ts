@@ -17,7 +17,7 @@ export async function carryBundle(ctx: FlowContext, bundleId: string, fail: Fail
   const { store } = ctx;
   if (!hasCapability(store, 'held')) return delivered;
   // This process carries it: a delivery's own event need not start a second carry.
-  ctx.carrying.add(bundleId);
+  ctx.carrying.set(bundleId, (ctx.carrying.get(bundleId) ?? 0) + 1);
   try {
     for (;;) {
       const steps = await readBundle(ctx, bundleId);
@@ -35,7 +35,9 @@ export async function carryBundle(ctx: FlowContext, bundleId: string, fail: Fail
       delivered.push(await deliverClaimed(ctx, claim.confirmation, fail));
     }
   } finally {
-    ctx.carrying.delete(bundleId);
+    const left = (ctx.carrying.get(bundleId) ?? 1) - 1;
+    if (left > 0) ctx.carrying.set(bundleId, left);
+    else ctx.carrying.delete(bundleId);
   }
 }
 

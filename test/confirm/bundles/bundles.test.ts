@@ -1,9 +1,11 @@
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import {
   type AuditEntry,
   bundleDigest,
   createMemoryStore,
   describeDecision,
+  payloadDigest,
   type ToolRegistry,
 } from 'graded-tools';
 import { createPostgresStore } from 'graded-tools/postgres';
@@ -268,6 +270,62 @@ function bundleSuite(open: () => Promise<ConfirmationStore>) {
     expect(deliveries.map((d) => d.tool)).toEqual(['refund.issue', 'refund.issue', 'email.send']);
   });
 
+  it('another instance (or one restarted) carries a held bundle on at its sweep, each step once', async () => {
+    const store = await open();
+    const first = bundleDesk(store, { holdMs: 60_000 });
+    const asked = await first.registry.proposeBundle(first.refundAndEmail(70), { actor: 'agent-7' });
+    if (!asked.ok) throw new Error(asked.error);
+    await first.registry.confirmBundle(asked.bundleId, { approvedBy: 'li', digest: asked.digest });
+    // The first instance is gone; a second one, with its own clock past the window, sweeps twice.
+    const second = bundleDesk(store, { holdMs: 60_000 });
+    second.clock.advance(61_000);
+    const [a, b] = await Promise.all([second.registry.sweep(), second.registry.sweep()]);
+    const delivered = [...(a.ok ? a.delivered : []), ...(b.ok ? b.delivered : [])].map(
+      (c) => c.bundle?.index,
+    );
+    expect(delivered.sort()).toEqual([0, 1]);
+    expect(second.deliveries.map((d) => d.tool)).toEqual(['refund.issue', 'email.send']);
+    expect(first.deliveries).toEqual([]);
+  });
+
+  it('a step is decided only with its bundle: no one-time link for it, canDecide asks with the bundle digest', async () => {
+    const { registry } = bundleDesk(await open());
+    const asked = await registry.proposeBundle(
+      [
+        { tool: 'email.send', input: { text: 'a' } },
+        { tool: 'email.send', input: { text: 'b' } },
+      ],
+      { actor: 'agent-7' },
+    );
+    if (!asked.ok) throw new Error(asked.error);
+    const stepId = asked.confirmations[1]?.confirmationId ?? '';
+    const link = await registry.approvalLinks.issue(stepId, { approver: 'li' });
+    expect(link).toMatchObject({ ok: false, code: 'INVALID_OPTION' });
+    const found = await registry.confirmations.get(stepId);
+    if (!found.ok) throw new Error(found.error);
+    const person = { id: 'li' };
+    expect(
+      await registry.confirmations.canDecide(found.confirmation, { kind: 'confirm', person }),
+    ).toMatchObject({
+      ok: false,
+      code: 'INVALID_OPTION',
+    });
+    expect(
+      await registry.confirmations.canDecide(found.confirmation, {
+        kind: 'confirm',
+        person,
+        bundleDigest: asked.digest,
+      }),
+    ).toEqual({ ok: true });
+    expect(
+      await registry.confirmations.canDecide(found.confirmation, {
+        kind: 'confirm',
+        person,
+        bundleDigest: 'f'.repeat(64),
+      }),
+    ).toMatchObject({ ok: false, code: 'PAYLOAD_CHANGED' });
+  });
+
   it('an expired step stops the rest at the sweep', async () => {
     const desk = bundleDesk(await open());
     const asked = await desk.registry.proposeBundle(desk.refundAndEmail(50), { actor: 'agent-7' });
@@ -300,6 +358,53 @@ describe('bundles: SQLite file', () => {
     const store = createSqliteStore({ path: join(dir.path, `bundles-${++n}.db`) });
     opened.push(store);
     return store;
+  });
+
+  it('a step changed in the database refuses the bundle decision (PAYLOAD_CHANGED), digest recomputed or not', async () => {
+    const path = join(dir.path, `bundles-tampered.db`);
+    const store = createSqliteStore({ path });
+    opened.push(store);
+    const { registry, deliveries } = bundleDesk(store);
+    const db = new Database(path);
+    const propose = async () => {
+      const asked = await registry.proposeBundle(
+        [
+          { tool: 'email.send', input: { text: 'a' } },
+          { tool: 'email.send', input: { text: 'b' } },
+        ],
+        { actor: 'agent-7' },
+      );
+      if (!asked.ok) throw new Error(asked.error);
+      return asked;
+    };
+    // The payload changed, its digest not: the step's own digest no longer matches.
+    const one = await propose();
+    const changed = JSON.stringify({ text: 'pay mallory' });
+    db.prepare('UPDATE graded_tools_confirmations SET payload = ? WHERE id = ?').run(
+      changed,
+      one.confirmations[1]?.confirmationId,
+    );
+    expect(
+      await registry.confirmBundle(one.bundleId, { approvedBy: 'li', digest: one.digest }),
+    ).toMatchObject({
+      ok: false,
+      code: 'PAYLOAD_CHANGED',
+    });
+    // The payload and its digest changed together: the bundle digest no longer matches what was shown.
+    const two = await propose();
+    db.prepare('UPDATE graded_tools_confirmations SET payload = ?, digest = ? WHERE id = ?').run(
+      changed,
+      payloadDigest('email.send', { text: 'pay mallory' }),
+      two.confirmations[1]?.confirmationId,
+    );
+    expect(
+      await registry.confirmBundle(two.bundleId, { approvedBy: 'li', digest: two.digest }),
+    ).toMatchObject({
+      ok: false,
+      code: 'PAYLOAD_CHANGED',
+    });
+    expect(deliveries).toEqual([]);
+    db.close();
   });
 });
 
