@@ -6,6 +6,7 @@ import type { Approving, Deciding } from '../read-options.js';
 import { approve } from '../steps/approve.js';
 import { checkDecision } from '../steps/check-list.js';
 import { decide } from '../steps/decide.js';
+import { traceConfirmationStep } from '../trace-confirmation.js';
 import type { ConfirmationFailure } from '../types.js';
 import { bundleDigest } from './bundle-digest.js';
 import { type BundleView, bundleView, firstUndelivered, readBundle } from './bundle-view.js';
@@ -83,12 +84,15 @@ export async function confirmBundle(
     if (theirs.length === 0) return notTheirs ?? fail('CONFIRMATION_NOT_FOUND', {});
     const approved: number[] = [];
     for (const step of theirs) {
-      const answer = await approve(ctx, step.id, {
-        approving: { ...approving, digest: step.digest },
-        mode: 'confirm',
-        fail,
-        bundle,
-      });
+      // Each step's approval is a confirm span of its own (the step id names its bundle).
+      const answer = await traceConfirmationStep(ctx.telemetry, 'confirm', step.id, () =>
+        approve(ctx, step.id, {
+          approving: { ...approving, digest: step.digest },
+          mode: 'confirm',
+          fail,
+          bundle,
+        }),
+      );
       // Counted: one approval of several, or the claim that scheduled it in its bundle.
       const counted = answer.ok || answer.code === 'AWAITING_APPROVALS' || answer.code === 'SCHEDULED';
       if (!counted) return { ...answer, bundle: await viewNow(ctx, bundleId, steps) };
@@ -118,7 +122,9 @@ export async function rejectBundle(
     const first = steps.find((step) => step.status === 'pending');
     if (first === undefined)
       return alreadyDecided(fail, firstUndelivered(steps) ?? (steps.at(-1) as Confirmation));
-    const answer = await decide(ctx, first.id, { decision: 'reject', deciding: asked.deciding, fail });
+    const answer = await traceConfirmationStep(ctx.telemetry, 'reject', first.id, () =>
+      decide(ctx, first.id, { decision: 'reject', deciding: asked.deciding, fail }),
+    );
     if (!answer.ok) return answer;
     return { ok: true, bundle: await viewNow(ctx, bundleId, steps), steps: [first.bundle?.index ?? 0] };
   } catch (error) {
