@@ -1,5 +1,16 @@
-import type { LimitState } from '../invoke/check-call.js';
 import type { Locale } from './catalog.js';
+
+/** What the words read of a limit's state (`registry.check`'s `LimitState` has these and more). */
+export interface LimitState {
+  readonly rule: string;
+  readonly per: 'minute' | 'hour' | 'day';
+  readonly by: string;
+  readonly byValue?: string | number | boolean;
+  readonly max: number;
+  readonly used: number;
+  readonly amount: number;
+  readonly shadow: boolean;
+}
 
 /**
  * Where each of a pending call's limits stands, in the approver's words: "Limit refund-cap: 150 of

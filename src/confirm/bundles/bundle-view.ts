@@ -1,5 +1,5 @@
 import type { Confirmation, ConfirmationStatus } from '../../confirmation.js';
-import type { FlowContext } from '../flow-context.js';
+import type { ConfirmationStore } from '../../stores/store.js';
 import { isBundleIdShape, MAX_BUNDLE_STEPS, stepId } from './bundle-ids.js';
 
 /**
@@ -74,7 +74,7 @@ export function bundleView(steps: readonly Confirmation[]): BundleView {
  * `undefined` when there is no such bundle. Only steps that say they belong to it are taken.
  */
 export async function readBundle(
-  ctx: Pick<FlowContext, 'store'>,
+  ctx: { readonly store: Pick<ConfirmationStore, 'get'> },
   bundleId: string,
 ): Promise<Confirmation[] | undefined> {
   if (!isBundleIdShape(bundleId)) return undefined;

@@ -3,7 +3,7 @@
 // bundle digest. The card is always open: a person decides on what they read, so nothing is folded away.
 import type { Card, Decision } from './api.js';
 import { bundleWords } from './bundle-words.js';
-import type { CardContext, CardView } from './card.js';
+import type { CardContext, CardView } from './card-context.js';
 import { countdown } from './countdown.js';
 import { decider, formatTime, nameOn, whyNotText } from './decision-words.js';
 import { el, present } from './dom.js';

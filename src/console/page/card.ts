@@ -5,8 +5,10 @@
 // offers its buttons — but for a held send's "Sending in 0:24 — Undo", on every card while it runs,
 // because Undo sends nothing and its window is short. One click decides; while a request runs every
 // button of the card is disabled.
-import type { Api, Card, Decision } from './api.js';
+import type { Card, Decision } from './api.js';
 import { createBundleCardView } from './bundle-card.js';
+import { confirmWords } from './button-words.js';
+import type { CardContext, CardView } from './card-context.js';
 import { countdown } from './countdown.js';
 import {
   type Action,
@@ -20,45 +22,14 @@ import {
 import { el, present } from './dom.js';
 import type { EditState } from './edit-form.js';
 import { renderFields, summarise } from './fields.js';
-import { type Strings, stringsForCard } from './i18n.js';
-import { confirmWords, quorumLine } from './quorum.js';
+import { stringsForCard } from './i18n.js';
+import { quorumLine } from './quorum.js';
 import { safeLinks } from './safe-links.js';
 
-/** What every card needs from the page around it. */
-export interface CardContext {
-  readonly api: Api;
-  readonly t: Strings;
-  readonly base: string;
-  readonly locale: string;
-  /** The detail page's card is open, links nowhere and has no checkbox. */
-  readonly detail: boolean;
-  /** The detail page's edit form: what the person changed, and whether it was previewed. */
-  readonly edit?: () => EditState;
-  /** Called when the card's checkbox changes or its status does. */
-  readonly onChange?: () => void;
-  /**
-   * An approval link's card: Confirm and Reject while pending, nothing else (the link cannot retry),
-   * and none once a decision came back, unless it failed on the way (the link may be unspent).
-   */
-  readonly oneUse?: boolean;
-}
+export type { CardContext, CardView } from './card-context.js';
 
 /** Failures after which a link's card still offers its buttons: the decision may not have been made. */
 const TRANSIENT = /^(NETWORK|STORE_FAILED|CONSOLE_FAILED|HTTP_5\d\d)$/;
-
-export interface CardView {
-  readonly element: HTMLElement;
-  card: Card;
-  /** Checked for "Confirm selected" (only pending cards can be). */
-  readonly isSelected: boolean;
-  setSelected(selected: boolean): void;
-  /** Shows a newer version of the confirmation (a live update), keeping the outcome line. */
-  update(card: Card): void;
-  /** Shows a decision's outcome in words and the confirmation it left behind. */
-  showDecision(decision: Decision, action: Action): void;
-  /** Disables the buttons while a request for this card runs (the bulk actions use it too). */
-  setBusy(busy: boolean): void;
-}
 
 const NO_EDIT: EditState = { kind: 'none' };
 

@@ -2,8 +2,6 @@
 // on an open card, "1 of 2" in an inbox row. The server says who approved the payload as it is now
 // (`card.quorum`); the page only words it.
 import type { Card } from './api.js';
-import { serverNow } from './countdown.js';
-import { formatClock } from './decision-words.js';
 import type { Strings } from './i18n.js';
 
 /** "Li and Wu" / "Li和Wu": a list as the person's language joins it. */
@@ -35,18 +33,4 @@ export function quorumLine(card: Card, t: Strings): string | undefined {
 export function needsMoreApprovals(card: Card): boolean {
   const { quorum } = card;
   return quorum !== undefined && quorum.approvedBy.length + 1 < quorum.needed;
-}
-
-/**
- * What the deciding button says it will do, before the click: record one approval of several
- * ("Approve (1 of 2)"), send after the undo window ("Approve — sends at 14:05 unless undone"), or
- * confirm outright ("Confirm and send" / "Confirm and apply").
- */
-export function confirmWords(card: Card, t: Strings): string {
-  const { quorum } = card;
-  if (needsMoreApprovals(card) && quorum !== undefined)
-    return t.approveCount(quorum.approvedBy.length + 1, quorum.needed);
-  if (card.holdMs !== undefined)
-    return t.approveHeld(formatClock(new Date(serverNow() + card.holdMs).toISOString(), t.lang));
-  return t.confirm;
 }
