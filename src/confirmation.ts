@@ -165,7 +165,6 @@ export interface ConfirmationBundle {
   readonly digest: string;
 }
 
-
 /** One person's approval of a confirmation that needs several. */
 export interface ConfirmationApproval {
   readonly by: string;
