@@ -176,6 +176,17 @@ export async function startConsoleApp(options: {
       // Over €500, two different people holding `finance` must approve it.
       rules: [
         { name: 'big-refunds', when: 'input.amountCents > 50000', approvals: 2, approverFlags: ['finance'] },
+        // At most €10,000 a day per order, counted on what goes out: the card says where it stands.
+        {
+          name: 'per-order',
+          limit: {
+            sum: 'input.amountCents',
+            max: 1_000_000,
+            per: 'day',
+            by: 'input.orderId',
+            count: 'delivered',
+          },
+        },
       ],
       prepare: (input) => ({
         orderId: input.orderId,

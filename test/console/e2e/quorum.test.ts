@@ -34,6 +34,10 @@ describe('a refund two finance approvers must confirm, in Chromium', () => {
     const card = await openCard(row);
     expect(await card.locator('.effect').textContent()).toContain('Refunds €1200.00 on order o-88');
     expect(await card.locator('.quorum').textContent()).toBe('Needs 2 approvals from finance');
+    // Before the click: where the app's limit stands for this call, in words.
+    expect(await card.locator('.limits').textContent()).toBe(
+      "Limit per-order: 120000 of 1000000 today for o-88 (this one's 120000 included)",
+    );
     // Li's approval will not send it yet: the button says what it does, and which approval it is.
     expect(await approving(card).textContent()).toBe('Approve (1 of 2)');
 
