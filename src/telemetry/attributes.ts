@@ -26,6 +26,8 @@ export const ATTR = {
   confirmationHeld: 'graded_tools.confirmation.held',
   confirmationCancelled: 'graded_tools.confirmation.cancelled',
   confirmationEscalated: 'graded_tools.confirmation.escalated',
+  bundleId: 'graded_tools.bundle.id',
+  bundleStep: 'graded_tools.bundle.step',
 } as const;
 
 /** A confirmation step's span name, before the tool's name: a confirm or retry executes the tool. */

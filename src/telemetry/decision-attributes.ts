@@ -27,10 +27,16 @@ export function decisionOf(
     held: confirmation.status === 'scheduled',
     cancelled: confirmation.status === 'cancelled',
     escalated: confirmation.history.some((entry) => entry.escalated !== undefined),
+    ...(confirmation.bundle === undefined
+      ? {}
+      : { bundle: { id: confirmation.bundle.id, index: confirmation.bundle.index } }),
   };
 }
 
-/** `graded_tools.confirmation.decision`, `.approvals`, `.approvals_needed`, `.held`, `.cancelled`, `.escalated`. */
+/**
+ * `graded_tools.confirmation.decision`, `.approvals`, `.approvals_needed`, `.held`, `.cancelled`,
+ * `.escalated`, and for a bundle's step `graded_tools.bundle.id` and `.step`.
+ */
 export function decisionAttributes(decided: ConfirmationDecision): Record<string, string | number | boolean> {
   const attributes: Record<string, string | number | boolean> = {
     [ATTR.confirmationDecision]: decided.decision,
@@ -41,5 +47,9 @@ export function decisionAttributes(decided: ConfirmationDecision): Record<string
   if (decided.approvals !== undefined) attributes[ATTR.confirmationApprovals] = decided.approvals;
   if (decided.approvalsNeeded !== undefined)
     attributes[ATTR.confirmationApprovalsNeeded] = decided.approvalsNeeded;
+  if (decided.bundle !== undefined) {
+    attributes[ATTR.bundleId] = decided.bundle.id;
+    attributes[ATTR.bundleStep] = decided.bundle.index;
+  }
   return attributes;
 }

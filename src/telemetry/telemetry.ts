@@ -14,6 +14,8 @@ export interface ConfirmationDecision {
   readonly cancelled: boolean;
   /** An escalation step announced it. */
   readonly escalated: boolean;
+  /** A step of a bundle (`proposeBundle`): the bundle's id and the step's place (from 0). */
+  readonly bundle?: { readonly id: string; readonly index: number };
 }
 
 /** How one call began, for its span. */

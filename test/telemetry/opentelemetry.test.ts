@@ -341,6 +341,39 @@ describe('a sampled-out call', () => {
   });
 });
 
+describe('graded-tools/opentelemetry and bundles (#25)', () => {
+  beforeAll(() => trace.setGlobalTracerProvider(provider));
+  afterAll(() => trace.disable());
+
+  it("each step's span of a bundle decision names the bundle and the step's place", async () => {
+    const { registry } = deskRegistry();
+    const bundle = await registry.proposeBundle(
+      [
+        { tool: 'message.send', input: { text: 'first' } },
+        { tool: 'message.send', input: { text: 'second' } },
+      ],
+      { actor: 'agent-7' },
+    );
+    if (!bundle.ok) throw new Error(bundle.error);
+    exporter.reset();
+    const decided = await registry.confirmBundle(bundle.bundleId, {
+      approvedBy: 'lead-2',
+      digest: bundle.digest,
+    });
+    expect(decided.ok).toBe(true);
+    const steps = named('execute_tool message.send').filter(
+      (span) => span.attributes['graded_tools.bundle.id'] !== undefined,
+    );
+    expect(steps.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(steps.map((span) => span.attributes['graded_tools.bundle.id']))).toEqual(
+      new Set([bundle.bundleId]),
+    );
+    expect(new Set(steps.map((span) => span.attributes['graded_tools.bundle.step']))).toEqual(
+      new Set([0, 1]),
+    );
+  });
+});
+
 describe('without a tracer provider, or with a broken telemetry object', () => {
   it('answers every call exactly as an untraced registry does', async () => {
     const traced = new ToolRegistry({ telemetry: openTelemetry() }).register(readTool().tool);
