@@ -148,7 +148,9 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     bulk.hidden = actionable === 0;
     if (!step.hidden && (bulkBusy || confirmable === 0)) step.hidden = true;
     if (filter.status === 'pending' && nextCursor === undefined) {
-      const count = String([...views.values()].filter((view) => view.card.status === 'pending').length);
+      // A bundle is pending while any of its steps waits for a person, whatever its first step's status.
+      const pending = (card: Card) => (card.bundleCard?.status ?? card.status) === 'pending';
+      const count = String([...views.values()].filter((view) => pending(view.card)).length);
       if (count !== pendingTotal) {
         pendingTotal = count;
         options.onPendingCount?.(count);

@@ -116,6 +116,10 @@ describe('a bundle is one card and one decision, in Chromium', () => {
       await expect.poll(() => card.locator('.outcome').textContent()).toBe(w.recorded);
       expect(h.app.refunds).toEqual([]);
       expect(h.app.deliveries).toEqual([]);
+      // Still waiting for a person: the header still counts the bundle as pending.
+      await expect
+        .poll(() => ana.locator('.brand .count').textContent())
+        .toBe(locale === 'zh-CN' ? '1 项待确认' : '1 pending');
       expect(await violations(ana), `recorded ${locale}`).toEqual([]);
       await screenshot(ana, `bundle-${width}-${locale}-recorded`);
 
