@@ -28,6 +28,18 @@ const WORDS = {
     openInConsole: 'Open in console',
     askedBy: 'Asked by',
     expires: 'Expires',
+    statuses: {
+      pending: 'waiting for a decision',
+      scheduled: 'approved, goes out in its turn',
+      delivering: 'going out now',
+      delivered: 'done',
+      failed: 'failed',
+      unknown: 'outcome unknown',
+      rejected: 'rejected',
+      expired: 'expired',
+      cancelled: 'cancelled',
+      stopped: 'stopped',
+    } as Record<string, string>,
   },
   'zh-CN': {
     heading: (n: number) => `按顺序共 ${n} 步`,
@@ -39,6 +51,18 @@ const WORDS = {
     openInConsole: '在控制台中打开',
     askedBy: '发起人',
     expires: '过期时间',
+    statuses: {
+      pending: '等待决定',
+      scheduled: '已批准，按顺序执行',
+      delivering: '正在执行',
+      delivered: '已完成',
+      failed: '失败',
+      unknown: '结果未知',
+      rejected: '已拒绝',
+      expired: '已过期',
+      cancelled: '已撤销',
+      stopped: '已停止',
+    } as Record<string, string>,
   },
 } as const;
 
@@ -61,7 +85,8 @@ export function bundleMessage(input: BundleCardInput): { message: SlackMessage; 
     const tool = input.tool(step.tool);
     const title = tool?.title ?? step.tool;
     const effect = tool?.effect === undefined ? undefined : describeEffect(tool.effect, step.payload);
-    const status = step.status === 'pending' ? '' : `  ·  _${step.status}_`;
+    // In words, never the raw status: a person reads this card before deciding.
+    const status = step.status === 'pending' ? '' : `  ·  _${w.statuses[step.status] ?? step.status}_`;
     blocks.push({ type: 'divider' });
     blocks.push(
       section(
@@ -116,7 +141,8 @@ export function bundleMessage(input: BundleCardInput): { message: SlackMessage; 
       });
     blocks.push({ type: 'actions', block_id: 'graded_tools_decision', elements });
   }
-  return { message: { text: cut(`${w.heading(n)} (${bundle.status})`, 3000), blocks }, isWhole };
+  const said = w.statuses[bundle.status] ?? bundle.status;
+  return { message: { text: cut(`${w.heading(n)} (${said})`, 3000), blocks }, isWhole };
 }
 
 function section(text: string): Block {

@@ -37,7 +37,9 @@ describe('slackApprovals: bundles', () => {
 
     // The payment needs two finance approvers: Li's click counts for both steps, nothing goes out yet.
     await slack.fetch(signed(formBody(click(message, 'graded_tools_approve', 'U0LI'))));
-    await session.fake.until(() => textOf(message).includes('scheduled'));
+    // The step waiting behind the payment says so in words, not as a raw status.
+    await session.fake.until(() => textOf(message).includes('approved, goes out in its turn'));
+    expect(textOf(message)).not.toContain('_scheduled_');
     expect(delivered).toEqual([]);
     await slack.fetch(signed(formBody(click(message, 'graded_tools_approve', 'U0WU'))));
     await session.fake.until(() => delivered.length === 2);
