@@ -10,7 +10,7 @@ import { el, present } from './dom.js';
 import { renderFields } from './fields.js';
 import { stringsForCard } from './i18n.js';
 import { quorumLine } from './quorum.js';
-import { safeLinks } from './safe-links.js';
+import { whyBlock } from './why-block.js';
 
 type Bundle = NonNullable<Card['bundleCard']>;
 
@@ -155,7 +155,6 @@ export function createBundleCardView(initial: Card, ctx: CardContext): CardView 
     element.setAttribute('aria-labelledby', titleId);
     element.tabIndex = -1;
     const open = bundle.steps.find((s) => s.status === 'pending');
-    const links = safeLinks(card.links);
     const heading = el(
       ctx.detail ? 'h1' : 'h2',
       { id: titleId, class: 'title' },
@@ -182,27 +181,7 @@ export function createBundleCardView(initial: Card, ctx: CardContext): CardView 
         open !== undefined && countdown(el('span', { class: 'countdown' }), open.expiresAt, t),
       ),
     );
-    const why =
-      (card.note !== undefined || links.length > 0) &&
-      el(
-        'div',
-        { class: 'why' },
-        el('p', { class: 'why-label' }, card.actor ? t.whyFrom(nameOn(card, card.actor)) : t.why),
-        card.note !== undefined && el('p', { class: 'note' }, card.note),
-        links.length > 0 &&
-          el(
-            'ul',
-            { class: 'links' },
-            ...links.map((link) =>
-              el(
-                'li',
-                {},
-                el('a', { href: link.url, rel: 'noopener noreferrer', target: '_blank' }, link.label),
-                el('span', { class: 'link-host' }, ` (${new URL(link.url).host})`),
-              ),
-            ),
-          ),
-      );
+    const why = whyBlock(card, t);
     element.replaceChildren(
       ...present(
         head,

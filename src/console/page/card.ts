@@ -24,7 +24,7 @@ import type { EditState } from './edit-form.js';
 import { renderFields, summarise } from './fields.js';
 import { stringsForCard } from './i18n.js';
 import { quorumLine } from './quorum.js';
-import { safeLinks } from './safe-links.js';
+import { whyBlock } from './why-block.js';
 
 export type { CardContext, CardView } from './card-context.js';
 
@@ -149,36 +149,8 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     return el('div', { class: 'actions' }, retry, mark);
   };
 
-  const why = (card: Card): HTMLElement | false => {
-    const links = safeLinks(card.links);
-    if (card.note === undefined && links.length === 0) return false;
-    return el(
-      'div',
-      { class: 'why' },
-      // The note is the asker's own text (often an agent's): said so, so it reads as a claim, not as ours.
-      el('p', { class: 'why-label' }, card.actor ? t.whyFrom(nameOn(card, card.actor)) : t.why),
-      card.note !== undefined && el('p', { class: 'note' }, card.note),
-      links.length > 0 &&
-        el(
-          'ul',
-          { class: 'links' },
-          ...links.map((link) =>
-            el(
-              'li',
-              {},
-              el('a', { href: link.url, rel: 'noopener noreferrer', target: '_blank' }, link.label),
-              // Where it really goes: a label can say anything, the host cannot.
-              el('span', { class: 'link-host' }, ` (${new URL(link.url).host})`),
-            ),
-          ),
-        ),
-    );
-  };
+  const why = (card: Card): HTMLElement | false => whyBlock(card, t);
 
-  /**
-   * Where each destination's value came from, in the server's words. An unvouched line (only in what
-   * the agent read, or nowhere) is marked with a word and an icon, not colour alone.
-   */
   /** Where each of the call's limits stands, said before the click ("Limit cap: 150 of 500 today for cus-42"). */
   const limits = (card: Card): HTMLElement | false =>
     card.status === 'pending' &&
@@ -186,6 +158,10 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     card.limitsText.length > 0 &&
     el('ul', { class: 'limits' }, ...card.limitsText.map((line) => el('li', {}, line)));
 
+  /**
+   * Where each destination's value came from, in the server's words. An unvouched line (only in what
+   * the agent read, or nowhere) is marked with a word and an icon, not colour alone.
+   */
   const origins = (card: Card, compact: boolean): HTMLElement | false => {
     const text = card.originsText;
     if (text === undefined) return false;
