@@ -5,7 +5,7 @@ import type { Card, Decision } from './api.js';
 import { bundleWords } from './bundle-words.js';
 import type { CardContext, CardView } from './card-context.js';
 import { countdown } from './countdown.js';
-import { decider, formatTime, nameOn, whyNotText } from './decision-words.js';
+import { decidedText, decider, formatTime, nameOn, whyNotText } from './decision-words.js';
 import { el, present } from './dom.js';
 import { renderFields } from './fields.js';
 import { stringsForCard } from './i18n.js';
@@ -52,14 +52,7 @@ export function createBundleCardView(initial: Card, ctx: CardContext): CardView 
     const behind = card.status === 'scheduled' && i > 0 && steps[i - 1]?.status !== 'delivered';
     const badge = behind ? w.waitingFor(i) : (t.statuses[card.status] ?? card.status);
     const who = decider(card, t.lang);
-    const whoText =
-      who &&
-      (who.what === 'cancelled'
-        ? t.cancelledBy(who.who)
-        : t.decidedBy(
-            who.what === 'confirmed' ? t.confirmedBy : who.what === 'rejected' ? t.rejectedBy : t.markedBy,
-            who.who,
-          )) + (who.note ? `: ${who.note}` : '');
+    const whoText = who && decidedText(who, t);
     const stopped = who === undefined && card.status !== 'pending' ? card.history.at(-1)?.note : undefined;
     return el(
       'li',

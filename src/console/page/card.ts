@@ -12,6 +12,7 @@ import type { CardContext, CardView } from './card-context.js';
 import { countdown } from './countdown.js';
 import {
   type Action,
+  decidedText,
   decider,
   describeDecision,
   formatTime,
@@ -260,14 +261,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
       });
     }
     const who = decider(card, t.lang);
-    const whoText =
-      who &&
-      (who.what === 'cancelled'
-        ? t.cancelledBy(who.who)
-        : t.decidedBy(
-            who.what === 'confirmed' ? t.confirmedBy : who.what === 'rejected' ? t.rejectedBy : t.markedBy,
-            who.who,
-          )) + (who.note ? `: ${who.note}` : '');
+    const whoText = who && decidedText(who, t);
     const meta = el(
       'p',
       { class: 'meta' },

@@ -135,3 +135,15 @@ export function formatTime(iso: string, locale: string): string {
   if (Number.isNaN(date.getTime())) return iso;
   return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
 }
+
+/** Who decided, in words: "Approved by Li", "Cancelled by Wu: wrong customer". */
+export function decidedText(who: NonNullable<ReturnType<typeof decider>>, t: Strings): string {
+  const what =
+    who.what === 'cancelled'
+      ? t.cancelledBy(who.who)
+      : t.decidedBy(
+          who.what === 'confirmed' ? t.confirmedBy : who.what === 'rejected' ? t.rejectedBy : t.markedBy,
+          who.who,
+        );
+  return what + (who.note ? `: ${who.note}` : '');
+}
