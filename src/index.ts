@@ -161,4 +161,5 @@ export type { ListFilter, ToolInfo } from './tool-info.js';
 export type { FunctionSchema } from './tools/function-schema.js';
 export { canonicalJson } from './util/canonical-json.js';
 export { createAjvValidator } from './validation/ajv-validator.js';
+export { createCfworkerValidator } from './validation/cfworker-validator.js';
 export type { CompiledValidator, JsonSchemaValidator, ValidationOutcome } from './validation/validator.js';

@@ -28,6 +28,7 @@ import type { CallerKind } from '../tool.js';
 import type { ToolEntry, ToolTable } from '../tools/tool-table.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { type StandardOutcome, validateStandard } from '../validation/standard-schema.js';
+import type { CompiledValidator } from '../validation/validator.js';
 import {
   applyRules,
   type LimitCounter,
@@ -200,12 +201,30 @@ export class InvokePath {
         return this.#ruled(call, verdict.value);
       }
       const validate = this.#settings.table.validatorOf(entry);
-      if (typeof validate === 'string') return this.#fail(call, 'SCHEMA_ERROR', { detail: validate });
-      const checked = validate(parsed);
-      if (!checked.valid) return this.#invalidInput(call, checked.issues);
-      return this.#ruled(call, parsed);
+      if (validate instanceof Promise) {
+        // Only until the validator's engine has loaded (the first JSON Schema call).
+        const current = call;
+        return validate.then((loaded) => this.#validated(current, parsed, loaded));
+      }
+      return this.#validated(call, parsed, validate);
     } catch (error) {
       return this.#unexpected(call, ctx, name, error);
+    }
+  }
+
+  /** The JSON Schema step: the input against the tool's compiled schema, then the rules. */
+  #validated(
+    call: Call,
+    input: unknown,
+    validate: CompiledValidator | string,
+  ): InvokeResult | Promise<InvokeResult> {
+    try {
+      if (typeof validate === 'string') return this.#fail(call, 'SCHEMA_ERROR', { detail: validate });
+      const checked = validate(input);
+      if (!checked.valid) return this.#invalidInput(call, checked.issues);
+      return this.#ruled(call, input);
+    } catch (error) {
+      return this.#unexpected(call, call.ctx, call.entry.tool.info.name, error);
     }
   }
 

@@ -13,7 +13,7 @@ export async function checkPayload(
     const verdict = await validateStandard(standard, payload);
     return verdict.valid ? { valid: true } : { valid: false, issues: verdict.issues };
   }
-  const validate = table.payloadValidatorOf(entry);
+  const validate = await table.payloadValidatorOf(entry);
   if (validate === undefined) return { valid: true };
   return typeof validate === 'string' ? validate : validate(payload);
 }

@@ -1,3 +1,5 @@
+// Ajv on Node, Bun and Deno; a validator without code generation under `workerd` and `worker` (package.json `imports`).
+import { createDefaultValidator } from '#default-validator';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import type { JsonSchema } from '../json-schema.js';
 import type { GateSnapshot } from '../policy/call-context.js';
@@ -5,7 +7,6 @@ import { isAvailableIn, isModelCallable } from '../policy/gates.js';
 import type { SideEffect } from '../tool.js';
 import type { ToolInfo } from '../tool-info.js';
 import { describeThrown } from '../util/describe-thrown.js';
-import { createAjvValidator } from '../validation/ajv-validator.js';
 import type { CompiledValidator, JsonSchemaValidator } from '../validation/validator.js';
 import { type FunctionSchema, toModelParameters } from './function-schema.js';
 import { ModelListCache } from './model-list.js';
@@ -39,11 +40,13 @@ export class ToolTable {
   readonly #byAnyName = new Map<string, ToolEntry>();
   readonly #validators = new Map<string, SharedValidator>();
   readonly #modelLists = new ModelListCache();
-  readonly #validatorOption: JsonSchemaValidator | undefined;
-  #validator: JsonSchemaValidator | undefined;
+  readonly #validator: JsonSchemaValidator;
+  /** The validator's `load()`, awaited before the first compile (resolving to why it failed); `true` once loaded. */
+  #loaded: Promise<string | undefined> | true | undefined;
 
   constructor(validator: JsonSchemaValidator | undefined) {
-    this.#validatorOption = validator;
+    // Creating a validator loads nothing: its engine is imported on the first compile.
+    this.#validator = validator ?? createDefaultValidator();
   }
 
   get size(): number {
@@ -68,6 +71,7 @@ export class ToolTable {
         `Tool "${name}" has the wire name "${wireName}", which "${wireOwner.tool.info.name}" already uses. Rename one of them.`,
       );
     }
+    this.#refuseUnsupported(tool);
     this.remove(name);
     const schemaKey = tool.schemaJson;
     const validator = this.#validators.get(schemaKey) ?? { compiled: undefined, users: 0 };
@@ -120,10 +124,14 @@ export class ToolTable {
   /**
    * The entry's compiled JSON Schema validator, or why its schema cannot be compiled. Compiled on
    * first use (registering 10,000 tools compiles nothing), once for identical schemas, and released
-   * with the last tool that uses it.
+   * with the last tool that uses it. A promise only until the validator's engine has loaded: the one
+   * place where a JSON Schema call waits for it.
    */
-  validatorOf(entry: ToolEntry): CompiledValidator | string {
-    entry.validator.compiled ??= this.#compile(entry.tool);
+  validatorOf(entry: ToolEntry): CompiledValidator | string | Promise<CompiledValidator | string> {
+    if (entry.validator.compiled !== undefined) return entry.validator.compiled;
+    const loading = this.#load();
+    if (loading !== undefined) return loading.then((failure) => failure ?? this.validatorOf(entry));
+    entry.validator.compiled = this.#compileSchema(entry.tool.info.inputSchema);
     return entry.validator.compiled;
   }
 
@@ -131,10 +139,15 @@ export class ToolTable {
    * The entry's compiled `payloadSchema` validator (a JSON Schema one; a Standard Schema validates
    * itself), or why it cannot be compiled. Edits are rare: compiled on the first, never shared.
    */
-  payloadValidatorOf(entry: ToolEntry): CompiledValidator | string | undefined {
+  payloadValidatorOf(
+    entry: ToolEntry,
+  ): CompiledValidator | string | undefined | Promise<CompiledValidator | string | undefined> {
     const spec = entry.tool.payload;
     if (spec === undefined || spec.standard !== undefined) return undefined;
-    entry.payloadValidator ??= this.#compileSchema(spec.json);
+    if (entry.payloadValidator !== undefined) return entry.payloadValidator;
+    const loading = this.#load();
+    if (loading !== undefined) return loading.then((failure) => failure ?? this.payloadValidatorOf(entry));
+    entry.payloadValidator = this.#compileSchema(spec.json);
     return entry.payloadValidator;
   }
 
@@ -179,16 +192,58 @@ export class ToolTable {
     return entry.modelSchema;
   }
 
-  #compile(tool: RegisteredTool): CompiledValidator | string {
-    return this.#compileSchema(tool.info.inputSchema);
+  /** Starts the validator's `load()` once: what to wait for (resolving to why it failed), or undefined once loaded. */
+  #load(): Promise<string | undefined> | undefined {
+    if (this.#loaded === true) return undefined;
+    if (this.#loaded === undefined) {
+      let loading: Promise<void> | undefined;
+      try {
+        loading = this.#validator.load?.();
+      } catch (error) {
+        loading = Promise.reject(error);
+      }
+      if (loading === undefined) {
+        this.#loaded = true;
+        return undefined;
+      }
+      this.#loaded = loading.then(
+        () => {
+          this.#loaded = true;
+          return undefined;
+        },
+        (error: unknown) => {
+          this.#loaded = undefined; // The calls waiting now are told why; the next one tries again.
+          return `the JSON Schema validator could not be loaded (${describeThrown(error)})`;
+        },
+      );
+    }
+    return this.#loaded;
   }
 
   #compileSchema(schema: JsonSchema): CompiledValidator | string {
     try {
-      this.#validator ??= this.#validatorOption ?? createAjvValidator();
       return this.#validator.compile(schema);
     } catch (error) {
       return describeThrown(error);
     }
+  }
+
+  /** The validator's own refusal (e.g. a pattern it could backtrack on), at register rather than at a call. */
+  #refuseUnsupported(tool: RegisteredTool): void {
+    const { findUnsupported } = this.#validator;
+    if (findUnsupported === undefined) return;
+    const problem =
+      (tool.standard === undefined
+        ? findUnsupported.call(this.#validator, tool.info.inputSchema)
+        : undefined) ??
+      (tool.payload !== undefined && tool.payload.standard === undefined
+        ? findUnsupported.call(this.#validator, tool.payload.json)
+        : undefined);
+    if (problem !== undefined)
+      throw new ToolDefinitionError(
+        'UNSUPPORTED_SCHEMA',
+        tool.info.name,
+        `Tool "${tool.info.name}": ${problem}`,
+      );
   }
 }

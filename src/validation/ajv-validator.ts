@@ -1,7 +1,7 @@
 import type { Ajv2020, ErrorObject, Options } from 'ajv/dist/2020.js';
-import type { JsonSchema } from '../json-schema.js';
 import type { ValidationIssue } from '../result.js';
-import { loadAddFormats, loadAjv } from './engines.js';
+import { withoutDraftMarker } from './draft-marker.js';
+import { loadAjv, loadedAjv } from './engines.js';
 import { linearRegExp } from './patterns.js';
 import { useLinearUniqueItems } from './unique-items.js';
 import type { JsonSchemaValidator } from './validator.js';
@@ -20,44 +20,50 @@ const COMPILES_PER_INSTANCE = 64;
 /** One shared success: a validation on the hot path allocates nothing when the input is fine. */
 const VALID = Object.freeze({ valid: true as const });
 
-/** Schemas name their own draft; the 2020-12 engine reads draft-07 tool schemas fine without it. */
-function withoutDraftMarker(schema: JsonSchema): JsonSchema {
-  if (!('$schema' in schema)) return schema;
-  const { $schema: _ignored, ...rest } = schema;
-  return rest;
-}
-
 /**
- * The default validator: Ajv (draft 2020-12, also reads draft-07 tool schemas) with ajv-formats, all
- * errors reported, input never coerced or mutated. Ajv and ajv-formats are loaded, and the Ajv
- * instance made, on the first compile: creating this validator loads nothing. Its cost
- * is bounded in the input: `pattern` and `patternProperties` run in linear time (RE2, or V8's RegExp
- * where that is provably linear; `options.code.regExp` replaces the engine), and `uniqueItems` is one
- * pass over canonical JSON keys, not Ajv's pairwise compare.
+ * Ajv (draft 2020-12, also reads draft-07 tool schemas) with ajv-formats, all errors reported, input
+ * never coerced or mutated: the default validator on Node, Bun and Deno. Creating it loads nothing;
+ * `load()` imports Ajv and ajv-formats (the registry awaits it once, before its first compile, so a
+ * wrapper must pass `load` on), and `compile` throws until it has resolved. Its cost is bounded in the
+ * input: `pattern` and `patternProperties` run in linear time (RE2, or V8's RegExp where that is
+ * provably linear; `options.code.regExp` replaces the engine), and `uniqueItems` is one pass over
+ * canonical JSON keys, not Ajv's pairwise compare. Ajv generates code (`new Function`): where that
+ * is forbidden (Cloudflare Workers), the default is {@link createCfworkerValidator}.
  *
  * @example
  * ```ts
  * import { ToolRegistry, createAjvValidator } from 'graded-tools';
  * const registry = new ToolRegistry({ validator: createAjvValidator({ strict: false }) });
+ *
+ * // Used on its own, it loads first:
+ * const ajv = createAjvValidator();
+ * await ajv.load?.();
+ * const check = ajv.compile({ type: 'object', required: ['query'] });
+ * console.log(check({}).valid); // false
  * ```
  */
 export function createAjvValidator(options: Options = {}): JsonSchemaValidator {
   let ajv: Ajv2020 | undefined;
   let compiles = 0;
   return {
+    async load() {
+      await loadAjv();
+    },
     compile(schema) {
       // Every validator an Ajv instance compiles keeps the whole instance (all its schemas and code)
       // alive; a fresh instance every few dozen compiles lets validators of removed tools go.
       if (ajv === undefined || compiles >= COMPILES_PER_INSTANCE) {
-        const { Ajv2020: Engine } = loadAjv();
-        ajv = new Engine({
+        const engine = loadedAjv();
+        if (engine === undefined)
+          throw new Error('Ajv is not loaded yet: await the validator’s load() before its first compile.');
+        ajv = new engine.Ajv2020({
           allErrors: true,
           strict: false,
           logger: false,
           ...options,
           code: { regExp: linearRegExp, ...options.code },
         });
-        loadAddFormats()(ajv);
+        engine.addFormats(ajv);
         useLinearUniqueItems(ajv);
         compiles = 0;
       }

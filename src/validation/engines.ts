@@ -1,32 +1,71 @@
-import { createRequire } from 'node:module';
+import type * as CfworkerModule from '@cfworker/json-schema';
 import type * as AjvModule from 'ajv/dist/2020.js';
-import type * as Re2jsModule from 're2js';
 
-// Loaded on first use, not at import: an app whose tools all bring a Standard Schema never pays for
-// them. Ajv and ajv-formats ship CommonJS only; re2js ships both builds, of the same code.
-const load = createRequire(import.meta.url);
+// Loaded by dynamic `import()` on the first compile, not at import: an app whose tools all bring a
+// Standard Schema never pays for them (Ajv and ajv-formats: ~60 ms and ~1 MB of heap on Node), and
+// every bundler still sees them.
 
-let ajv: typeof AjvModule | undefined;
-let addFormats: ((ajv: AjvModule.Ajv2020) => unknown) | undefined;
-let re2js: typeof Re2jsModule | undefined;
+/** Ajv's draft 2020-12 engine and ajv-formats' plugin, once loaded. */
+export interface AjvEngine {
+  readonly Ajv2020: typeof AjvModule.Ajv2020;
+  readonly addFormats: (ajv: AjvModule.Ajv2020) => unknown;
+}
 
-/** Ajv's draft 2020-12 engine, loaded on the first schema compiled. */
-export function loadAjv(): typeof AjvModule {
-  ajv ??= load('ajv/dist/2020.js') as typeof AjvModule;
+/** A CommonJS module's `module.exports`, wherever the loader put it (Node: `default`; some bundlers: `default.default`). */
+function commonJsExport<T>(namespace: unknown, name: string): T {
+  let value = namespace as Record<string, unknown> | undefined;
+  for (let depth = 0; depth < 3 && value !== undefined; depth += 1) {
+    if (typeof value[name] === 'function') return value[name] as T;
+    if (typeof value === 'function') return value as T;
+    value = value.default as Record<string, unknown> | undefined;
+  }
+  if (typeof value === 'function') return value as T;
+  throw new Error(`could not find ${name} in the loaded module`);
+}
+
+let ajv: AjvEngine | Promise<AjvEngine> | undefined;
+
+/** Ajv and ajv-formats: loaded on the first call, the same promise (then the engine itself) after. */
+export function loadAjv(): AjvEngine | Promise<AjvEngine> {
+  ajv ??= Promise.all([import('ajv/dist/2020.js'), import('ajv-formats')]).then(
+    ([core, formats]) => {
+      ajv = {
+        Ajv2020: commonJsExport<typeof AjvModule.Ajv2020>(core, 'Ajv2020'),
+        addFormats: commonJsExport<AjvEngine['addFormats']>(formats, 'formatsPlugin'),
+      };
+      return ajv;
+    },
+    (error: unknown) => {
+      ajv = undefined; // A failed load is tried again on the next compile.
+      throw error;
+    },
+  );
   return ajv;
 }
 
-/** ajv-formats' plugin (its CommonJS export; some bundlers put it under `.default`). */
-export function loadAddFormats(): (ajv: AjvModule.Ajv2020) => unknown {
-  if (addFormats === undefined) {
-    const module = load('ajv-formats') as { default?: unknown };
-    addFormats = (module.default ?? module) as (ajv: AjvModule.Ajv2020) => unknown;
-  }
-  return addFormats;
+/** The loaded Ajv engine, or undefined before `loadAjv` has resolved. */
+export function loadedAjv(): AjvEngine | undefined {
+  return ajv instanceof Promise ? undefined : ajv;
 }
 
-/** re2js, loaded on the first `pattern` checked or compiled. */
-export function loadRe2js(): typeof Re2jsModule {
-  re2js ??= load('re2js') as typeof Re2jsModule;
-  return re2js;
+let cfworker: typeof CfworkerModule | Promise<typeof CfworkerModule> | undefined;
+
+/** @cfworker/json-schema (ESM, no code generation): loaded on the first call. */
+export function loadCfworker(): typeof CfworkerModule | Promise<typeof CfworkerModule> {
+  cfworker ??= import('@cfworker/json-schema').then(
+    (module) => {
+      cfworker = module;
+      return module;
+    },
+    (error: unknown) => {
+      cfworker = undefined;
+      throw error;
+    },
+  );
+  return cfworker;
+}
+
+/** The loaded @cfworker/json-schema, or undefined before `loadCfworker` has resolved. */
+export function loadedCfworker(): typeof CfworkerModule | undefined {
+  return cfworker instanceof Promise ? undefined : cfworker;
 }

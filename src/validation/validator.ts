@@ -11,9 +11,20 @@ export type CompiledValidator = (input: unknown) => ValidationOutcome;
 
 /**
  * A JSON Schema validator the registry compiles tool schemas with, lazily and once per tool. The
- * default uses Ajv; pass another (e.g. one without code generation) as the `validator` option.
+ * default is Ajv, or `createCfworkerValidator()` where code generation is forbidden (the `workerd`
+ * and `worker` conditions); pass another as the `validator` option.
  */
 export interface JsonSchemaValidator {
   /** Compiles `schema`; throws when the schema itself is invalid. */
   compile(schema: JsonSchema): CompiledValidator;
+  /**
+   * Loads what `compile` needs, for a validator that imports its engine on first use. The registry
+   * awaits it once, before its first compile; a validator without it compiles at once.
+   */
+  load?(): Promise<void>;
+  /**
+   * Why this validator cannot run `schema` safely, or undefined. The registry asks at `register`
+   * (cheaply: it must load nothing), so such a tool is refused there, not at its first call.
+   */
+  findUnsupported?(schema: JsonSchema): string | undefined;
 }
