@@ -12,6 +12,8 @@ describe('JSON Schema validation', () => {
     const compiled: string[] = [];
     const ajv = createAjvValidator();
     const counting: JsonSchemaValidator = {
+      // Ajv loads on first use: a wrapper passes load on, and the registry awaits it before compiling.
+      load: () => ajv.load?.() ?? Promise.resolve(),
       compile: (schema) => {
         compiled.push(JSON.stringify(schema));
         return ajv.compile(schema);
@@ -21,7 +23,8 @@ describe('JSON Schema validation', () => {
     for (let i = 0; i < 100; i += 1) registry.register(readTool(`kb.t${i}`).tool);
     expect(compiled).toHaveLength(0);
     for (let i = 0; i < 5; i += 1) await registry.invoke('kb.t7', { query: 'x' });
-    await registry.invoke('kb.t8', { query: 3 });
+    const refused = await registry.invoke('kb.t8', { query: 3 });
+    expect(refused.ok ? 'ran' : refused.code).toBe('INVALID_INPUT');
     // kb.t7 and kb.t8 have identical schemas: one compile serves both.
     expect(compiled).toHaveLength(1);
     registry.register({ ...readTool('kb.other').tool, inputSchema: { type: 'object', properties: {} } });
