@@ -1,7 +1,7 @@
 import type { OutputUnit, Schema } from '@cfworker/json-schema';
 import type { ValidationIssue } from '../result.js';
 import { withoutDraftMarker } from './draft-marker.js';
-import { loadCfworker, loadedCfworker } from './engines.js';
+import { type CfworkerEngine, loadCfworker, loadedCfworker } from './engines.js';
 import { linearRegExp, runsLinearInV8 } from './patterns.js';
 import type { JsonSchemaValidator } from './validator.js';
 
@@ -9,35 +9,59 @@ import type { JsonSchemaValidator } from './validator.js';
 const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
 /** Keywords whose values map names to schemas: a key there is a name, even `pattern` or `enum`. */
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
-/** The `format` under which a rewritten `pattern` runs; the pattern's source follows it. */
+/** The prefixes of the `format`s this validator adds to cfworker's table; the pattern or the format's name follows. */
 const PATTERN_FORMAT = 'graded-tools:pattern:';
+const AJV_FORMAT = 'graded-tools:format:';
 
 const VALID = Object.freeze({ valid: true as const });
 
+/** A string check from ajv-formats' table (a regex, a function, or `{ validate }` of either); undefined for a number format. */
+function toStringCheck(definition: unknown): ((text: string) => boolean) | undefined {
+  if (typeof definition === 'function') return definition as (text: string) => boolean;
+  if (definition instanceof RegExp) return (text) => definition.test(text);
+  const format = definition as { type?: string; validate?: unknown };
+  if (typeof format !== 'object' || format === null || format.type === 'number') return undefined;
+  return toStringCheck(format.validate);
+}
+
+/** The name under which ajv-formats' check for `format` sits in cfworker's table; `format` itself when it has none. */
+function ajvFormat(format: string, engine: CfworkerEngine): string {
+  const name = `${AJV_FORMAT}${format}`;
+  if (engine.cfworkerFormats[name] !== undefined) return name;
+  const check = Object.hasOwn(engine.ajvFormats, format)
+    ? toStringCheck(engine.ajvFormats[format as keyof typeof engine.ajvFormats])
+    : undefined;
+  if (check === undefined) return format;
+  engine.cfworkerFormats[name] = check;
+  return name;
+}
+
 /**
- * A copy of `schema` whose every `pattern` is a `format` (in an added `allOf`) that runs on the linear
- * engine: cfworker would run it with `new RegExp`, which backtracks. A fresh copy also because
- * cfworker writes its own keys into the schema it is given, and tool schemas are frozen.
+ * The copy of `schema` cfworker runs. Every `pattern` becomes a `format` (in an added `allOf`) that
+ * runs on the linear engine, since cfworker's own `new RegExp` backtracks; every format ajv-formats
+ * knows becomes one that runs ajv-formats' check, so that both validators read `email` alike. A fresh
+ * copy also because cfworker writes its own keys into the schema it is given, and tool schemas are frozen.
  */
-function withLinearPatterns(node: unknown, formats: Record<string, (s: string) => boolean>): unknown {
-  if (Array.isArray(node)) return node.map((item) => withLinearPatterns(item, formats));
+function toCfworkerSchema(node: unknown, engine: CfworkerEngine): unknown {
+  if (Array.isArray(node)) return node.map((item) => toCfworkerSchema(item, engine));
   if (typeof node !== 'object' || node === null) return node;
   const out: Record<string, unknown> = {};
   let pattern: string | undefined;
   for (const [keyword, value] of Object.entries(node)) {
     if (DATA_KEYWORDS.has(keyword)) out[keyword] = value;
     else if (keyword === 'pattern' && typeof value === 'string') pattern = value;
+    else if (keyword === 'format' && typeof value === 'string') out[keyword] = ajvFormat(value, engine);
     else if (SCHEMA_MAPS.has(keyword) && typeof value === 'object' && value !== null && !Array.isArray(value))
       out[keyword] = Object.fromEntries(
-        Object.entries(value).map(([name, schema]) => [name, withLinearPatterns(schema, formats)]),
+        Object.entries(value).map(([name, schema]) => [name, toCfworkerSchema(schema, engine)]),
       );
-    else out[keyword] = withLinearPatterns(value, formats);
+    else out[keyword] = toCfworkerSchema(value, engine);
   }
   if (pattern !== undefined) {
     const name = `${PATTERN_FORMAT}${pattern}`;
-    if (formats[name] === undefined) {
+    if (engine.cfworkerFormats[name] === undefined) {
       const regExp = linearRegExp(pattern, 'u');
-      formats[name] = (text) => regExp.test(text);
+      engine.cfworkerFormats[name] = (text) => regExp.test(text);
     }
     out.allOf = [...(Array.isArray(out.allOf) ? out.allOf : []), { format: name }];
   }
@@ -68,6 +92,15 @@ function findBacktrackingKey(node: unknown, seen = new Set<object>()): string | 
   return undefined;
 }
 
+/** Ajv's words for a check this validator added: `pattern` and ajv-formats' formats. */
+function ownMessage(error: string): string {
+  const format = /^String does not match format "(.*)"\.$/s.exec(error)?.[1];
+  if (format?.startsWith(PATTERN_FORMAT))
+    return `must match pattern "${format.slice(PATTERN_FORMAT.length)}"`;
+  if (format?.startsWith(AJV_FORMAT)) return `must match format "${format.slice(AJV_FORMAT.length)}"`;
+  return error;
+}
+
 /** cfworker reports each enclosing keyword as well ("Property "a" does not match schema."): leaves only. */
 function toIssues(errors: readonly OutputUnit[]): ValidationIssue[] {
   const leaves = errors.filter(
@@ -75,10 +108,7 @@ function toIssues(errors: readonly OutputUnit[]): ValidationIssue[] {
   );
   return (leaves.length > 0 ? leaves : errors).map((error) => ({
     path: error.instanceLocation.replace(/^#/, ''),
-    message: error.error.replace(
-      new RegExp(`^String does not match format "${PATTERN_FORMAT}(.*)"\\.$`, 's'),
-      (_match, pattern: string) => `must match pattern "${pattern}"`,
-    ),
+    message: ownMessage(error.error),
   }));
 }
 
@@ -89,7 +119,8 @@ function toIssues(errors: readonly OutputUnit[]): ValidationIssue[] {
  * elsewhere. Creating it loads nothing; `load()` imports the engine (the registry awaits it once).
  *
  * Patterns run in linear time here too: every `pattern` is rewritten into a `format` that runs on
- * RE2 (or V8's RegExp where that is provably linear), since cfworker's own `new RegExp` backtracks.
+ * RE2 (or V8's RegExp where that is provably linear), since cfworker's own `new RegExp` backtracks;
+ * `email`, `uri`, `date-time` and the other string formats run ajv-formats' checks, as Ajv's do.
  * A `patternProperties` key is run by cfworker itself, so one that V8 could backtrack on is refused
  * at `register` (`findUnsupported`). cfworker checks `uniqueItems` pairwise (quadratic in the array),
  * and does not check the schema against the meta-schema: a schema Ajv refuses may compile here.
@@ -125,7 +156,7 @@ export function createCfworkerValidator(): JsonSchemaValidator {
         );
       const problem = this.findUnsupported?.(schema);
       if (problem !== undefined) throw new Error(problem);
-      const source = withLinearPatterns(withoutDraftMarker(schema), engine.format) as Schema;
+      const source = toCfworkerSchema(withoutDraftMarker(schema), engine) as Schema;
       const validator = new engine.Validator(source, '2020-12', false);
       return (input) => {
         const result = validator.validate(input);

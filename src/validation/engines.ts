@@ -1,5 +1,6 @@
 import type * as CfworkerModule from '@cfworker/json-schema';
 import type * as AjvModule from 'ajv/dist/2020.js';
+import type * as FormatsModule from 'ajv-formats/dist/formats.js';
 
 // Loaded by dynamic `import()` on the first compile, not at import: an app whose tools all bring a
 // Standard Schema never pays for them (Ajv and ajv-formats: ~60 ms and ~1 MB of heap on Node), and
@@ -48,14 +49,28 @@ export function loadedAjv(): AjvEngine | undefined {
   return ajv instanceof Promise ? undefined : ajv;
 }
 
-let cfworker: typeof CfworkerModule | Promise<typeof CfworkerModule> | undefined;
+/** @cfworker/json-schema, and ajv-formats' table of formats (plain functions and regexes, no Ajv). */
+export interface CfworkerEngine {
+  readonly Validator: typeof CfworkerModule.Validator;
+  /** cfworker's own table of formats, which its `format` keyword reads: the only hook it has. */
+  readonly cfworkerFormats: Record<string, (text: string) => boolean>;
+  readonly ajvFormats: typeof FormatsModule.fullFormats;
+}
 
-/** @cfworker/json-schema (ESM, no code generation): loaded on the first call. */
-export function loadCfworker(): typeof CfworkerModule | Promise<typeof CfworkerModule> {
-  cfworker ??= import('@cfworker/json-schema').then(
-    (module) => {
-      cfworker = module;
-      return module;
+let cfworker: CfworkerEngine | Promise<CfworkerEngine> | undefined;
+
+/** @cfworker/json-schema (no code generation) and ajv-formats' formats: loaded on the first call. */
+export function loadCfworker(): CfworkerEngine | Promise<CfworkerEngine> {
+  cfworker ??= Promise.all([import('@cfworker/json-schema'), import('ajv-formats/dist/formats.js')]).then(
+    ([engine, formats]) => {
+      cfworker = {
+        Validator: engine.Validator,
+        cfworkerFormats: engine.format,
+        ajvFormats:
+          (formats as { fullFormats?: unknown; default?: { fullFormats?: unknown } }).fullFormats ??
+          (formats as { default: { fullFormats: unknown } }).default.fullFormats,
+      } as CfworkerEngine;
+      return cfworker;
     },
     (error: unknown) => {
       cfworker = undefined;
@@ -65,7 +80,7 @@ export function loadCfworker(): typeof CfworkerModule | Promise<typeof CfworkerM
   return cfworker;
 }
 
-/** The loaded @cfworker/json-schema, or undefined before `loadCfworker` has resolved. */
-export function loadedCfworker(): typeof CfworkerModule | undefined {
+/** The loaded cfworker engine, or undefined before `loadCfworker` has resolved. */
+export function loadedCfworker(): CfworkerEngine | undefined {
   return cfworker instanceof Promise ? undefined : cfworker;
 }

@@ -1,0 +1,315 @@
+import fc from 'fast-check';
+import { type CompiledValidator, createAjvValidator, createCfworkerValidator } from 'graded-tools';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+// The default validator on Node, Bun and Deno (Ajv) and the one under workerd (cfworker) must accept
+// and refuse the same inputs: a tool's contract cannot depend on where it runs. Messages may differ.
+const ajv = createAjvValidator();
+const cfworker = createCfworkerValidator();
+beforeAll(async () => {
+  await Promise.all([ajv.load?.(), cfworker.load?.()]);
+});
+
+type Schema = Record<string, unknown>;
+
+function both(schema: Schema): [CompiledValidator, CompiledValidator] {
+  return [ajv.compile(schema), cfworker.compile(schema)];
+}
+
+/** The inputs on which the two validators disagree, with each one's verdict. */
+function disagreements(schema: Schema, inputs: readonly unknown[]) {
+  const [byAjv, byCfworker] = both(schema);
+  return inputs
+    .map((input) => ({ input, ajv: byAjv(input).valid, cfworker: byCfworker(input).valid }))
+    .filter((row) => row.ajv !== row.cfworker);
+}
+
+const STRINGS = [
+  '',
+  'a',
+  'abc',
+  'ABC',
+  'aaa!',
+  ' x ',
+  'line\nbreak',
+  'é',
+  '😀😀',
+  'ann@example.com',
+  'a@b',
+  'not an email',
+  'https://example.com/a?b=1#c',
+  'mailto:ann@example.com',
+  'urn:isbn:0451450523',
+  'relative/path',
+  '//host/path',
+  'http://[::1]:80/',
+  '2024-02-29T12:00:00Z',
+  '2024-01-01T12:00:00.123+01:00',
+  '2024-01-01t12:00:00z',
+  '2023-02-29T12:00:00Z',
+  '2024-01-01T25:00:00Z',
+  '2024-01-01 12:00:00Z',
+  '2024-01-01',
+  '123',
+  'AB-123',
+];
+// No number from 1e21 up: see the differences below.
+const NUMBERS = [0, 1, -1, 2, 1.5, -0.5, 3, 10, 100, 2 ** 53, 0.1];
+
+/** The schemas of the validator tests (validators, patterns, unique-items), with their inputs. */
+const FIXED: [string, Schema, unknown[]][] = [
+  [
+    'formats, enums and a draft-07 marker',
+    {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { email: { type: 'string', format: 'email' }, kind: { enum: ['lead', 'customer'] } },
+      required: ['email'],
+    },
+    [{ email: 'a@b.co', kind: 'lead' }, { email: 'nope', kind: 'boss' }, {}, { email: 'a@b.co' }, null, []],
+  ],
+  [
+    'an integer with a default, never coerced',
+    { type: 'object', properties: { n: { type: 'integer', default: 3 } } },
+    [{}, { n: 3 }, { n: '3' }, { n: 3.5 }, { n: 3.0 }],
+  ],
+  [
+    'required, additionalProperties false',
+    {
+      type: 'object',
+      properties: { query: { type: 'string' } },
+      required: ['query'],
+      additionalProperties: false,
+    },
+    [{ query: 'x' }, { query: 3 }, {}, { query: 'x', more: 1 }],
+  ],
+  [
+    'patterns with ECMAScript meaning for ., \\s, \\u escapes, classes and named groups',
+    {
+      type: 'object',
+      properties: {
+        line: { type: 'string', pattern: '^.+$' },
+        space: { type: 'string', pattern: '^\\s+$' },
+        nonSpace: { type: 'string', pattern: '^\\S+$' },
+        code: { type: 'string', pattern: '^(?<area>[A-Z]{2})-\\d{3}[\\s\\u00e9]?$' },
+        word: { type: 'string', pattern: 'dup' },
+      },
+    },
+    [
+      { line: 'abc' },
+      { line: 'a\nb' },
+      { line: 'a\u2028b' },
+      { space: ' \u00a0\t' },
+      { space: 'x' },
+      { nonSpace: 'a\u3000b' },
+      { code: 'AB-123' },
+      { code: 'AB-123é' },
+      { code: 'ab-123' },
+      { word: 'a dup b' },
+      { word: 'dupe' },
+      { word: 'du p' },
+    ],
+  ],
+  [
+    'a backtracking pattern, on the linear engine in both',
+    { type: 'object', properties: { q: { type: 'string', pattern: '^(a+)+$' } } },
+    [{ q: 'aaaa' }, { q: `${'a'.repeat(28)}!` }, { q: '' }],
+  ],
+  [
+    'uniqueItems over objects in any key order and look-alikes',
+    { type: 'object', properties: { tags: { type: 'array', uniqueItems: true } } },
+    [
+      {
+        tags: [
+          { a: 1, b: 2 },
+          { b: 2, a: 1 },
+        ],
+      },
+      { tags: [1, '1'] },
+      { tags: [1, 1.0] },
+      { tags: [{}, []] },
+      { tags: [null, 0, false, ''] },
+      {
+        tags: [
+          [1, 2],
+          [2, 1],
+        ],
+      },
+      { tags: [{ a: [1] }, { a: [1] }] },
+    ],
+  ],
+  [
+    'uniqueItems false with typed items',
+    {
+      type: 'object',
+      properties: { tags: { type: 'array', uniqueItems: false, items: { type: 'string' } } },
+    },
+    [{ tags: ['a', 'a'] }, { tags: ['a', 1] }],
+  ],
+  [
+    '$ref into $defs, draft-07 definitions and a shared $id',
+    {
+      $id: 'https://example.com/args',
+      type: 'object',
+      $defs: { id: { type: 'string', minLength: 2 } },
+      definitions: { n: { type: 'number', minimum: 0 } },
+      properties: { id: { $ref: '#/$defs/id' }, n: { $ref: '#/definitions/n' } },
+    },
+    [{ id: 'ab', n: 0 }, { id: 'a' }, { n: -1 }, { id: 3 }],
+  ],
+  [
+    'strings measured in code points, not UTF-16 units',
+    { type: 'string', minLength: 2, maxLength: 2 },
+    ['😀😀', '😀', 'ab', 'abc'],
+  ],
+];
+
+/**
+ * A generated schema, at most a few levels deep, over the keywords tool schemas use; `$ref` only when
+ * `withRef` (the schema it points at has none, so that no reference loops).
+ */
+const schemaArb = (withRef: boolean): fc.Arbitrary<Schema> =>
+  fc.letrec<{ schema: Schema }>((tie) => {
+    const leaf = fc.oneof(
+      fc
+        .constantFrom('string', 'number', 'integer', 'boolean', 'null', 'array', 'object')
+        .map((type) => ({ type })),
+      fc
+        .record({ minLength: fc.nat(3), maxLength: fc.integer({ min: 1, max: 6 }) }, { requiredKeys: [] })
+        .map((bounds) => ({ type: 'string', ...bounds })),
+      fc
+        .constantFrom(
+          '^[a-z]+$',
+          '^(a|b)*c?$',
+          '\\d{3}',
+          '^\\s*x',
+          '^.$',
+          '^[^@]+@',
+          'é',
+          '^(a+)+$',
+          '^\\S+$',
+        )
+        .map((pattern) => ({ type: 'string', pattern })),
+      fc.constantFrom('email', 'uri', 'date-time').map((format) => ({ type: 'string', format })),
+      fc.record(
+        {
+          type: fc.constantFrom('number', 'integer'),
+          minimum: fc.constantFrom(-1, 0, 1.5, 2),
+          maximum: fc.constantFrom(0, 2, 10),
+          exclusiveMinimum: fc.constantFrom(0, 1),
+          multipleOf: fc.constantFrom(1, 0.5, 3),
+        },
+        { requiredKeys: ['type'] },
+      ),
+      fc
+        .array(fc.constantFrom<unknown>('a', 'abc', 1, 1.5, null, true, { a: 1 }, [1]), {
+          minLength: 1,
+          maxLength: 3,
+        })
+        .map((values) => ({ enum: values })),
+      fc.constantFrom<unknown>('a', 0, null, false, { a: 1 }, [1, 2]).map((value) => ({ const: value })),
+      ...(withRef ? [fc.constant({ $ref: '#/$defs/shared' })] : []),
+    );
+    return {
+      schema: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        leaf,
+        fc
+          .record({
+            properties: fc.dictionary(fc.constantFrom('a', 'b', 'c'), tie('schema'), { maxKeys: 3 }),
+            required: fc.subarray(['a', 'b', 'c']),
+            additionalProperties: fc.oneof(fc.boolean(), tie('schema')),
+          })
+          .map((parts) => ({ type: 'object', ...parts })),
+        fc
+          .record(
+            { items: tie('schema'), uniqueItems: fc.boolean(), minItems: fc.nat(2) },
+            { requiredKeys: ['items'] },
+          )
+          .map((parts) => ({ type: 'array', ...parts })),
+        fc.array(tie('schema'), { minLength: 1, maxLength: 3 }).map((anyOf) => ({ anyOf })),
+        fc.array(tie('schema'), { minLength: 1, maxLength: 3 }).map((oneOf) => ({ oneOf })),
+        fc.array(tie('schema'), { minLength: 1, maxLength: 3 }).map((allOf) => ({ allOf })),
+        tie('schema').map((not) => ({ not })),
+      ),
+    };
+  }).schema;
+
+/** A root schema: the generated one, with what a `$ref` in it points at. */
+const rootArb = fc
+  .tuple(schemaArb(true), schemaArb(false))
+  .map(([schema, shared]) => ({ ...schema, $defs: { shared } }) as Schema);
+
+/** JSON inputs over the same few keys, strings and numbers the schemas talk about. */
+const inputArb: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small' },
+    fc.constantFrom(...STRINGS),
+    fc.string({ maxLength: 6 }),
+    fc.constantFrom(...NUMBERS),
+    fc.integer({ min: -5, max: 5 }),
+    fc.constantFrom(null, true, false),
+    fc.array(tie('value'), { maxLength: 4 }),
+    // Parsed JSON has prototypes: objects without one are listed as a difference below.
+    fc.dictionary(fc.constantFrom('a', 'b', 'c', 'd'), tie('value'), { maxKeys: 4, noNullPrototype: true }),
+  ),
+})).value;
+
+describe('Ajv and cfworker accept and refuse the same inputs', () => {
+  it.each(FIXED)('for %s', (_name, schema, inputs) => {
+    expect(disagreements(schema, inputs)).toEqual([]);
+  });
+
+  it('for a generated corpus of schemas and inputs', () => {
+    const verdicts = { valid: 0, invalid: 0 };
+    fc.assert(
+      fc.property(rootArb, fc.array(inputArb, { minLength: 1, maxLength: 12 }), (schema, inputs) => {
+        expect(disagreements(schema, inputs)).toEqual([]);
+        const [byAjv] = both(schema);
+        for (const input of inputs) verdicts[byAjv(input).valid ? 'valid' : 'invalid'] += 1;
+      }),
+      { numRuns: Number(process.env.DIFF_RUNS ?? 400) },
+    );
+    // A corpus the schemas all refuse (or all take) would agree for nothing: both verdicts are common.
+    const share = verdicts.valid / (verdicts.valid + verdicts.invalid);
+    expect(share).toBeGreaterThan(0.15);
+    expect(share).toBeLessThan(0.85);
+  });
+});
+
+/** Where the two truly differ: each one checked, so that the list stays true. */
+describe('Ajv and cfworker differ only where listed', () => {
+  it('multipleOf from 1e21 up: Ajv reads 1e21 / 1 back through parseInt ("1e+21" → 1), cfworker by the spec', () => {
+    expect(disagreements({ type: 'number', multipleOf: 1 }, [1e21, 3e21, 1e20])).toEqual([
+      { input: 1e21, ajv: false, cfworker: true },
+      { input: 3e21, ajv: false, cfworker: true },
+    ]);
+  });
+
+  it('an object without a prototype against const or enum: Ajv’s deep-equal compares constructors too', () => {
+    const bare = Object.assign(Object.create(null) as object, { a: 1 });
+    expect(disagreements({ const: { a: 1 } }, [bare, { a: 1 }])).toEqual([
+      { input: bare, ajv: false, cfworker: true },
+    ]);
+  });
+
+  it('number formats (int32, int64, float, double): Ajv checks them, cfworker reads format on strings only', () => {
+    // The spec makes format an annotation by default (2020-12, 7.2.1): either reading is allowed.
+    expect(disagreements({ type: 'number', format: 'int32' }, [2 ** 40, 3])).toEqual([
+      { input: 2 ** 40, ajv: false, cfworker: true },
+    ]);
+  });
+
+  it('a schema that breaks the meta-schema: Ajv refuses it at compile, cfworker compiles it', () => {
+    // The registry answers SCHEMA_ERROR for the first; the second refuses every input whose type it cannot name.
+    const broken = { type: 'object', properties: { n: { type: 'strin' } } };
+    expect(() => ajv.compile(broken)).toThrow(/must be equal to one of the allowed values/);
+    expect(cfworker.compile(broken)({ n: 'x' }).valid).toBe(false);
+  });
+
+  it('a patternProperties key V8 could backtrack on: Ajv runs it on RE2, cfworker refuses it at register', () => {
+    const schema = { type: 'object', patternProperties: { '^(a+)+$': { type: 'integer' } } };
+    expect(ajv.compile(schema)({ aa: 'x' }).valid).toBe(false);
+    expect(cfworker.findUnsupported?.(schema)).toContain('^(a+)+$');
+  });
+});
