@@ -23,9 +23,9 @@ export default defineConfig({
     dbos: 'src/integrations/dbos/index.ts',
     cedar: 'src/integrations/cedar/index.ts',
     slack: 'src/integrations/slack/index.ts',
-    // What package.json `imports` maps `#default-validator` to: Ajv, or cfworker under workerd/worker.
-    'default-validator': 'src/validation/default-validator.ts',
-    'default-validator.workerd': 'src/validation/default-validator.workerd.ts',
+    // What package.json `imports` maps `#ajv-engine` to: Ajv's loader, or under workerd/worker a refusal.
+    'ajv-engine': 'src/validation/ajv-engine.ts',
+    'ajv-engine.workerd': 'src/validation/ajv-engine.workerd.ts',
     // The `graded-tools` bin; its `#!/usr/bin/env node` line is kept and the file made executable.
     cli: 'src/cli/index.ts',
   },
@@ -33,8 +33,8 @@ export default defineConfig({
   platform: 'node',
   target: 'node20',
   dts: true,
-  // `#default-validator` stays an import, resolved by the consumer's runtime or bundler by condition.
-  deps: { onlyBundle: ['@standard-schema/spec'], neverBundle: ['#default-validator'] },
+  // `#ajv-engine` stays an import, resolved by the consumer's runtime or bundler by condition.
+  deps: { onlyBundle: ['@standard-schema/spec'], neverBundle: ['#ajv-engine'] },
   clean: true,
   sourcemap: true,
 });

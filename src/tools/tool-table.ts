@@ -1,5 +1,3 @@
-// Ajv on Node, Bun and Deno; a validator without code generation under `workerd` and `worker` (package.json `imports`).
-import { createDefaultValidator } from '#default-validator';
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import type { JsonSchema } from '../json-schema.js';
 import type { GateSnapshot } from '../policy/call-context.js';
@@ -7,6 +5,7 @@ import { isAvailableIn, isModelCallable } from '../policy/gates.js';
 import type { SideEffect } from '../tool.js';
 import type { ToolInfo } from '../tool-info.js';
 import { describeThrown } from '../util/describe-thrown.js';
+import { createDefaultValidator } from '../validation/default-validator.js';
 import type { CompiledValidator, JsonSchemaValidator } from '../validation/validator.js';
 import { type FunctionSchema, toModelParameters } from './function-schema.js';
 import { ModelListCache } from './model-list.js';

@@ -1,7 +1,7 @@
 import type { Ajv2020, ErrorObject, Options } from 'ajv/dist/2020.js';
+import { loadAjv, loadedAjv } from '#ajv-engine';
 import type { ValidationIssue } from '../result.js';
 import { withoutDraftMarker } from './draft-marker.js';
-import { loadAjv, loadedAjv } from './engines.js';
 import { linearRegExp } from './patterns.js';
 import { useLinearUniqueItems } from './unique-items.js';
 import type { JsonSchemaValidator } from './validator.js';

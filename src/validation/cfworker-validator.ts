@@ -1,7 +1,7 @@
 import type { OutputUnit, Schema } from '@cfworker/json-schema';
 import type { ValidationIssue } from '../result.js';
+import { type CfworkerEngine, loadCfworker, loadedCfworker } from './cfworker-engine.js';
 import { withoutDraftMarker } from './draft-marker.js';
-import { type CfworkerEngine, loadCfworker, loadedCfworker } from './engines.js';
 import { linearRegExp, runsLinearInV8 } from './patterns.js';
 import type { JsonSchemaValidator } from './validator.js';
 

@@ -1,10 +1,12 @@
+import { generatesCode } from '#ajv-engine';
 import { createAjvValidator } from './ajv-validator.js';
+import { createCfworkerValidator } from './cfworker-validator.js';
 import type { JsonSchemaValidator } from './validator.js';
 
-// What `#default-validator` resolves to on Node, Bun and Deno (package.json `imports`); the
-// `workerd` and `worker` conditions get default-validator.workerd.ts instead.
-
-/** The registry's validator when none is given: Ajv, the fastest where code generation is allowed. */
+/**
+ * The registry's validator when none is given: Ajv where code generation is allowed (the fastest), and
+ * cfworker under the `workerd` and `worker` conditions, where it is not (`#ajv-engine` decides).
+ */
 export function createDefaultValidator(): JsonSchemaValidator {
-  return createAjvValidator();
+  return generatesCode ? createAjvValidator() : createCfworkerValidator();
 }

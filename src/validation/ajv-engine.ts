@@ -1,10 +1,12 @@
-import type * as CfworkerModule from '@cfworker/json-schema';
 import type * as AjvModule from 'ajv/dist/2020.js';
-import type * as FormatsModule from 'ajv-formats/dist/formats.js';
 
+// What `#ajv-engine` resolves to on Node, Bun and Deno (package.json `imports`); the `workerd` and
+// `worker` conditions get ajv-engine.workerd.ts, so that no bundle for them holds Ajv's code.
 // Loaded by dynamic `import()` on the first compile, not at import: an app whose tools all bring a
-// Standard Schema never pays for them (Ajv and ajv-formats: ~60 ms and ~1 MB of heap on Node), and
-// every bundler still sees them.
+// Standard Schema never pays for Ajv and ajv-formats (~60 ms and ~1 MB of heap on Node).
+
+/** True where code generation is allowed: Ajv is then the default validator, the fastest. */
+export const generatesCode = true;
 
 /** Ajv's draft 2020-12 engine and ajv-formats' plugin, once loaded. */
 export interface AjvEngine {
@@ -47,40 +49,4 @@ export function loadAjv(): AjvEngine | Promise<AjvEngine> {
 /** The loaded Ajv engine, or undefined before `loadAjv` has resolved. */
 export function loadedAjv(): AjvEngine | undefined {
   return ajv instanceof Promise ? undefined : ajv;
-}
-
-/** @cfworker/json-schema, and ajv-formats' table of formats (plain functions and regexes, no Ajv). */
-export interface CfworkerEngine {
-  readonly Validator: typeof CfworkerModule.Validator;
-  /** cfworker's own table of formats, which its `format` keyword reads: the only hook it has. */
-  readonly cfworkerFormats: Record<string, (text: string) => boolean>;
-  readonly ajvFormats: typeof FormatsModule.fullFormats;
-}
-
-let cfworker: CfworkerEngine | Promise<CfworkerEngine> | undefined;
-
-/** @cfworker/json-schema (no code generation) and ajv-formats' formats: loaded on the first call. */
-export function loadCfworker(): CfworkerEngine | Promise<CfworkerEngine> {
-  cfworker ??= Promise.all([import('@cfworker/json-schema'), import('ajv-formats/dist/formats.js')]).then(
-    ([engine, formats]) => {
-      cfworker = {
-        Validator: engine.Validator,
-        cfworkerFormats: engine.format,
-        ajvFormats:
-          (formats as { fullFormats?: unknown; default?: { fullFormats?: unknown } }).fullFormats ??
-          (formats as { default: { fullFormats: unknown } }).default.fullFormats,
-      } as CfworkerEngine;
-      return cfworker;
-    },
-    (error: unknown) => {
-      cfworker = undefined;
-      throw error;
-    },
-  );
-  return cfworker;
-}
-
-/** The loaded cfworker engine, or undefined before `loadCfworker` has resolved. */
-export function loadedCfworker(): CfworkerEngine | undefined {
-  return cfworker instanceof Promise ? undefined : cfworker;
 }
