@@ -17,6 +17,7 @@ describe('the root entry', () => {
         "bundleDigest",
         "canonicalJson",
         "createAjvValidator",
+        "createCfworkerValidator",
         "createMemoryStore",
         "definePlan",
         "defineTool",

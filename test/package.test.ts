@@ -10,11 +10,12 @@ const dist = join(root, 'dist');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
   exports: Record<string, { types: string; default: string } | string>;
+  imports: Record<string, Record<string, string>>;
   peerDependencies: Record<string, string>;
   peerDependenciesMeta: Record<string, { optional?: boolean }>;
 };
 
-/** Every module specifier a built file and the chunks it imports pull in. */
+/** Every module specifier a built file and the chunks it imports pull in; a `#` import under every condition. */
 function importsOf(file: string, seen = new Set<string>()): Set<string> {
   const found = new Set<string>();
   if (seen.has(file)) return found;
@@ -26,6 +27,9 @@ function importsOf(file: string, seen = new Set<string>()): Set<string> {
     const specifier = match[1] ?? match[2] ?? match[3] ?? '';
     if (specifier.startsWith('.')) {
       for (const inner of importsOf(join(dirname(file), specifier), seen)) found.add(inner);
+    } else if (specifier.startsWith('#') && pkg.imports[specifier] !== undefined) {
+      for (const target of Object.values(pkg.imports[specifier]))
+        for (const inner of importsOf(join(root, target), seen)) found.add(inner);
     } else {
       found.add(specifier);
     }
