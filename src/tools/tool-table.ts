@@ -195,7 +195,7 @@ export class ToolTable {
   #load(): Promise<string | undefined> | undefined {
     if (this.#loaded === true) return undefined;
     if (this.#loaded === undefined) {
-      let loading: Promise<void> | undefined;
+      let loading: Promise<void> | undefined; // undefined: nothing to wait for
       try {
         loading = this.#validator.load?.();
       } catch (error) {

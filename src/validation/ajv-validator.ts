@@ -46,8 +46,9 @@ export function createAjvValidator(options: Options = {}): JsonSchemaValidator {
   let ajv: Ajv2020 | undefined;
   let compiles = 0;
   return {
-    async load() {
-      await loadAjv();
+    load() {
+      const engine = loadAjv();
+      return engine instanceof Promise ? engine.then(() => undefined) : undefined;
     },
     compile(schema) {
       // Every validator an Ajv instance compiles keeps the whole instance (all its schemas and code)

@@ -139,8 +139,9 @@ function toIssues(errors: readonly OutputUnit[]): ValidationIssue[] {
  */
 export function createCfworkerValidator(): JsonSchemaValidator {
   return {
-    async load() {
-      await loadCfworker();
+    load() {
+      const engine = loadCfworker();
+      return engine instanceof Promise ? engine.then(() => undefined) : undefined;
     },
     findUnsupported(schema) {
       const key = findBacktrackingKey(schema);

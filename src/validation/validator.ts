@@ -18,10 +18,11 @@ export interface JsonSchemaValidator {
   /** Compiles `schema`; throws when the schema itself is invalid. */
   compile(schema: JsonSchema): CompiledValidator;
   /**
-   * Loads what `compile` needs, for a validator that imports its engine on first use. The registry
-   * awaits it once, before its first compile; a validator without it compiles at once.
+   * Loads what `compile` needs, for a validator that imports its engine on first use: a promise to
+   * await before the first compile, or undefined once loaded. The registry asks before its first
+   * compile; a validator without it compiles at once.
    */
-  load?(): Promise<void>;
+  load?(): Promise<void> | undefined;
   /**
    * Why this validator cannot run `schema` safely, or undefined. The registry asks at `register`
    * (cheaply: it must load nothing), so such a tool is refused there, not at its first call.

@@ -75,4 +75,13 @@ describe('a validator that loads its engine on first use', () => {
     void registry.invoke('kb.search', { query: 'second' });
     expect(calls).toEqual([{ query: 'first' }, { query: 'second' }]);
   });
+
+  it('runs a new registry’s first call in the same tick once the process has the engine', async () => {
+    expect((await new ToolRegistry().register(readTool().tool).invoke('kb.search', { query: 'x' })).ok).toBe(
+      true,
+    );
+    const { tool, calls } = readTool();
+    void new ToolRegistry().register(tool).invoke('kb.search', { query: 'fresh' });
+    expect(calls).toEqual([{ query: 'fresh' }]);
+  });
 });
