@@ -1,4 +1,5 @@
 import type { OutputUnit, Schema } from '@cfworker/json-schema';
+import type { JsonSchema } from '../json-schema.js';
 import type { ValidationIssue } from '../result.js';
 import { type CfworkerEngine, loadCfworker, loadedCfworker } from './cfworker-engine.js';
 import { withoutDraftMarker } from './draft-marker.js';
@@ -138,24 +139,25 @@ function toIssues(errors: readonly OutputUnit[]): ValidationIssue[] {
  * ```
  */
 export function createCfworkerValidator(): JsonSchemaValidator {
+  const findUnsupported = (schema: JsonSchema): string | undefined => {
+    const key = findBacktrackingKey(schema);
+    return key === undefined
+      ? undefined
+      : `the patternProperties key ${JSON.stringify(key)} could backtrack in this validator, which runs those keys with V8's RegExp: anchor it with ^ and keep it to one path per character (no groups or alternation), or use a property name and \`pattern\` on its value.`;
+  };
   return {
     load() {
       const engine = loadCfworker();
       return engine instanceof Promise ? engine.then(() => undefined) : undefined;
     },
-    findUnsupported(schema) {
-      const key = findBacktrackingKey(schema);
-      return key === undefined
-        ? undefined
-        : `the patternProperties key ${JSON.stringify(key)} could backtrack in this validator, which runs those keys with V8's RegExp: anchor it with ^ and keep it to one path per character (no groups or alternation), or use a property name and \`pattern\` on its value.`;
-    },
+    findUnsupported,
     compile(schema) {
       const engine = loadedCfworker();
       if (engine === undefined)
         throw new Error(
           '@cfworker/json-schema is not loaded yet: await the validator’s load() before its first compile.',
         );
-      const problem = this.findUnsupported?.(schema);
+      const problem = findUnsupported(schema);
       if (problem !== undefined) throw new Error(problem);
       const source = toCfworkerSchema(withoutDraftMarker(schema), engine) as Schema;
       const validator = new engine.Validator(source, '2020-12', false);
