@@ -72,7 +72,7 @@ const firstCall = `
 `;
 
 // re2js is imported with the root entry (register refuses a pattern RE2 cannot run, synchronously):
-// ~20 ms and ~0.6 MB of heap, measured by bench/import-cost.ts. The JSON Schema engines are not.
+// 0.6 MB of heap and under 10 ms, measured with bench/import-cost.ts. The JSON Schema engines are not.
 describe.skipIf(!existsSync(built))('the built root entry loads its validators on first use', () => {
   it('loads re2js at import, and no Ajv, ajv-formats or cfworker, nor for a Standard Schema tool', () => {
     const loaded = enginesLoadedAfter(`
