@@ -12,7 +12,8 @@ const pagesUnder = (dir) =>
   readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
     .map((entry) => relative(docs, join(entry.parentPath, entry.name)))
-    .filter((path) => !path.startsWith('.vitepress') && path !== 'README.md')
+    // The Chinese API pages only point to the English ones.
+    .filter((path) => !path.startsWith('.vitepress') && !path.startsWith('zh-CN/api/'))
     .sort();
 
 const titleOf = (text, fallback) => {

@@ -32,8 +32,10 @@ export default {
   hidePageHeader: true,
   useCodeBlocks: true,
   parametersFormat: 'table',
-  interfacePropertiesFormat: 'table',
-  typeDeclarationFormat: 'table',
+  // A property's description reads as text, not squeezed into a table column (the types are long).
+  interfacePropertiesFormat: 'list',
+  classPropertiesFormat: 'list',
+  typeDeclarationFormat: 'list',
   sanitizeComments: true,
   validation: { notExported: false, invalidLink: true, rewrittenLink: true },
   skipErrorChecking: true,

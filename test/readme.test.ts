@@ -21,7 +21,7 @@ const docsPages = () =>
   readdirSync(join(root, 'docs'), { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
     .map((entry) => relative(root, join(entry.parentPath, entry.name)))
-    .filter((path) => !/^docs\/(api|\.vitepress)\//.test(path))
+    .filter((path) => !/^docs\/((zh-CN\/)?api|\.vitepress)\//.test(path))
     .sort();
 
 describe('README and docs', () => {

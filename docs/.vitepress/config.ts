@@ -3,19 +3,22 @@ import { join } from 'node:path';
 import { type DefaultTheme, defineConfig } from 'vitepress';
 
 // The API reference is generated from the types by TypeDoc (`npm run docs:api`) into docs/api, with its
-// sidebar; each subpath (`graded-tools/sqlite`, …) becomes a top-level entry of its own.
+// sidebar: one entry per import path (`graded-tools`, `graded-tools/sqlite`, …).
 const apiSidebarFile = join(import.meta.dirname, '..', 'api', 'typedoc-sidebar.json');
+// Not collapsible: a collapsible group's header is a button holding a link (axe: nested-interactive).
+const withoutCollapse = (items: DefaultTheme.SidebarItem[]): DefaultTheme.SidebarItem[] =>
+  items.map(({ collapsed: _, items: children, ...item }) =>
+    children === undefined || children.length === 0 ? item : { ...item, items: withoutCollapse(children) },
+  );
 const apiSidebar = (): DefaultTheme.SidebarItem[] => {
   if (!existsSync(apiSidebarFile)) return [];
   const [root, ...rest] = JSON.parse(readFileSync(apiSidebarFile, 'utf8')) as DefaultTheme.SidebarItem[];
-  if (root === undefined) return rest;
-  const subpaths = (root.items ?? []).filter((item) => item.link !== undefined);
-  const kinds = (root.items ?? []).filter((item) => item.link === undefined);
-  return [
-    { text: 'graded-tools', link: root.link, collapsed: false, items: kinds },
-    ...subpaths.map((item) => ({ ...item, text: `graded-tools/${item.text}`, collapsed: true })),
+  if (root === undefined) return withoutCollapse(rest);
+  const subpaths = (root.items ?? []).map((item) => ({ ...item, text: `graded-tools/${item.text}` }));
+  return withoutCollapse([
+    { text: 'Import paths', items: [{ text: 'graded-tools', link: root.link ?? '/api/' }, ...subpaths] },
     ...rest,
-  ];
+  ]);
 };
 
 type Words = {
@@ -130,7 +133,6 @@ const sidebar = (prefix: string, words: Words, apiText: string): DefaultTheme.Si
     { text: words.more, items: ['guide/deploying', 'guide/runtimes', 'benchmarks', 'agentdojo', 'guide/development'].map(item) },
     {
       text: words.providers,
-      collapsed: false,
       items: [
         'integrations/',
         'integrations/openai',
@@ -143,17 +145,14 @@ const sidebar = (prefix: string, words: Words, apiText: string): DefaultTheme.Si
     },
     {
       text: words.frameworks,
-      collapsed: false,
       items: ['integrations/openai-agents', 'integrations/langchain', 'integrations/mastra'].map(item),
     },
     {
       text: words.stores,
-      collapsed: false,
       items: ['integrations/memory', 'integrations/sqlite', 'integrations/postgres', 'integrations/d1'].map(item),
     },
     {
       text: words.integrations,
-      collapsed: false,
       items: [
         'integrations/console',
         'integrations/notify',
@@ -164,7 +163,7 @@ const sidebar = (prefix: string, words: Words, apiText: string): DefaultTheme.Si
         'integrations/cli',
       ].map(item),
     },
-    { text: apiText, link: '/api/', items: [] },
+    { text: apiText, link: '/api/' },
   ];
 };
 
@@ -176,7 +175,8 @@ export default defineConfig({
   srcExclude: ['README.md'],
   lastUpdated: false,
   cleanUrls: false,
-  markdown: { theme: { light: 'github-light', dark: 'github-dark' } },
+  // High-contrast code colours: github-light's comments and punctuation fall under 4.5:1 (axe: color-contrast).
+  markdown: { theme: { light: 'github-light-high-contrast', dark: 'github-dark-high-contrast' } },
   locales: {
     root: {
       label: 'English',
@@ -217,6 +217,12 @@ export default defineConfig({
     search: {
       provider: 'local',
       options: {
+        // A guide page explains; the API reference lists. For the same words, the explanation comes first.
+        miniSearch: {
+          searchOptions: {
+            boostDocument: (id: string) => (id.startsWith('/api/') || id.startsWith('/zh-CN/api/') ? 0.1 : 1),
+          },
+        },
         locales: {
           'zh-CN': {
             translations: {
