@@ -30,6 +30,8 @@ export default {
   excludeExternals: true,
   hideBreadcrumbs: true,
   hidePageHeader: true,
+  // Links carry the plugin's own anchors; named anchors make them land whatever VitePress calls the heading.
+  useHTMLAnchors: true,
   useCodeBlocks: true,
   parametersFormat: 'table',
   // A property's description reads as text, not squeezed into a table column (the types are long).

@@ -47,7 +47,7 @@ const open = async (path: string, width = 1280): Promise<Page> => {
 
 /** The page's heading as a person reads it (without the zero-width space of its `#` anchor). */
 const h1Of = async (page: Page) =>
-  (await page.locator('.vp-doc h1').first().innerText()).replace(/\u200b/g, '').trim();
+  ((await page.locator('.vp-doc h1').first().textContent()) ?? '').replace(/\u200b/g, '').trim();
 
 /** The path of the page's URL with its `.html` and any `index.html`, so `/a/` and `/a/index.html` match. */
 const pathOf = (href: string) => new URL(href, site.url).pathname.replace(/(index)?\.html$/, '');
@@ -109,7 +109,8 @@ describe('search', PATIENT_POLLS, () => {
     expect(href).toMatch(/^\/guide\/confirming\.html#/);
     await first.click();
     await expect.poll(() => pathOf(page.url())).toBe('/guide/confirming');
-    expect(await page.locator('.vp-doc').innerText()).toMatch(/quorum/i);
+    await expect.poll(() => h1Of(page)).toBe('Confirming sends');
+    expect(await page.locator('.vp-doc').textContent()).toMatch(/quorum/i);
     await page.close();
   });
 
