@@ -176,7 +176,29 @@ export default defineConfig({
   lastUpdated: false,
   cleanUrls: false,
   // High-contrast code colours: github-light's comments and punctuation fall under 4.5:1 (axe: color-contrast).
-  markdown: { theme: { light: 'github-light-high-contrast', dark: 'github-dark-high-contrast' } },
+  markdown: {
+    theme: { light: 'github-light-high-contrast', dark: 'github-dark-high-contrast' },
+    // A line break inside a Chinese sentence is not a space: join the lines (as a CJK reader expects).
+    config: (md) => {
+      const cjk = /[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]/;
+      // Between a Chinese character and a Latin word or code, the space stays.
+      const latin = /[A-Za-z0-9]/;
+      md.core.ruler.push('cjk-line-breaks', (state) => {
+        for (const block of state.tokens) {
+          const inline = block.children ?? [];
+          inline.forEach((token, i) => {
+            const before = inline[i - 1]?.content.at(-1) ?? '';
+            const after = inline[i + 1]?.content.at(0) ?? '';
+            const joins = (cjk.test(before) && !latin.test(after)) || (cjk.test(after) && !latin.test(before));
+            if (token.type === 'softbreak' && joins) {
+              token.type = 'text';
+              token.content = '';
+            }
+          });
+        }
+      });
+    },
+  },
   locales: {
     root: {
       label: 'English',

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchBrowser, PATIENT_POLLS } from '../console/e2e/browser.js';
 import { type StaticSite, serveStatic } from './static-server.js';
 
@@ -16,10 +16,16 @@ const root = join(import.meta.dirname, '..', '..');
 const dist = join(root, 'docs', '.vitepress', 'dist');
 const shots = process.env.DOCS_SCREENSHOTS;
 
+/** What the tests read of the page's own globals (the project's types have no DOM). */
+interface BrowserGlobals {
+  document: { fonts: { ready: Promise<unknown> }; documentElement: { scrollWidth: number } };
+}
+
 let site: StaticSite;
 let browser: Browser;
 
 beforeAll(async () => {
+  vi.setConfig(PATIENT_POLLS);
   // TypeDoc, then VitePress, then llms.txt: a minute or two on a busy machine.
   if (!process.env.ITER)
     await promisify(execFile)('npm', ['run', 'docs:build'], {
@@ -52,7 +58,7 @@ const h1Of = async (page: Page) =>
 /** The path of the page's URL with its `.html` and any `index.html`, so `/a/` and `/a/index.html` match. */
 const pathOf = (href: string) => new URL(href, site.url).pathname.replace(/(index)?\.html$/, '');
 
-describe('navigation', PATIENT_POLLS, () => {
+describe('navigation', () => {
   it('every sidebar link of the guide opens its page, with its own heading', async () => {
     const page = await open('/guide/getting-started.html');
     const links = page.locator('.VPSidebar a.VPLink');
@@ -97,7 +103,7 @@ describe('navigation', PATIENT_POLLS, () => {
   });
 });
 
-describe('search', PATIENT_POLLS, () => {
+describe('search', () => {
   it('finds "quorum" and its result opens the page that explains it', async () => {
     const page = await open('/');
     await page.locator('#local-search button').click();
@@ -201,13 +207,16 @@ describe('accessibility and looks', () => {
 
   it.each(cases)('$name at $width px: no axe-core violations', async ({ name, path, width }) => {
     const page = await open(path, width);
-    await page.evaluate(() => document.fonts.ready);
+    await page.evaluate(() => (globalThis as unknown as BrowserGlobals).document.fonts.ready);
     if (shots !== undefined) {
       mkdirSync(shots, { recursive: true });
       await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: name.includes('home') });
     }
     // Nothing wider than the screen: a phone never scrolls sideways.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    const scrollWidth = await page.evaluate(
+      () => (globalThis as unknown as BrowserGlobals).document.documentElement.scrollWidth,
+    );
+    expect(scrollWidth).toBeLessThanOrEqual(width);
     expect(await violations(page)).toEqual([]);
     await page.close();
   });
