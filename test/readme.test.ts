@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { docsPages } from './docs/doc-pages.js';
 import { compileSnippets } from './helpers/compile-snippets.js';
 
 // The READMEs and the docs pages are what a new user copies: every TypeScript block compiles against
@@ -15,14 +16,6 @@ const blocksOf = (file: string) =>
   [...readFileSync(join(root, file), 'utf8').matchAll(/```ts\n([\s\S]*?)```/g)].map(
     (match) => match[1] ?? '',
   );
-
-/** The docs site's pages in both languages, without the generated API reference and VitePress's own folder. */
-const docsPages = () =>
-  readdirSync(join(root, 'docs'), { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)))
-    .filter((path) => !/^docs\/((zh-CN\/)?api|\.vitepress)\//.test(path))
-    .sort();
 
 describe('README and docs', () => {
   // One TypeScript program over every block and the SDKs they import: slow on a busy machine.

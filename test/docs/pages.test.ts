@@ -1,16 +1,15 @@
 // The docs site in both languages: every English page has its Chinese page, with the same headings at
 // the same levels and the same code blocks in the same order (as the READMEs are kept in step).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { docsPages } from './doc-pages.js';
 
 const docs = join(import.meta.dirname, '..', '..', 'docs');
-const english = readdirSync(docs, { withFileTypes: true, recursive: true })
-  .filter((entry) => entry.isFile() && entry.name.endsWith('.md'))
-  .map((entry) => relative(docs, join(entry.parentPath, entry.name)))
-  // Generated (the API reference, VitePress's output) or already Chinese.
-  .filter((path) => !/^(api|zh-CN|\.vitepress)\//.test(path))
-  .sort();
+// Already Chinese: the rest is English.
+const english = docsPages()
+  .map((path) => path.replace(/^docs\//, ''))
+  .filter((path) => !path.startsWith('zh-CN/'));
 
 /** Heading levels and code fences, in order: what both languages share. */
 const shapeOf = (path: string) =>
