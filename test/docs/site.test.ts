@@ -59,7 +59,10 @@ const h1Of = async (page: Page) =>
 const pathOf = (href: string) => new URL(href, site.url).pathname.replace(/(index)?\.html$/, '');
 
 describe('navigation', () => {
-  it('every sidebar link of the guide opens its page, with its own heading', async () => {
+  // A page a link: about forty, each waited for (a busy machine takes its time).
+  it('every sidebar link of the guide opens its page, with its own heading', {
+    timeout: 120_000,
+  }, async () => {
     const page = await open('/guide/getting-started.html');
     const links = page.locator('.VPSidebar a.VPLink');
     const hrefs = await links.evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href') ?? ''));
@@ -205,19 +208,23 @@ describe('accessibility and looks', () => {
   ];
   const cases = views.flatMap((view) => [1280, 390].map((width) => ({ ...view, width })));
 
-  it.each(cases)('$name at $width px: no axe-core violations', async ({ name, path, width }) => {
-    const page = await open(path, width);
-    await page.evaluate(() => (globalThis as unknown as BrowserGlobals).document.fonts.ready);
-    if (shots !== undefined) {
-      mkdirSync(shots, { recursive: true });
-      await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: name.includes('home') });
-    }
-    // Nothing wider than the screen: a phone never scrolls sideways.
-    const scrollWidth = await page.evaluate(
-      () => (globalThis as unknown as BrowserGlobals).document.documentElement.scrollWidth,
-    );
-    expect(scrollWidth).toBeLessThanOrEqual(width);
-    expect(await violations(page)).toEqual([]);
-    await page.close();
-  });
+  it.each(cases)(
+    '$name at $width px: no axe-core violations',
+    { timeout: 90_000 },
+    async ({ name, path, width }) => {
+      const page = await open(path, width);
+      await page.evaluate(() => (globalThis as unknown as BrowserGlobals).document.fonts.ready);
+      if (shots !== undefined) {
+        mkdirSync(shots, { recursive: true });
+        await page.screenshot({ path: join(shots, `${name}-${width}.png`), fullPage: name.includes('home') });
+      }
+      // Nothing wider than the screen: a phone never scrolls sideways.
+      const scrollWidth = await page.evaluate(
+        () => (globalThis as unknown as BrowserGlobals).document.documentElement.scrollWidth,
+      );
+      expect(scrollWidth).toBeLessThanOrEqual(width);
+      expect(await violations(page)).toEqual([]);
+      await page.close();
+    },
+  );
 });
