@@ -65,7 +65,7 @@ export interface RegistryOptions {
   readonly onEvent?: EventListener;
   /** The language of messages (default `'en'`); a call's `locale` overrides it. */
   readonly locale?: Locale;
-  /** The JSON Schema validator (default: Ajv). */
+  /** The JSON Schema validator (default: Ajv; `createCfworkerValidator()` under the `workerd` and `worker` conditions, where code generation is forbidden). */
   readonly validator?: JsonSchemaValidator;
   /** Timeout for tools without their own `timeoutMs` (default 30 s). */
   readonly defaultTimeoutMs?: number;
