@@ -64,6 +64,7 @@ describe('the built package', () => {
       './testing',
       './sqlite',
       './postgres',
+      './d1',
       './openai',
       './anthropic',
       './gemini',

@@ -1,4 +1,5 @@
 import type BetterSqlite3 from 'better-sqlite3';
+import type { D1Database } from './d1-dialect.js';
 import type { Pool } from 'pg';
 import { entryHash, GENESIS_HASH } from '../../audit/audit-entry.js';
 import {
@@ -107,6 +108,59 @@ export function postgresSequencer(pool: Pool, audit: string): AuditSequencer {
     let total = 0;
     for (;;) {
       const done = await one();
+      total += done;
+      if (done < SEQUENCE_BATCH) return total;
+    }
+  };
+}
+
+/** How often D1's sequencer reads again after another isolate moved the head, before giving up. */
+const D1_CONFLICTS = 20;
+
+/**
+ * D1's sequencer, safe with any number of isolates at once: read the head and the entries not yet
+ * sequenced (one batch, one snapshot), chain them here, then write the links in one batch whose first
+ * statement fails the whole batch when the head moved since the read (`json()` of non-JSON raises) —
+ * another isolate sequenced meanwhile, so read again. Entries are chained in `id` order, which is
+ * commit order (D1 has one writer).
+ */
+export function d1Sequencer(db: D1Database, audit: string, ready: () => Promise<void>): AuditSequencer {
+  const head = `SELECT seq, hash FROM ${audit} WHERE seq IS NOT NULL ORDER BY seq DESC LIMIT 1`;
+  const unsequenced = `SELECT ${UNSEQUENCED_COLUMNS} FROM ${audit} WHERE seq IS NULL ORDER BY id LIMIT ?1`;
+  const guard =
+    `SELECT CASE WHEN coalesce((SELECT max(seq) FROM ${audit}), 0) = ?1 THEN 1` +
+    ` ELSE json('graded-tools: the audit head moved') END`;
+  const link =
+    `UPDATE ${audit} SET seq = json_extract(v.value, '$[1]'), prev_hash = json_extract(v.value, '$[2]'),` +
+    ` hash = json_extract(v.value, '$[3]') FROM json_each(?1) AS v` +
+    ` WHERE ${audit}.id = json_extract(v.value, '$[0]') AND ${audit}.seq IS NULL`;
+  /** One batch: how many entries it chained, or `undefined` when another isolate moved the head. */
+  const one = async (): Promise<number | undefined> => {
+    const [last, pending] = await db.batch<AuditRow>([
+      db.prepare(head),
+      db.prepare(unsequenced).bind(SEQUENCE_BATCH),
+    ]);
+    const rows = pending?.results ?? [];
+    if (rows.length === 0) return 0;
+    const start = headOf(last?.results[0]);
+    const links = chained(start, rows).map((l) => [Number(l.id), l.seq, l.prevHash, l.hash]);
+    try {
+      await db.batch([db.prepare(guard).bind(start.seq), db.prepare(link).bind(JSON.stringify(links))]);
+      return rows.length;
+    } catch (error) {
+      if (/malformed JSON/i.test(String((error as Error)?.message))) return undefined;
+      throw error;
+    }
+  };
+  return async () => {
+    await ready();
+    let total = 0;
+    for (let conflicts = 0; ; ) {
+      const done = await one();
+      if (done === undefined) {
+        if (++conflicts > D1_CONFLICTS) throw new Error('graded-tools: could not sequence the audit log (too many concurrent sequencers)');
+        continue;
+      }
       total += done;
       if (done < SEQUENCE_BATCH) return total;
     }
