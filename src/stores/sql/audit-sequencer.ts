@@ -1,7 +1,6 @@
-import type BetterSqlite3 from 'better-sqlite3';
-import type { D1Database } from './d1-dialect.js';
 import type { Pool } from 'pg';
 import { entryHash, GENESIS_HASH } from '../../audit/audit-entry.js';
+import type { D1Database } from './d1-dialect.js';
 import {
   type AuditRow,
   type AuditSequencer,
@@ -9,6 +8,7 @@ import {
   SEQUENCE_BATCH,
   UNSEQUENCED_COLUMNS,
 } from './sql-audit.js';
+import type { SqliteDriver } from './sqlite-driver.js';
 
 /** The chain's links for `rows` (in the order given) after `head`: each entry's seq, prev_hash and hash. */
 function chained(
@@ -33,24 +33,23 @@ const headOf = (row: { seq: unknown; hash: unknown } | undefined) =>
  * it the only sequencer, and it runs synchronously, so nothing of this process runs in between. Entries
  * are chained in `id` order, which is commit order (one writer at a time).
  */
-export function sqliteSequencer(db: BetterSqlite3.Database, audit: string): AuditSequencer {
+export function sqliteSequencer(db: SqliteDriver, audit: string): AuditSequencer {
   let batch: ((limit: number) => number) | undefined;
   const prepare = () => {
     const head = db.prepare(`SELECT seq, hash FROM ${audit} WHERE seq IS NOT NULL ORDER BY seq DESC LIMIT 1`);
     const unsequenced = db.prepare(
-      `SELECT ${UNSEQUENCED_COLUMNS} FROM ${audit} WHERE seq IS NULL ORDER BY id LIMIT ?`,
+      `SELECT ${UNSEQUENCED_COLUMNS} FROM ${audit} WHERE seq IS NULL ORDER BY id LIMIT $1`,
     );
     const link = db.prepare(
-      `UPDATE ${audit} SET seq = ?, prev_hash = ?, hash = ? WHERE id = ? AND seq IS NULL`,
+      `UPDATE ${audit} SET seq = $1, prev_hash = $2, hash = $3 WHERE id = $4 AND seq IS NULL`,
     );
-    const transaction = db.transaction((limit: number) => {
-      const rows = unsequenced.all(limit) as AuditRow[];
-      const last = head.get() as { seq: unknown; hash: unknown } | undefined;
+    return db.immediate((limit: number): number => {
+      const rows = unsequenced.all([limit]) as AuditRow[];
+      const last = head.get([]) as { seq: unknown; hash: unknown } | undefined;
       for (const { id, seq, prevHash, hash } of chained(headOf(last), rows))
-        link.run(seq, prevHash, hash, Number(id));
+        link.run([seq, prevHash, hash, Number(id)]);
       return rows.length;
     });
-    return (limit: number): number => transaction.immediate(limit);
   };
   return async () => {
     batch ??= prepare();
@@ -158,7 +157,8 @@ export function d1Sequencer(db: D1Database, audit: string, ready: () => Promise<
     for (let conflicts = 0; ; ) {
       const done = await one();
       if (done === undefined) {
-        if (++conflicts > D1_CONFLICTS) throw new Error('graded-tools: could not sequence the audit log (too many concurrent sequencers)');
+        if (++conflicts > D1_CONFLICTS)
+          throw new Error('graded-tools: could not sequence the audit log (too many concurrent sequencers)');
         continue;
       }
       total += done;

@@ -80,7 +80,10 @@ export function d1Dialect({
   /** Whether `change` runs without error on its own: a batch that ends in a failure of ours, so rolls back. */
   const succeedsAlone = async (change: BoundSql): Promise<boolean> => {
     try {
-      await db.batch([bound(change.sql, change.values), db.prepare(`INSERT INTO ${marks} (token) VALUES (NULL)`)]);
+      await db.batch([
+        bound(change.sql, change.values),
+        db.prepare(`INSERT INTO ${marks} (token) VALUES (NULL)`),
+      ]);
       return false;
     } catch (error) {
       return /NOT NULL constraint failed: \S*_marks\.token/.test(String((error as Error)?.message));
