@@ -10,6 +10,7 @@ import { createD1Store, type D1Database } from 'graded-tools/d1';
 import { pendingConfirmation, storeContract } from 'graded-tools/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { quietEnv, runtimeBinary } from '../../scripts/runtimes.mjs';
+import { isAuditWriteError } from '../../src/audit/audit-chain.js';
 
 const root = join(import.meta.dirname, '..', '..');
 const nodeMajor = Number(process.versions.node.split('.')[0]);
@@ -127,6 +128,17 @@ async function inProcess(wranglerBin: string): Promise<void> {
       await store.audit.sequence();
       const entries = await store.audit.read({ afterSeq: 0, limit: 10 });
       expect(entries.map((e) => e.action)).toEqual(['created', 'rejected']);
+    });
+
+    it('commits a change with its audit entry or not at all: an entry that cannot be written undoes the claim', async () => {
+      const table = uniqueTable();
+      const store = createD1Store({ database, table });
+      const original = pendingConfirmation();
+      await store.create(original);
+      await database.prepare(`DROP TABLE "${table}_audit"`).all();
+      const claiming = store.claim(original.id, { now: Date.parse(original.createdAt) + 1 });
+      await expect(claiming).rejects.toSatisfy(isAuditWriteError);
+      expect((await createD1Store({ database, table }).get(original.id))?.status).toBe('pending');
     });
 
     it('refuses a missing or wrong database and a bad table name with a TypeError', () => {
