@@ -45,8 +45,8 @@ export interface D1ConfirmationStore extends StoreWith<Exclude<StoreCapability, 
  * export default {
  *   async fetch(request: Request, env: { DB: D1Database }): Promise<Response> {
  *     const registry = new ToolRegistry({ confirmations: createD1Store({ database: env.DB }) });
- *     const { confirmations } = await registry.confirmations.list({ status: 'pending' });
- *     return Response.json({ url: request.url, pending: confirmations.length });
+ *     const listed = await registry.confirmations.list({ status: 'pending' });
+ *     return Response.json({ url: request.url, pending: listed.ok ? listed.confirmations.length : 0 });
  *   },
  * };
  * ```
