@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ToolRegistry } from 'graded-tools';
-import { createD1Store, type D1Database } from 'graded-tools/d1';
+import { createD1Store, type D1Database, type D1PreparedStatement } from 'graded-tools/d1';
 import { pendingConfirmation, storeContract } from 'graded-tools/testing';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { quietEnv, runtimeBinary } from '../../scripts/runtimes.mjs';
@@ -115,6 +115,57 @@ async function inProcess(wranglerBin: string): Promise<void> {
       expect(entries?.map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
       const registry = new ToolRegistry({ confirmations: stores[2] ?? createD1Store({ database, table }) });
       expect(await registry.audit.verify()).toMatchObject({ ok: true, entries: 20 });
+    });
+
+    it('a sequencer whose head moved while it chained fails its write batch as a whole, reads again, and chains the rest', async () => {
+      const table = uniqueTable();
+      // Store A's database holds its first sequencing write until told to go; it records every write batch.
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const writes: { sql: string; failed: boolean }[] = [];
+      type Wrapped = D1PreparedStatement & { real: D1PreparedStatement; sql: string };
+      const wrap = (real: D1PreparedStatement, sql: string): Wrapped => ({
+        real,
+        sql,
+        bind: (...values: unknown[]) => wrap(real.bind(...values), sql),
+        all: () => real.all(),
+      });
+      const slow: D1Database = {
+        prepare: (sql) => wrap(database.prepare(sql), sql),
+        async batch<Row>(statements: D1PreparedStatement[]) {
+          const [first] = statements as Wrapped[];
+          const real = (statements as Wrapped[]).map((s) => s.real);
+          if (!first?.sql.includes('the audit head moved')) return database.batch<Row>(real);
+          if (writes.length === 0) await held;
+          try {
+            const done = await database.batch<Row>(real);
+            writes.push({ sql: first.sql, failed: false });
+            return done;
+          } catch (error) {
+            writes.push({ sql: first.sql, failed: true });
+            throw error;
+          }
+        },
+      };
+      const a = createD1Store({ database: slow, table });
+      const b = createD1Store({ database, table });
+      await b.migrate();
+      for (let i = 0; i < 3; i++) await b.create(pendingConfirmation());
+      const sequencing = a.audit.sequence();
+      // A has read the head and the three entries, and waits to write; B chains them meanwhile.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await b.audit.sequence()).toBe(3);
+      for (let i = 0; i < 2; i++) await b.create(pendingConfirmation());
+      release();
+      // A's write fails as a whole (the head is not the one it read), it reads again, chains the two new.
+      expect(await sequencing).toBe(2);
+      expect(writes.map((w) => w.failed)).toEqual([true, false]);
+      expect(await new ToolRegistry({ confirmations: b }).audit.verify()).toMatchObject({
+        ok: true,
+        entries: 5,
+      });
     });
 
     it('commits no audit entry, spent link or count for a change that changed nothing', async () => {
