@@ -3,10 +3,11 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { docsPages } from './docs/doc-pages.js';
 import { compileSnippets } from './helpers/compile-snippets.js';
 
-// The READMEs are what a new user copies: every TypeScript block compiles against the sources, and
-// the quick start prints exactly what its comments say.
+// The READMEs and the docs pages are what a new user copies: every TypeScript block compiles against
+// the sources, and the quick start prints exactly what its comments say.
 const root = join(import.meta.dirname, '..');
 const outDir = join(root, '.tmp', 'readme-quick-start');
 const readmes = ['README.md', 'README.zh-CN.md'];
@@ -16,13 +17,17 @@ const blocksOf = (file: string) =>
     (match) => match[1] ?? '',
   );
 
-describe('README', () => {
+describe('README and docs', () => {
   // One TypeScript program over every block and the SDKs they import: slow on a busy machine.
-  it('compiles every TypeScript block in both languages', { timeout: 360_000 }, () => {
-    const snippets = readmes.flatMap((readme) =>
-      blocksOf(readme).map((code, index) => ({ name: `${readme}_${index}`, code })),
+  it('compiles every TypeScript block of the READMEs and the docs pages, in both languages', {
+    timeout: 360_000,
+  }, () => {
+    const pages = docsPages();
+    expect(pages.length).toBeGreaterThanOrEqual(70);
+    const snippets = [...readmes, ...pages].flatMap((file) =>
+      blocksOf(file).map((code, index) => ({ name: `${file}_${index}`, code })),
     );
-    expect(snippets.length).toBeGreaterThanOrEqual(6);
+    expect(snippets.length).toBeGreaterThanOrEqual(100);
     expect(compileSnippets('readme', snippets)).toEqual([]);
   });
 
@@ -72,10 +77,59 @@ describe('README: what a newcomer reads first', () => {
       expect(text.indexOf('](docs/console.png)')).toBeGreaterThan(0);
       expect(text.indexOf('](docs/console.png)')).toBeLessThan(install);
       expect(text.slice(0, install)).toMatch(/propos|提议/);
-      // The contributor commands stay documented (CI runs them), below the concepts.
-      const concepts = text.search(/^## (Concepts|概念)$/m);
-      expect(text.indexOf('`npm test`')).toBeGreaterThan(concepts);
-      expect(text.lastIndexOf('`npm start`')).toBeGreaterThan(concepts);
+      // The contributor commands stay documented (CI runs them), in the last section, after what a user reads.
+      const development = text.search(/^## (Development|开发)$/m);
+      expect(development).toBeGreaterThan(text.search(/^## (Where to go next|下一步)$/m));
+      expect(text.indexOf('\n## ', development + 1)).toBe(-1);
+      expect(text.slice(development)).toContain('`npm test`');
+      expect(text.slice(development)).toContain('`npm start`');
+    },
+  );
+
+  it.each([
+    {
+      readme: 'README.md',
+      headings: [
+        'Install',
+        'Quick start',
+        'From draft to decision',
+        'Runtimes',
+        'Where to go next',
+        'Development',
+      ],
+    },
+    { readme: 'README.zh-CN.md', headings: ['安装', '快速上手', '从草稿到决定', '运行时', '下一步', '开发'] },
+  ])('$readme: a short landing, its sections in order, the rest in the docs', ({ readme, headings }) => {
+    const text = readFileSync(join(root, readme), 'utf8');
+    expect(text.split('\n').length).toBeLessThanOrEqual(250);
+    expect([...text.matchAll(/^## (.+)$/gm)].map((match) => match[1])).toEqual(headings);
+    // The details moved to the docs: the landing sends a newcomer there.
+    expect(text).toMatch(/\]\(docs\/(zh-CN\/)?guide\/getting-started\.md\)/);
+  });
+
+  it.each([
+    { readme: 'README.md', page: 'docs/guide/runtimes.md', heading: 'Runtimes' },
+    { readme: 'README.zh-CN.md', page: 'docs/zh-CN/guide/runtimes.md', heading: '运行时' },
+  ])(
+    '$readme: the runtime table names each runtime and what tests it, as the docs page does',
+    ({ readme, page, heading }) => {
+      const tableOf = (text: string) => text.split('\n').filter((line) => line.startsWith('|'));
+      const table = tableOf(sectionOf(readme, heading));
+      const rows = table.slice(2).map((line) => line.split('|').map((cell) => cell.trim()));
+      expect(rows.map((cells) => cells[1])).toEqual([
+        'Node 20 / 24',
+        'Bun 1.4',
+        'Deno 2.9',
+        expect.stringMatching(/^Cloudflare Workers/),
+      ]);
+      expect(rows.map((cells) => cells[5])).toEqual([
+        expect.stringContaining('`npm test`'),
+        '`test/runtimes/bun.test.ts`',
+        '`test/runtimes/deno.test.ts`',
+        '`test/runtimes/workerd.test.ts`',
+      ]);
+      // One table, written twice: the README's and the docs page's agree cell for cell.
+      expect(tableOf(readFileSync(join(root, page), 'utf8'))).toEqual(table);
     },
   );
 
@@ -121,14 +175,39 @@ describe('README links', () => {
     return anchors;
   };
 
-  it.each(readmes)('%s: every #link names a heading, and every linked file exists', (readme) => {
-    const text = readFileSync(join(root, readme), 'utf8');
-    const anchors = anchorsOf(text);
-    const links = [...text.matchAll(/\]\((#[^)\s]+|\.\/[^)#\s]+)\)/g)].map((match) => match[1] ?? '');
-    expect(links.length).toBeGreaterThan(10);
-    const broken = links.filter((link) =>
-      link.startsWith('#') ? !anchors.has(decodeURIComponent(link.slice(1))) : !existsSync(join(root, link)),
-    );
-    expect(broken).toEqual([]);
+  const fileLink = /^(?:\.\/)?((?:docs|examples|src|test)\/[^#]+|README[^#]*)(?:#(.+))?$/;
+
+  it.each(readmes)(
+    '%s: every #link names a heading, every linked file exists, and an #anchor into a docs page names its heading',
+    (readme) => {
+      const text = readFileSync(join(root, readme), 'utf8');
+      const anchors = anchorsOf(text);
+      const links = [...text.matchAll(/\]\(([^)\s]+)\)/g)]
+        .map((match) => match[1] ?? '')
+        .filter((link) => !/^https?:/.test(link));
+      expect(links.filter((link) => link.startsWith('docs/') && link.endsWith('.md')).length).toBeGreaterThan(
+        20,
+      );
+      const broken = links.filter((link) => {
+        if (link.startsWith('#')) return !anchors.has(decodeURIComponent(link.slice(1)));
+        const [, file = '', anchor] = fileLink.exec(link) ?? [];
+        if (file === '' || !existsSync(join(root, file))) return true;
+        return (
+          anchor !== undefined &&
+          !anchorsOf(readFileSync(join(root, file), 'utf8')).has(decodeURIComponent(anchor))
+        );
+      });
+      expect(broken).toEqual([]);
+    },
+  );
+
+  it('both READMEs link to the same docs pages, each in its own language', () => {
+    const linked = (readme: string) =>
+      [...readFileSync(join(root, readme), 'utf8').matchAll(/\]\((docs\/[^)#\s]+\.md)/g)].map(
+        (match) => match[1] ?? '',
+      );
+    const english = linked('README.md');
+    expect(linked('README.zh-CN.md')).toEqual(english.map((page) => page.replace(/^docs\//, 'docs/zh-CN/')));
+    expect(english.length).toBeGreaterThan(20);
   });
 });
