@@ -8,6 +8,7 @@ export default defineConfig({
     testing: 'src/testing/index.ts',
     sqlite: 'src/stores/sqlite.ts',
     postgres: 'src/stores/postgres.ts',
+    d1: 'src/stores/d1.ts',
     openai: 'src/adapters/openai.ts',
     anthropic: 'src/adapters/anthropic.ts',
     gemini: 'src/adapters/gemini.ts',

@@ -68,6 +68,7 @@ describe('the built package', () => {
       './testing',
       './sqlite',
       './postgres',
+      './d1',
       './openai',
       './anthropic',
       './gemini',

@@ -6,6 +6,7 @@ import { AuditLog, auditLogOf } from '../audit/audit-log.js';
 import { sqliteSequencer } from '../stores/sql/audit-sequencer.js';
 import { auditTableOf, sqlAuditChain } from '../stores/sql/sql-audit.js';
 import { sqliteDialect } from '../stores/sql/sqlite-dialect.js';
+import { sqliteDriverOf } from '../stores/sql/sqlite-driver.js';
 import { DEFAULT_TABLE, quoteTableName } from '../stores/sql/table-name.js';
 
 /** An opened log and how to let go of it. */
@@ -29,9 +30,10 @@ export async function openAudit(
     const Driver = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
     const db = new Driver(path, { readonly: true, fileMustExist: true });
     const quoted = quoteTableName(table, false);
-    const dialect = sqliteDialect({ db, table: quoted, tableName: table, syncDecisions: false });
+    const driver = sqliteDriverOf(db);
+    const dialect = sqliteDialect({ db: driver, table: quoted, tableName: table, syncDecisions: false });
     // Read-only: entries not sequenced yet cannot be sequenced here, and `verify` says how many.
-    const chain = sqlAuditChain(dialect, sqliteSequencer(db, auditTableOf(quoted)));
+    const chain = sqlAuditChain(dialect, sqliteSequencer(driver, auditTableOf(quoted)));
     return { log: new AuditLog(chain), close: async () => void db.close() };
   }
   if (spec.startsWith('postgres:') || spec.startsWith('postgresql:')) {

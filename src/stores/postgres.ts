@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import type { Pool, PoolConfig } from 'pg';
 import { postgresSequencer } from './sql/audit-sequencer.js';
 import { postgresDialect } from './sql/postgres-dialect.js';
@@ -58,16 +57,18 @@ export interface PostgresConfirmationStore extends FullConfirmationStore {
   close(): Promise<void>;
 }
 
+// Loaded once with the entry, by `import` (bundlers see it); a missing `pg` is only an error once a
+// pool is to be made, so `{ pool }` users and type-only importers never hit it.
+const pg: { readonly Pool: typeof Pool } | { readonly missing: unknown } = await import('pg').then(
+  (loaded) => ({ Pool: (loaded.default ?? loaded).Pool }),
+  (error: unknown) => ({ missing: error }),
+);
+
 function createPool(connectionString: string, config: Omit<PoolConfig, 'connectionString'> = {}): Pool {
-  let pg: typeof import('pg');
-  try {
-    pg = createRequire(import.meta.url)('pg') as typeof import('pg');
-  } catch (error) {
+  if ('missing' in pg) {
     throw new Error(
       'graded-tools/postgres needs the pg package (an optional peer dependency): npm install pg@8',
-      {
-        cause: error,
-      },
+      { cause: pg.missing },
     );
   }
   const pool = new pg.Pool({ ...config, connectionString });

@@ -70,6 +70,12 @@ export interface SqlDialect {
   isoOf(stored: unknown): string;
   /** A subquery of the strings in the JSON array text `param` (a parameter), one row each. */
   jsonTextElements(param: string): string;
+  /**
+   * Where a statement binds few parameters (D1: 100), a bundle's rows are bound as one JSON array of
+   * arrays `param`: a SELECT of one row per element, its `width` values as columns `c0, c1, …`, in order.
+   * Absent where a multi-row `VALUES` binds any number.
+   */
+  jsonRows?(param: string, width: number): string;
   /** SQL for the JSON text `history` with the entry `entry` (a parameter) appended. */
   appendHistory(entry: string): string;
   /**

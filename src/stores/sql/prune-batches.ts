@@ -3,7 +3,9 @@ import type { SqlStatement } from './dialect.js';
 /** Rows a prune deletes per statement: small enough that one never holds the database for long. */
 export const PRUNE_BATCH = 200;
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+// `setImmediate` where there is one (Node, Bun, Deno); workerd without `nodejs_compat` has a timer only.
+const nextTurn = () =>
+  new Promise<void>((resolve) => (typeof setImmediate === 'function' ? setImmediate : setTimeout)(resolve));
 
 /**
  * Runs `batch` — a `DELETE` of at most `$2` rows older than `$1` — until one deletes less than a full

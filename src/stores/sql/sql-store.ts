@@ -273,6 +273,15 @@ export function createSqlStore(
     async createBundle(confirmations) {
       const created = confirmations.map((confirmation) => confirmationRow(confirmation, dialect.time));
       // One multi-row INSERT: a taken id fails the statement, so every row is stored or none is.
+      if (dialect.jsonRows !== undefined) {
+        const columns = COLUMNS.map((column, i) =>
+          column === 'history' && !DECISIONS.has('create') ? dialect.relaxed(`c${i}`) : `c${i}`,
+        );
+        const sql = `INSERT INTO ${table} (${COLUMNS.join(', ')}) SELECT ${columns.join(', ')} FROM (${dialect.jsonRows('$1', COLUMNS.length)})`;
+        const values = [JSON.stringify(created.map(rowValues))];
+        await rows.insertMany({ sql, values }, created, DECISIONS.has('create'));
+        return;
+      }
       const values: unknown[] = [];
       const tuples = created.map((row) => {
         const first = values.length;

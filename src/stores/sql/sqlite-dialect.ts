@@ -1,14 +1,8 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import { AuditWriteError } from '../../audit/audit-chain.js';
 import { CHANGED, type SqlDialect, type SqlResult } from './dialect.js';
 import { type ConfirmationRow, statusList } from './sql-row.js';
-
-/** `$1, $2, …` are named parameters to SQLite: bound from an object keyed 1, 2, …. */
-function named(values: readonly unknown[]): Record<number, unknown> {
-  const bound: Record<number, unknown> = {};
-  for (let i = 0; i < values.length; i++) bound[i + 1] = values[i];
-  return bound;
-}
+import type { SqliteDriver, SqliteStatement } from './sqlite-driver.js';
+import { SQLITE_SQL } from './sqlite-sql.js';
 
 /**
  * SQLite for the SQL engine: integer epoch-ms times, `rowid` for insertion order, and decisions made
@@ -20,7 +14,7 @@ export function sqliteDialect({
   tableName,
   syncDecisions,
 }: {
-  readonly db: BetterSqlite3.Database;
+  readonly db: SqliteDriver;
   readonly table: string;
   readonly tableName: string;
   /** Sync each decision's commit (the store opened the database, under `synchronous: 'decisions'`). */
@@ -28,8 +22,8 @@ export function sqliteDialect({
 }): SqlDialect {
   const syncFull = syncDecisions ? db.prepare('PRAGMA synchronous = FULL') : undefined;
   const syncNormal = syncDecisions ? db.prepare('PRAGMA synchronous = NORMAL') : undefined;
-  const statements = new Map<string, BetterSqlite3.Statement>();
-  const statement = (sql: string): BetterSqlite3.Statement => {
+  const statements = new Map<string, SqliteStatement>();
+  const statement = (sql: string): SqliteStatement => {
     let prepared = statements.get(sql);
     if (prepared === undefined) {
       // Run only after the change was made, in the same transaction: the condition holds.
@@ -39,16 +33,16 @@ export function sqliteDialect({
     return prepared;
   };
   /** A change and its records in one synchronous `BEGIN IMMEDIATE` transaction: nothing else runs between. */
-  const changeWith = db.transaction(
+  const changeWith = db.immediate(
     (
       change: { sql: string; values: readonly unknown[] },
       records: readonly { sql: string; values: readonly unknown[] }[],
     ) => {
-      const changed = statement(change.sql).run(named(change.values)).changes;
+      const changed = statement(change.sql).run(change.values);
       if (changed === 0) return 0;
       for (const record of records) {
         try {
-          statement(record.sql).run(named(record.values));
+          statement(record.sql).run(record.values);
         } catch (error) {
           throw new AuditWriteError(error);
         }
@@ -59,11 +53,10 @@ export function sqliteDialect({
   return {
     table,
     tableName,
-    types: { text: 'TEXT', integer: 'INTEGER', time: 'INTEGER', real: 'REAL' },
-    extraColumns: '',
+    ...SQLITE_SQL,
     // SQLite has no ADD COLUMN IF NOT EXISTS: the table's columns are read first (none: not made yet).
     addColumnIfMissing(column, type) {
-      const columns = db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[];
+      const columns = db.prepare(`PRAGMA table_info(${table})`).all([]) as { name: string }[];
       if (columns.length === 0 || columns.some((existing) => existing.name === column)) return [];
       return [`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`];
     },
@@ -71,11 +64,11 @@ export function sqliteDialect({
     // table made as today, its rows (and rowids, the list order) kept, in one savepoint.
     widenStatusCheck(statuses, createAs) {
       const made = db
-        .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?")
-        .get(tableName) as { sql: string } | undefined;
+        .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = $1")
+        .get([tableName]) as { sql: string } | undefined;
       if (made === undefined || !made.sql.includes('CHECK') || made.sql.includes(statusList(statuses)))
         return [];
-      const columns = (db.prepare(`PRAGMA table_info(${table})`).all() as { name: string }[])
+      const columns = (db.prepare(`PRAGMA table_info(${table})`).all([]) as { name: string }[])
         .map(({ name }) => `"${name}"`)
         .join(', ');
       const copy = `"${tableName}__widened"`;
@@ -89,45 +82,34 @@ export function sqliteDialect({
         'RELEASE graded_tools_widen',
       ];
     },
-    insertionOrder: 'rowid',
-    indexedInsertionOrder: '',
     order: (digits) => BigInt(digits),
-    // An equality: SQLite then takes the cursor's row value as part of the same index range.
-    pinned: (column, param) => `${column} = ${param}`,
-    time: (ms) => ms,
-    isoOf: (stored) => new Date(Number(stored)).toISOString(),
-    jsonTextElements: (param) => `SELECT value FROM json_each(${param})`,
-    // `history` is a JSON array kept as text; appending in SQL keeps every change a single statement.
-    appendHistory: (entry) =>
-      `substr(history, 1, length(history) - 1) || CASE WHEN history = '[]' THEN '' ELSE ',' END || ${entry} || ']'`,
     relaxed: (text) => text,
     async together(change, records, decision) {
-      if (!decision || syncFull === undefined || syncNormal === undefined)
-        return changeWith.immediate(change, records);
-      syncFull.run();
+      if (!decision || syncFull === undefined || syncNormal === undefined) return changeWith(change, records);
+      syncFull.run([]);
       try {
-        return changeWith.immediate(change, records);
+        return changeWith(change, records);
       } finally {
-        syncNormal.run();
+        syncNormal.run([]);
       }
     },
     prepare(sql, decision) {
       const statement = db.prepare(sql);
       const run = (values: readonly unknown[]): SqlResult => {
         if (statement.reader) {
-          const rows = statement.all(named(values)) as ConfirmationRow[];
+          const rows = statement.all(values) as ConfirmationRow[];
           return { rows, changed: rows.length };
         }
-        return { rows: [], changed: statement.run(named(values)).changes };
+        return { rows: [], changed: statement.run(values) };
       };
       if (!decision || syncFull === undefined || syncNormal === undefined)
         return async (values) => run(values);
       return async (values) => {
-        syncFull.run();
+        syncFull.run([]);
         try {
           return run(values);
         } finally {
-          syncNormal.run();
+          syncNormal.run([]);
         }
       };
     },

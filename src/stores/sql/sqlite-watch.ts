@@ -1,18 +1,20 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import { noticeListeners, type StoreWatcher, storeWatcher } from './notice-listeners.js';
+import type { SqliteDriver } from './sqlite-driver.js';
 
 /**
  * SQLite's `watch`: `PRAGMA data_version` changes when another connection commits to the file, so one
  * timer for all listeners reads it every `intervalMs` and tells them to read again (`{}`) when it
  * moved. The timer is `unref()`ed: watching never keeps a process alive.
  */
-export function watchDataVersion(db: BetterSqlite3.Database, intervalMs: number): StoreWatcher {
-  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+export function watchDataVersion(db: SqliteDriver, intervalMs: number): StoreWatcher {
+  const dataVersion = db.prepare('PRAGMA data_version');
   let timer: ReturnType<typeof setInterval> | undefined;
   let seen: unknown;
   const read = (): unknown => {
     try {
-      return db.open ? dataVersion.get() : undefined;
+      return db.isOpen
+        ? (dataVersion.get([]) as { data_version?: unknown } | undefined)?.data_version
+        : undefined;
     } catch {
       // A busy or closed database: try again on the next tick.
       return undefined;

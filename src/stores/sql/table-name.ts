@@ -53,6 +53,14 @@ export function limitsTableOf(table: string): string {
   return siblingTableOf(table, '_limits');
 }
 
+/**
+ * The table of in-batch markers beside a confirmation table (`…_marks`, D1 only): a batch that
+ * changed a row leaves one, its records are conditioned on it, and the same batch deletes it.
+ */
+export function marksTableOf(table: string): string {
+  return siblingTableOf(table, '_marks');
+}
+
 function siblingTableOf(table: string, suffix: string): string {
   const parts = table.split('.');
   const bare = (parts.pop() ?? table).replace(/^"|"$/g, '');

@@ -9,6 +9,7 @@ import { schemaStatements } from '../../../src/stores/sql/schema.js';
 import { auditSchemaStatements, auditTableOf, sqlAuditChain } from '../../../src/stores/sql/sql-audit.js';
 import { createSqlStore } from '../../../src/stores/sql/sql-store.js';
 import { sqliteDialect } from '../../../src/stores/sql/sqlite-dialect.js';
+import { sqliteDriverOf } from '../../../src/stores/sql/sqlite-driver.js';
 import { describePostgres, storeTables, uniqueTable } from '../../helpers/postgres.js';
 import { tempDir } from '../../helpers/temp-dir.js';
 
@@ -18,8 +19,9 @@ const dir = tempDir();
 afterAll(() => dir.remove());
 
 storeContract('SQL engine on SQLite, rows not remembered', async () => {
-  const db = new Database(join(dir.path, 'plain.db'));
-  db.pragma('journal_mode = WAL');
+  const raw = new Database(join(dir.path, 'plain.db'));
+  raw.pragma('journal_mode = WAL');
+  const db = sqliteDriverOf(raw);
   const dialect = sqliteDialect({ db, table: '"plain"', tableName: 'plain', syncDecisions: false });
   db.exec([...schemaStatements(dialect), ...auditSchemaStatements('"plain"', 'sqlite')].join(';\n'));
   const audit = sqlAuditChain(dialect, sqliteSequencer(db, auditTableOf('"plain"')));

@@ -1,0 +1,63 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { quietEnv } from '../../scripts/runtimes.mjs';
+import { postgresOrSkip } from '../helpers/postgres.js';
+import { expectScenario } from './expect-scenario.js';
+import { packedApp } from './packed-app.js';
+import { binaryOrReason } from './runtime-binary.js';
+
+/**
+ * The packed package on a runtime that runs a script (Bun, Deno), as a new user installs it: the core
+ * with JSON Schema and zod, the console's Fetch handler, and propose → confirm → deliver exactly once
+ * on each store that runtime has — its own SQLite (`sqlite`: bun:sqlite, node:sqlite) and PostgreSQL
+ * through `pg`.
+ */
+export async function describeScriptRuntime({
+  name,
+  title,
+  sqlite,
+  args,
+}: {
+  readonly name: 'bun' | 'deno';
+  readonly title: string;
+  readonly sqlite: string;
+  readonly args: (file: string) => readonly string[];
+}): Promise<void> {
+  const postgresUrl = await postgresOrSkip(`${title} on PostgreSQL`);
+  const binary = binaryOrReason(name, title);
+  describe.skipIf(binary === undefined)(title, () => {
+    let app = '';
+    beforeAll(() => {
+      app = packedApp(name);
+    });
+
+    const run = async (store: string, target = '') => {
+      const { stdout } = await promisify(execFile)(
+        binary as string,
+        [...args(join(app, 'run.mjs')), store, target],
+        {
+          cwd: app,
+          env: { ...process.env, ...quietEnv, NO_COLOR: '1' },
+          timeout: 60_000,
+        },
+      );
+      return JSON.parse(stdout.trim().split('\n').at(-1) ?? '{}') as Record<string, unknown>;
+    };
+
+    it('runs the scenario on the memory store', async () => {
+      expectScenario(await run('memory'), name);
+    });
+
+    it(`runs the scenario on a SQLite file (${sqlite})`, async () => {
+      expectScenario(await run('sqlite', join(app, 'confirmations.db')), name);
+    });
+
+    it.skipIf(postgresUrl === undefined)('runs the scenario on PostgreSQL through pg', async () => {
+      const result = await run('postgres', postgresUrl);
+      expectScenario(result, name);
+      expect(result.store).toBe('postgres');
+    });
+  });
+}
