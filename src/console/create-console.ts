@@ -81,19 +81,22 @@ class ConsoleApp {
   readonly #streams = new EventStreams();
 
   readonly #routes = consoleRoutes(this.#streams);
-  readonly #sweeps: Sweeping;
+  #sweeps: Sweeping | undefined;
+  #closed = false;
 
   constructor(settings: ConsoleSettings) {
     this.#s = settings;
-    // The housekeeping a person relies on: overdue sends expire, reminders go out.
-    this.#sweeps = startSweeping(settings.registry, {
-      intervalMs: typeof settings.registry.sweep === 'function' ? settings.sweepIntervalMs : 0,
-      staleAfterMs: settings.staleAfterMs,
-    });
   }
 
   /** Answers one request with the security headers set; whatever fails inside is a bare JSON 500. */
   async fetch(request: Request): Promise<Response> {
+    // The housekeeping a person relies on (overdue sends expire, reminders go out), started by the
+    // first request: a Worker makes its console at module scope, where workerd allows no timer.
+    if (this.#sweeps === undefined && !this.#closed)
+      this.#sweeps = startSweeping(this.#s.registry, {
+        intervalMs: typeof this.#s.registry.sweep === 'function' ? this.#s.sweepIntervalMs : 0,
+        staleAfterMs: this.#s.staleAfterMs,
+      });
     let response: Response;
     try {
       response = await this.#answer(request);
@@ -108,7 +111,8 @@ class ConsoleApp {
   }
 
   close(): void {
-    this.#sweeps.stop();
+    this.#closed = true;
+    this.#sweeps?.stop();
     this.#streams.close();
   }
 

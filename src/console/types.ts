@@ -52,8 +52,9 @@ export interface ApprovalsConsoleOptions<AppContext = unknown> {
   /** The language of the console (default: from the request's `Accept-Language`, then `'en'`). */
   readonly locale?: Locale;
   /**
-   * How often the console runs `registry.sweep()` — expiry, stale deliveries, reminders — while it is
-   * open (default 60,000 ms; `0` when your app sweeps itself). Sweeps of several instances are safe:
+   * How often the console runs `registry.sweep()` — expiry, stale deliveries, reminders — from its first
+   * request on (default 60,000 ms; `0` when your app sweeps itself — on Workers, from a Cron Trigger's
+   * `scheduled` handler, as a timer does not outlive a request there). Sweeps of several instances are safe:
    * each change and reminder is claimed once in the store.
    */
   readonly sweepIntervalMs?: number;

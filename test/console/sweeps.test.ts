@@ -6,11 +6,16 @@ import { desk, manualClock } from '../confirm/setup.js';
 const authenticate = () => ({ id: 'lead-li' });
 
 describe('the console sweeps while it is open', () => {
-  it('expires an overdue confirmation on its own, and stops at close()', async () => {
+  it('expires an overdue confirmation on its own from its first request on, and stops at close()', async () => {
     const { registry, ask, clock, confirmationEvents } = desk();
     const approvals = createApprovalsConsole({ registry, authenticate, sweepIntervalMs: 10 });
     const asked = await ask();
     clock.advance(2 * 3_600_000);
+    // Made, not yet asked anything (a Worker's module scope, where workerd allows no timer): no sweep.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const before = await registry.confirmations.get(asked.confirmationId);
+    expect(before.ok && before.confirmation.status).toBe('pending');
+    expect((await approvals.fetch(new Request('http://127.0.0.1/api/session'))).status).toBe(200);
     for (let i = 0; i < 200 && !confirmationEvents().includes('expired'); i++)
       await new Promise((resolve) => setTimeout(resolve, 10));
     const got = await registry.confirmations.get(asked.confirmationId);

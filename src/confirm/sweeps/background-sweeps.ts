@@ -32,6 +32,7 @@ export function startSweeping(
         sweeping = false;
       });
   }, intervalMs);
-  timer.unref();
+  // Node, Bun and Deno have `unref`; a runtime whose timers are plain numbers never waits on them anyway.
+  (timer as { unref?: () => void }).unref?.();
   return { stop: () => clearInterval(timer) };
 }
