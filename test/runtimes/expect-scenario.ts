@@ -11,7 +11,7 @@ export function expectScenario(result: Record<string, unknown>, runtime: string)
     badZod: { ok: false, code: 'INVALID_INPUT' },
     // The send tool is not in the model's list, and its name is answered as unknown.
     hiddenSend: { ok: false, code: 'UNKNOWN_TOOL' },
-    console: { listStatus: 200, pageStatus: 200, pageIsHtml: true },
+    console: { listStatus: 200, pageStatus: 200, pageIsHtml: true, sweepingSessionStatus: 200 },
     // Two confirms at once: one claims, one is refused; a third is refused as already decided.
     confirms: [false, true],
     again: { ok: false, code: 'ALREADY_DECIDED' },

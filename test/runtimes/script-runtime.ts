@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quietEnv } from '../../scripts/runtimes.mjs';
 import { postgresOrSkip } from '../helpers/postgres.js';
 import { expectScenario } from './expect-scenario.js';
-import { packedApp } from './packed-app.js';
+import { packedApp, removePackedApp } from './packed-app.js';
 import { binaryOrReason } from './runtime-binary.js';
 
 /**
@@ -32,6 +32,7 @@ export async function describeScriptRuntime({
     beforeAll(() => {
       app = packedApp(name);
     });
+    afterAll(() => removePackedApp(app));
 
     const run = async (store: string, target = '') => {
       const { stdout } = await promisify(execFile)(
