@@ -25,8 +25,9 @@ function npmCi(cwd, extra, what) {
 if (!existsSync(join(root, 'node_modules', '.package-lock.json')))
   npmCi(root, [], 'dependencies from package-lock.json');
 
-if (process.argv.includes('--sdks')) {
-  const sdks = join(root, 'test', 'sdks');
+const sdks = join(root, 'test', 'sdks');
+// Not in a copy made only to build or pack (its node_modules are the repository's, links and all).
+if (process.argv.includes('--sdks') && existsSync(join(sdks, 'package.json'))) {
   if (!existsSync(join(sdks, 'node_modules', '.package-lock.json')))
     // Their peers (zod, @opentelemetry/api, …) come from the project's own install, one copy each; the
     // engine warnings are theirs, said once above instead of once per package.
