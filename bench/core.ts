@@ -76,7 +76,10 @@ async function benchModelExit(): Promise<string[]> {
     run,
   });
   // The very validator the registry compiles for this schema (Ajv 2020 with ajv-formats, all errors).
-  const compiled = createAjvValidator().compile(schema);
+  // Ajv is imported on demand: a validator used on its own is loaded first, as the registry does.
+  const validator = createAjvValidator();
+  await validator.load?.();
+  const compiled = validator.compile(schema);
   const ajvBare = barePath((input) => compiled(input).valid);
   const zodBare = barePath((input) => zodSchema.safeParse(input).success);
   const agentsZod = agentsTool({
