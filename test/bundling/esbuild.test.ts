@@ -124,30 +124,18 @@ describe.skipIf(!existsSync(built))('the built package bundled by esbuild', () =
   });
 
   it('for Node: every module resolved, only node: builtins left, no createRequire or runtime require', () => {
-    expect(node.imports.filter((path) => !path.startsWith('node:'))).toEqual([]);
-    expect(node.text).not.toContain('createRequire');
-    expect(runtimeRequires(node.text)).toEqual([]);
+    expectOnlyBuiltinsLeft(node);
     expect(node.inputs.some((path) => path.includes('node_modules/ajv/dist/'))).toBe(true);
   });
 
   it('for Node: the bundle runs, takes a good input and refuses a bad one with a structured error', () => {
     const answer = run(node.file);
-    expect(answer.good).toEqual({ ok: true, data: 'found ann@example.com' });
-    expect(answer.bad).toMatchObject({
-      ok: false,
-      code: 'INVALID_INPUT',
-      issues: [
-        { path: '/email', message: 'must match format "email"' },
-        { path: '/code', message: 'must match pattern "^(?<area>[A-Z]{2})-\\d{3}$"' },
-      ],
-    });
+    expectValidated(answer);
     expect(answer).toMatchObject({ session: 401, store: 'function', d1: hasD1 ? 'object' : 'undefined' });
   });
 
   it('for workerd (conditions workerd, worker, browser): cfworker in, Ajv and its code generation out', () => {
-    expect(workerd.imports.filter((path) => !path.startsWith('node:'))).toEqual([]);
-    expect(workerd.text).not.toContain('createRequire');
-    expect(runtimeRequires(workerd.text)).toEqual([]);
+    expectOnlyBuiltinsLeft(workerd);
     expect(workerd.inputs.some((path) => path.includes('@cfworker/json-schema'))).toBe(true);
     expect(
       workerd.inputs.filter((path) => /node_modules\/ajv\/|ajv-formats\/dist\/index/.test(path)),
@@ -158,15 +146,27 @@ describe.skipIf(!existsSync(built))('the built package bundled by esbuild', () =
 
   it('for workerd: the same answers, from cfworker', () => {
     const answer = run(workerd.file);
-    expect(answer.good).toEqual({ ok: true, data: 'found ann@example.com' });
-    expect(answer.bad).toMatchObject({
-      ok: false,
-      code: 'INVALID_INPUT',
-      issues: [
-        { path: '/email', message: 'must match format "email"' },
-        { path: '/code', message: 'must match pattern "^(?<area>[A-Z]{2})-\\d{3}$"' },
-      ],
-    });
+    expectValidated(answer);
     expect(answer).toMatchObject({ session: 401, store: 'function' });
   });
 });
+
+/** Both bundles answer alike: the good input runs, the bad one is refused with the same issues. */
+function expectValidated(answer: { good: unknown; bad: unknown }): void {
+  expect(answer.good).toEqual({ ok: true, data: 'found ann@example.com' });
+  expect(answer.bad).toMatchObject({
+    ok: false,
+    code: 'INVALID_INPUT',
+    issues: [
+      { path: '/email', message: 'must match format "email"' },
+      { path: '/code', message: 'must match pattern "^(?<area>[A-Z]{2})-\\d{3}$"' },
+    ],
+  });
+}
+
+/** Every module resolved into the bundle: only `node:` builtins left, no createRequire or runtime require. */
+function expectOnlyBuiltinsLeft(bundle: { imports: readonly string[]; text: string }): void {
+  expect(bundle.imports.filter((path) => !path.startsWith('node:'))).toEqual([]);
+  expect(bundle.text).not.toContain('createRequire');
+  expect(runtimeRequires(bundle.text)).toEqual([]);
+}
