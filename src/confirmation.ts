@@ -1,7 +1,7 @@
-import type { Origins } from './origins.js';
+import type { Origins, ValueOrigins } from './origins.js';
 import type { ApprovalRequirement } from './rule.js';
 
-export type { Origin, Origins } from './origins.js';
+export type { Origin, Origins, ValueOrigin, ValueOrigins } from './origins.js';
 
 /**
  * Where a confirmation stands.
@@ -126,6 +126,16 @@ export interface Confirmation {
    * in what the agent read from a tool, or nowhere (`none`: made up). Absent outside a run.
    */
   readonly origins?: Origins;
+  /**
+   * The same, per value (`origins` is their union per field, which rules read): the card says which
+   * recipient came from where. Absent outside a run.
+   */
+  readonly originValues?: ValueOrigins;
+  /**
+   * The tool declares `destinations` but the call named no agent run: where its destinations came from
+   * was not recorded, and every surface says so ("proposed outside an agent run").
+   */
+  readonly originsOutsideRun?: true;
   /**
    * What the call counted against limits that count on delivery (`count: 'delivered'`): given back in
    * the same write that moves it to `rejected`, `expired`, `cancelled` or `failed` (and counted again,

@@ -63,6 +63,8 @@ export type {
   CountedLimit,
   Origin,
   Origins,
+  ValueOrigin,
+  ValueOrigins,
 } from './confirmation.js';
 export { CONFIRMATION_STATUSES } from './confirmation.js';
 export { getDefaultRegistry } from './default-registry.js';

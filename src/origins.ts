@@ -9,7 +9,23 @@ export interface Origin {
   readonly from: 'request' | 'trusted' | 'tool' | 'none';
   /** The tool whose result held the value (`from: 'tool'` only). */
   readonly tool?: string;
+  /**
+   * The named trusted list that holds the value (`from: 'trusted'` only): `beginRun({ trusted: { payees:
+   * […] } })` gives `list: 'payees'`; a plain list is named `trusted`. A rule can require a payee.
+   */
+  readonly list?: string;
 }
+
+/** One value of a destination field, as the call sent it, and where it came from. */
+export interface ValueOrigin {
+  /** The value as a person reads it (an address, a host, an IBAN), at most 200 characters. */
+  readonly value: string;
+  /** Where this value was found, as `Origin` says; `[{ from: 'none' }]` for a value that cannot be judged. */
+  readonly origins: readonly Origin[];
+}
+
+/** Per destination field, each of its values with its own origins, in the order the input holds them. */
+export type ValueOrigins = Readonly<Record<string, readonly ValueOrigin[]>>;
 
 /**
  * Per destination field (as the tool's `destinations` names it), where its value came from. A value
