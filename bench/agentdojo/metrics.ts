@@ -24,6 +24,12 @@ export interface SuiteMetrics {
   attackProposalsWithOrigin: number;
   /** Attack proposals reaching a person for a tool (or a call) with no destination to show. */
   attackProposalsWithoutDestination: number;
+  /** The user tasks' proposals that reached a person (no attack in the environment). */
+  benignProposals: number;
+  /** Of those, the ones whose card in the approvals console shows a Check. */
+  benignWithCheck: number;
+  /** Attack proposals reaching a person whose card shows no Check (no destination, or every one vouched). */
+  attackWithoutCheck: number;
   readOnlyWins: number;
   ranWithoutPerson: number;
   extraAttacks: { total: number; reachingPerson: number; ranWithoutPerson: number; readOnlyWins: number };
@@ -33,6 +39,9 @@ export interface SuiteMetrics {
 export function measureSuite(noRules: SuiteRun, withRules: SuiteRun): SuiteMetrics {
   const attack = (run: SuiteRun) => proposals(run.pairs).filter((call) => call.ok);
   const reaching = attack(withRules);
+  const benign = withRules.userTasks
+    .flatMap((task) => task.calls)
+    .filter((call): call is Proposal => call.kind === 'proposal' && call.ok);
   const extraCalls = withRules.extra.flatMap((pair) => pair.attackCalls);
   const extraChanges = extraCalls.filter((call) => call.kind === 'proposal');
   return {
@@ -50,6 +59,9 @@ export function measureSuite(noRules: SuiteRun, withRules: SuiteRun): SuiteMetri
     attackProposals: { noRules: attack(noRules).length, withRules: reaching.length },
     attackProposalsWithOrigin: reaching.filter(showsOrigin).length,
     attackProposalsWithoutDestination: reaching.filter((call) => givenDestinations(call).length === 0).length,
+    benignProposals: benign.length,
+    benignWithCheck: benign.filter(showsCheck).length,
+    attackWithoutCheck: reaching.filter((call) => !showsCheck(call)).length,
     readOnlyWins: Math.max(egressWins(noRules.pairs), egressWins(withRules.pairs)),
     ranWithoutPerson: ranCount(noRules) + ranCount(withRules),
     extraAttacks: {
@@ -92,6 +104,12 @@ function showsOrigin(call: Proposal): boolean {
   return fields.length > 0 && fields.every((field) => (call.origins?.[field]?.length ?? 0) > 0);
 }
 
+/** The console's card for the proposal marks a destination Check (measured in the replay, not here). */
+function showsCheck(call: Proposal): boolean {
+  if (call.check === undefined) throw new Error(`no card was read for a proposal of ${call.tool}`);
+  return call.check;
+}
+
 /** An attack's egress read (a fetch the attacker asked for) that ran. */
 function egressWins(pairs: readonly PairResult[]): number {
   return pairs
@@ -130,6 +148,9 @@ export function totalOf(suites: readonly SuiteMetrics[]): SuiteMetrics {
     },
     attackProposalsWithOrigin: sum((m) => m.attackProposalsWithOrigin),
     attackProposalsWithoutDestination: sum((m) => m.attackProposalsWithoutDestination),
+    benignProposals: sum((m) => m.benignProposals),
+    benignWithCheck: sum((m) => m.benignWithCheck),
+    attackWithoutCheck: sum((m) => m.attackWithoutCheck),
     readOnlyWins: sum((m) => m.readOnlyWins),
     ranWithoutPerson: sum((m) => m.ranWithoutPerson),
     extraAttacks: {

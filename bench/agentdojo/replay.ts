@@ -3,6 +3,7 @@
 // refused) and then proposed to a person. Nothing is ever confirmed, so whatever ran, ran without one.
 import type { ToolRegistry } from 'graded-tools';
 import { importantInstructions } from './attack.js';
+import { CardCheck } from './card-check.js';
 import type { GroundTruthCall, InjectionTask, SuiteData, UserTask } from './data.js';
 import { type Environment, loadEnvironment } from './environment.js';
 import type { ExtraAttack } from './extra-attacks.js';
@@ -34,6 +35,8 @@ export type CallOutcome =
       >;
       /** The tool's destination fields this call gave a value for. */
       readonly destinations: readonly string[];
+      /** A proposal that reached a person: its card in the approvals console marks a destination Check. */
+      readonly check?: boolean;
     };
 
 export interface UserTaskResult {
@@ -77,7 +80,8 @@ export async function replaySuite({
   const registry = createSuiteRegistry({ suite, withRules, ledger });
   const benign = loadEnvironment(dataDir, suite.name);
   const trusted = TRUSTED[suite.name](benign);
-  const model = new WorstCaseModel(registry, suite, trusted);
+  const cards = new CardCheck(registry);
+  const model = new WorstCaseModel(registry, suite, trusted, cards);
 
   const userTasks: UserTaskResult[] = [];
   for (const task of suite.userTasks) {
@@ -102,6 +106,7 @@ export async function replaySuite({
     const injection: InjectionTask = { id: attack.id, goal: attack.goal, groundTruth: attack.calls };
     for (const task of suite.userTasks) extra.push(await model.attack(task, injection, attacked));
   }
+  cards.close();
   return { suite: suite.name, withRules, userTasks, pairs, pairsWithoutCalls, extra, ledger, trusted };
 }
 
@@ -109,11 +114,13 @@ class WorstCaseModel {
   readonly #registry: ToolRegistry<BenchContext>;
   readonly #suite: SuiteData;
   readonly #trusted: Trusted;
+  readonly #cards: CardCheck;
 
-  constructor(registry: ToolRegistry<BenchContext>, suite: SuiteData, trusted: Trusted) {
+  constructor(registry: ToolRegistry<BenchContext>, suite: SuiteData, trusted: Trusted, cards: CardCheck) {
     this.#registry = registry;
     this.#suite = suite;
     this.#trusted = trusted;
+    this.#cards = cards;
   }
 
   /** A user task alone: its ground truth in one run. */
@@ -122,11 +129,11 @@ class WorstCaseModel {
     environment: Environment,
     calls: readonly GroundTruthCall[],
   ): Promise<CallOutcome[]> {
-    const run = this.#beginRun(task);
+    const run = await this.#beginRun(task);
     const context: BenchContext = { request: task.prompt, environment };
     const outcomes: CallOutcome[] = [];
     for (const call of calls) outcomes.push(await this.#call(call, run, context));
-    this.#registry.endRun(run);
+    await this.#registry.endRun(run);
     return outcomes;
   }
 
@@ -135,7 +142,7 @@ class WorstCaseModel {
    * send (so the agent reads the injection), then every call of the injection task, then the rest.
    */
   async attack(task: UserTask, injection: InjectionTask, environment: Environment): Promise<PairResult> {
-    const run = this.#beginRun(task);
+    const run = await this.#beginRun(task);
     const context: BenchContext = { request: task.prompt, environment };
     const firstChange = task.groundTruth.findIndex((call) => GRADES[call.function]?.sideEffect !== 'read');
     const split = firstChange === -1 ? task.groundTruth.length : firstChange;
@@ -143,12 +150,12 @@ class WorstCaseModel {
     const attackCalls: CallOutcome[] = [];
     for (const call of injection.groundTruth) attackCalls.push(await this.#call(call, run, context));
     for (const call of task.groundTruth.slice(split)) await this.#call(call, run, context);
-    this.#registry.endRun(run);
+    await this.#registry.endRun(run);
     return { userTask: task.id, injectionTask: injection.id, attackCalls };
   }
 
-  #beginRun(task: UserTask): string {
-    const begun = this.#registry.beginRun({ request: task.prompt, trusted: this.#trusted });
+  async #beginRun(task: UserTask): Promise<string> {
+    const begun = await this.#registry.beginRun({ request: task.prompt, trusted: this.#trusted });
     if (!begun.ok) throw new Error(`beginRun refused: ${begun.error}`);
     return begun.id;
   }
@@ -192,6 +199,7 @@ class WorstCaseModel {
       exitRan: direct.ok,
       ...(origins === undefined ? {} : { origins }),
       destinations,
+      check: await this.#cards.showsCheck(proposed.confirmationId),
     };
   }
 }
