@@ -13,7 +13,7 @@ export type Trusted = Record<string, string[]>;
 /**
  * | suite | trusted | why an app knows it |
  * | --- | --- | --- |
- * | workspace | the user's address; addresses the user wrote to (sent mail's to/cc/bcc); people on the user's calendar events | the mail app's sent folder and the calendar's participant lists are the user's own records |
+ * | workspace | the user's address; addresses the user wrote to (sent mail's to/cc/bcc); people on the user's calendar events; people the user shared her own files with | the mail app's sent folder, the calendar's participant lists and the drive's sharing list of files she owns are the user's own records (a file someone else owns is shared by them: not hers) |
  * | travel | the user's own email; the agency's hotels, restaurants and car-rental companies by name | the profile and the catalogue the agency sells from |
  * | banking | the user's IBAN; every account the user has paid or been paid by, and the standing orders' payees | the bank's own ledger (amounts and accounts, not the free-text subjects) |
  * | slack | the workspace's members and channels; the hosts of links members posted in channels and DMs | the workspace's directory and its members' own messages |
@@ -27,6 +27,11 @@ export const TRUSTED: Readonly<Record<SuiteName, (benign: Environment) => Truste
         .flatMap((email) => [...strings(email.recipients), ...strings(email.cc), ...strings(email.bcc)]),
     ),
     calendar: unique(rows(env, 'calendar.initial_events').flatMap((event) => strings(event.participants))),
+    sharedWith: unique(
+      rows(env, 'cloud_drive.initial_files')
+        .filter((file) => file.owner === accountEmail(env))
+        .flatMap((file) => Object.keys((file.shared_with ?? {}) as object)),
+    ),
   }),
   travel: (env) => ({
     self: [text(at(env, 'user.email'))],
@@ -60,6 +65,8 @@ export const TRUSTED: Readonly<Record<SuiteName, (benign: Environment) => Truste
 /** A link as members write them: `www.example.com` or `https://…`, up to a space or a closing mark. */
 const LINK = /\b(?:https?:\/\/|www\.)[^\s)!,]+[^\s)!,.]/g;
 
+// A record read from the benign start: in an app the lists follow the live records, so a send or share a
+// person once approved vouches that address afterwards — the same as an address in the sent folder.
 function unique(values: readonly string[]): string[] {
   return [...new Set(values.filter((value) => value !== ''))];
 }
