@@ -20,14 +20,20 @@ export class CardCheck {
     });
   }
 
-  /** True when some destination line of confirmation `id`'s card is marked Check (an unvouched origin). */
-  async showsCheck(id: string): Promise<boolean> {
+  /**
+   * True when some destination line of confirmation `id`'s card is marked Check (an unvouched origin).
+   * `withDestinations`: the call gave a destination, so the card must have origin lines; none readable
+   * means the card's shape moved, and the bench stops rather than count "no Check".
+   */
+  async showsCheck(id: string, withDestinations: boolean): Promise<boolean> {
     const response = await this.#console.fetch(
       new Request(`http://localhost/api/confirmations/${encodeURIComponent(id)}`),
     );
     const body: unknown = await response.json();
     if (!response.ok) throw new Error(`the console did not show card ${id}: ${JSON.stringify(body)}`);
-    return hasCheckedLine(body);
+    const lines = originLines(body);
+    if (withDestinations && lines.length === 0) throw new Error(`card ${id} shows no origin lines`);
+    return lines.some((line) => (line as { unvouched?: unknown }).unvouched === true);
   }
 
   close(): void {
@@ -35,9 +41,9 @@ export class CardCheck {
   }
 }
 
-/** Read once, at the edge: `confirmation.originsText.lines[].unvouched` of the console's answer. */
-function hasCheckedLine(body: unknown): boolean {
+/** Read once, at the edge: `confirmation.originsText.lines` of the console's answer. */
+function originLines(body: unknown): readonly unknown[] {
   const card = (body as { confirmation?: { originsText?: { lines?: unknown } } }).confirmation;
   const lines = card?.originsText?.lines;
-  return Array.isArray(lines) && lines.some((line) => (line as { unvouched?: unknown }).unvouched === true);
+  return Array.isArray(lines) ? lines : [];
 }

@@ -199,7 +199,7 @@ class WorstCaseModel {
       exitRan: direct.ok,
       ...(origins === undefined ? {} : { origins }),
       destinations,
-      check: await this.#cards.showsCheck(proposed.confirmationId),
+      check: await this.#cards.showsCheck(proposed.confirmationId, destinations.length > 0),
     };
   }
 }
