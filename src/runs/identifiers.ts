@@ -91,7 +91,10 @@ export function isPhrase(key: string): boolean {
   return key.startsWith('v:') && key.includes(' ');
 }
 
-/** True when the phrase (`v:` key of several words) stands in `text` (already `plain`) as whole words. */
+/**
+ * True when the phrase (`v:` key of several words) stands in `text` (already `plain`) as whole words,
+ * outside any identifier: two groups of an IBAN (`3704 0044`) are no phrase of the text.
+ */
 export function holdsPhrase(text: string, key: string): boolean {
   const phrase = key.slice(2);
   let from = text.indexOf(phrase);
@@ -99,10 +102,76 @@ export function holdsPhrase(text: string, key: string): boolean {
     const before = from >= 2 && isLowSurrogate(text.charCodeAt(from - 1)) ? from - 2 : from - 1;
     const after = from + phrase.length;
     const isStart = before < 0 || !isWordChar(codePointAt(text, before));
-    if (isStart && (after >= text.length || !isWordChar(codePointAt(text, after)))) return true;
+    const isEnd = after >= text.length || !isWordChar(codePointAt(text, after));
+    if (isStart && isEnd && !touchesIdentifier(text, from, after)) return true;
     from = text.indexOf(phrase, from + 1);
   }
   return false;
+}
+
+/** The most short chunks around a phrase read with it: the groups of the longest IBAN. */
+const MAX_GROUP_CHUNKS = 9;
+
+/**
+ * True when `text[start, end)` overlaps an identifier, read in the chunks around it (and the short
+ * chunks beside those, where an IBAN printed in groups may begin or end). Each chunk is read once
+ * per phrase found in it, and a phrase (it holds a space) starts in a chunk at one place at most.
+ */
+function touchesIdentifier(text: string, start: number, end: number): boolean {
+  const from = windowStart(text, start);
+  const to = windowEnd(text, end);
+  let touches = false;
+  const mark = (a: number, b: number) => {
+    if (from + a < end && from + b > start) touches = true;
+  };
+  const window = text.slice(from, to);
+  scanTokens(window, {
+    url: mark,
+    atoms: (a, b, at) =>
+      addAtoms(window, a, b, at, (key) => {
+        if (!key.startsWith('v:')) mark(a, b);
+      }),
+    groupedIban: (_compact, a, b) => mark(a, b),
+  });
+  return touches;
+}
+
+/** The start of the chunk holding `start`, and of up to MAX_GROUP_CHUNKS short chunks before it. */
+function windowStart(text: string, start: number): number {
+  let edge = chunkStart(text, start, text.length);
+  for (let n = 0; n < MAX_GROUP_CHUNKS && text.charCodeAt(edge - 1) === 32; n++) {
+    const previous = chunkStart(text, edge - 1, 6);
+    const length = edge - 1 - previous;
+    if (length === 0 || length > 5) break;
+    edge = previous;
+  }
+  return edge;
+}
+
+/** The end of the chunk holding `end - 1`, and of up to MAX_GROUP_CHUNKS short chunks after it. */
+function windowEnd(text: string, end: number): number {
+  let edge = chunkEnd(text, end, text.length);
+  for (let n = 0; n < MAX_GROUP_CHUNKS && text.charCodeAt(edge) === 32; n++) {
+    const next = chunkEnd(text, edge + 1, 6);
+    const length = next - edge - 1;
+    if (length === 0 || length > 5) break;
+    edge = next;
+  }
+  return edge;
+}
+
+/** Back from `i` to the start of its chunk, at most `limit` characters. */
+function chunkStart(text: string, i: number, limit: number): number {
+  const stop = Math.max(0, i - limit);
+  while (i > stop && !isSpace(text.charCodeAt(i - 1))) i--;
+  return i;
+}
+
+/** On from `i` to the end of its chunk, at most `limit` characters. */
+function chunkEnd(text: string, i: number, limit: number): number {
+  const stop = Math.min(text.length, i + limit);
+  while (i < stop && !isSpace(text.charCodeAt(i))) i++;
+  return i;
 }
 
 /** The words a person reads for a key: the host, the email, the IBAN or the value itself. */

@@ -19,8 +19,8 @@ export interface TokenVisitor {
   url(start: number, end: number): void;
   /** An atom run `text[start, end)`; `at` is its one `@`, or -1 when it holds none, -2 when several. */
   atoms(start: number, end: number, at: number): void;
-  /** An IBAN printed in groups, its characters without the spaces. */
-  groupedIban(compact: string): void;
+  /** An IBAN printed in groups, its characters without the spaces, standing in `text[start, end)`. */
+  groupedIban(compact: string, start: number, end: number): void;
 }
 
 /** Punctuation that closes a sentence or a bracket after a URL, never read as part of it. */
@@ -31,7 +31,8 @@ export function scanTokens(text: string, visitor: TokenVisitor): void {
   const groups: number[] = [];
   const flushGroups = (mayBeIban: boolean) => {
     const compact = ibanOf(text, groups);
-    if (mayBeIban && groups.length >= 6 && isIban(compact)) visitor.groupedIban(compact);
+    if (mayBeIban && groups.length >= 6 && isIban(compact))
+      visitor.groupedIban(compact, groups[0] ?? 0, groups[groups.length - 1] ?? 0);
     else
       for (let k = 0; k < groups.length; k += 2) scanChunk(text, groups[k] ?? 0, groups[k + 1] ?? 0, visitor);
     groups.length = 0;

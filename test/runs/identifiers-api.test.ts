@@ -148,7 +148,7 @@ describe('a piece of an identifier vouches nothing', () => {
       trusted: { payees: ['GB33 BUKB 2020 1555 5555 55'] },
     });
     const pay = (account: string) => originsOf(registry, registry.propose('bank.pay', { account }, { run }));
-    for (const piece of ['3704', 'BUKB', '5555', 'news', 'trusted', 'corp', 'bob'])
+    for (const piece of ['3704', 'BUKB', '5555', 'news', 'trusted', 'corp', 'bob', '3704 0044', 'BUKB 2020'])
       expect(await pay(piece), piece).toEqual({ account: [{ from: 'none' }] });
     expect(await pay('DE89370400440532013000')).toEqual({ account: [{ from: 'request' }] });
     expect(await pay('gb33bukb20201555555555')).toEqual({ account: [{ from: 'trusted' }] });

@@ -113,4 +113,14 @@ describe('holdsPhrase', () => {
     expect(holdsPhrase('pay hana smithers now', 'v:ana smith')).toBe(false);
     expect(holdsPhrase('ana smith', 'v:ana smith')).toBe(true);
   });
+
+  it('never inside an identifier: groups of an IBAN, words of a URL', () => {
+    const text = 'pay de89 3704 0044 0532 0130 00 now, read https://x.test/news today, or ana@x.test ana smith';
+    expect(holdsPhrase(text, 'v:3704 0044')).toBe(false);
+    expect(holdsPhrase(text, 'v:0130 00 now')).toBe(false);
+    expect(holdsPhrase(text, 'v:news today')).toBe(false);
+    expect(holdsPhrase(text, 'v:ana smith')).toBe(true);
+    expect(holdsPhrase(text, 'v:pay de89')).toBe(false);
+    expect(holdsPhrase('the 3704 0044 code', 'v:3704 0044')).toBe(true);
+  });
 });
