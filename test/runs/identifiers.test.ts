@@ -115,7 +115,8 @@ describe('holdsPhrase', () => {
   });
 
   it('never inside an identifier: groups of an IBAN, words of a URL', () => {
-    const text = 'pay de89 3704 0044 0532 0130 00 now, read https://x.test/news today, or ana@x.test ana smith';
+    const text =
+      'pay de89 3704 0044 0532 0130 00 now, read https://x.test/news today, or ana@x.test ana smith';
     expect(holdsPhrase(text, 'v:3704 0044')).toBe(false);
     expect(holdsPhrase(text, 'v:0130 00 now')).toBe(false);
     expect(holdsPhrase(text, 'v:news today')).toBe(false);
