@@ -93,6 +93,8 @@ function scanChunk(text: string, start: number, end: number, visitor: TokenVisit
       i += widthOf(cp);
       continue;
     }
+    // A quote is atext (part of a run), yet before a URL it is the writer's: `'https://…'`.
+    if ((cp === 0x27 || cp === 0x60) && startsUrl(text, i + 1)) i++;
     if (startsUrl(text, i)) {
       let stop = i;
       while (stop < end && !'<>"`'.includes(text[stop] ?? '')) stop++;

@@ -62,6 +62,9 @@ describe('keysIn', () => {
     expect(keys('Links: <https://a.test/x>, [doc](https://b.test/y). (https://c.test)')).toEqual(
       expect.arrayContaining(['h:a.test', 'h:b.test', 'h:c.test']),
     );
+    expect(keys("{'url': 'https://d.test/x', 'site': `www.e.test`}")).toEqual(
+      expect.arrayContaining(['h:d.test', 'h:e.test']),
+    );
     const labels = keys('Read https://trusted.example/news/today please');
     expect(labels).toContain('h:trusted.example');
     for (const word of ['v:news', 'v:today', 'v:https', 'v:trusted.example'])
