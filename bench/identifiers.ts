@@ -4,7 +4,7 @@
 // `keysIn` reads each string up to MAX_SCANNED_CHARS, so 1 MB is read as strings of that length.
 // `keysIn` is internal: this section imports it from the source (tsx), not the built package.
 // Run alone: `npx tsx --tsconfig bench/tsconfig.json bench/identifiers.ts [--quick]`.
-import { keysIn, MAX_SCANNED_CHARS } from '../src/runs/identifiers.js';
+import { keyOf, keysIn, MAX_SCANNED_CHARS } from '../src/runs/identifiers.js';
 import { comparePaired, median, verdict } from './measure.js';
 
 /** The issue's target: crafted text within this many times the prose of the same size. */
@@ -67,6 +67,31 @@ export async function benchIdentifiers(options: { quick: boolean }): Promise<str
     const ms = (1000 / (rates[name] ?? 1)).toFixed(1);
     lines.push(
       `  ${name.padEnd(20)}  ${ms} ms per MB, ${ratio.toFixed(2)}x prose (target <= ${TARGET_CRAFTED}x: ${verdict(ratio <= TARGET_CRAFTED)})`,
+    );
+  }
+  return [...lines, ...(await benchValues(options.quick))];
+}
+
+/** keyOf judges a destination value whole (the egress check, a proposal): 1 MB values, same families. */
+async function benchValues(quick: boolean): Promise<string[]> {
+  const values = Object.fromEntries(
+    Object.entries(families).map(([name, make]) => [name, make(TOTAL_CHARS)]),
+  );
+  values['https:// a.a.a.'] = `https://${repeat('a.', TOTAL_CHARS - 8)}`;
+  values['https:// a@ dots'] = `https://a@${'.'.repeat(TOTAL_CHARS - 10)}`;
+  const contenders = Object.fromEntries(
+    Object.entries(values).map(([name, value]) => [name, () => keyOf(value)]),
+  );
+  const { rates, timeRatios } = await comparePaired(contenders, { batch: 1, rounds: quick ? 5 : 11 });
+  const lines = [
+    '## A destination value of 1 MB judged whole (keyOf; paired rounds, median)',
+    `  prose                 ${(1000 / (rates.prose ?? 1)).toFixed(1)} ms`,
+  ];
+  for (const name of Object.keys(values)) {
+    if (name === 'prose') continue;
+    const ratio = median(timeRatios(name, 'prose'));
+    lines.push(
+      `  ${name.padEnd(20)}  ${(1000 / (rates[name] ?? 1)).toFixed(1)} ms, ${ratio.toFixed(2)}x prose (target <= ${TARGET_CRAFTED}x: ${verdict(ratio <= TARGET_CRAFTED)})`,
     );
   }
   return lines;

@@ -266,9 +266,11 @@ function addWords(text: string, start: number, end: number, add: (key: string) =
       continue;
     }
     let from = i;
+    let isAscii = true;
     while (i < end) {
       const c = codePointAt(text, i);
       if (!isWordChar(c)) break;
+      if (c >= 128) isAscii = false;
       i += widthOf(c);
     }
     let to = i;
@@ -276,7 +278,8 @@ function addWords(text: string, start: number, end: number, add: (key: string) =
     while (to > from && "._'-".includes(text[to - 1] ?? '')) to--;
     if (to === from || to - from > MAX_VALUE_CHARS) continue;
     const word = text.slice(from, to);
-    add(isIban(word) ? `i:${word.toLowerCase()}` : `v:${plain(word)}`);
+    // An ASCII word is its own NFKC form: lower-casing is all `plain` would do.
+    add(isIban(word) ? `i:${word.toLowerCase()}` : `v:${isAscii ? word.toLowerCase() : plain(word)}`);
   }
 }
 
