@@ -72,13 +72,18 @@ function isLocalPart(local: string, domain: string, check: AddressCheck): boolea
   return parsed !== null && parsed.type === 'mailbox' && parsed.local === local && parsed.domain === domain;
 }
 
-/** The domain by IDNA, when it is a host name mail can be sent to (two labels or more, not an IP). */
+/**
+ * The domain as the mail client sends it, when it is a host name mail can be sent to (two labels or
+ * more, not an IP): an ASCII domain lower-cased as written, another by IDNA (`URL` gives it).
+ */
 function mailHost(domain: string): string | undefined {
-  let host: string;
-  try {
-    host = new URL(`http://${domain}`).hostname;
-  } catch {
-    return undefined;
+  let host = asciiLower(domain);
+  if (!isAscii(domain)) {
+    try {
+      host = new URL(`http://${domain}`).hostname;
+    } catch {
+      return undefined;
+    }
   }
   const labels = host.split('.');
   if (labels.length < 2 || host.length > 253) return undefined;
@@ -92,6 +97,11 @@ function isHostLabel(label: string): boolean {
     const c = label.charCodeAt(i);
     if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 0x2d)) return false;
   }
+  return true;
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 128) return false;
   return true;
 }
 

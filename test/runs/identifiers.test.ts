@@ -29,6 +29,8 @@ describe('keyOf', () => {
     expect(keyOf('ａｎａ@example.com')).toBe('e:ａｎａ@example.com');
     expect(keyOf('ana@ｅｘａｍｐｌｅ.com')).toBe('e:ana@example.com');
     expect(keyOf('ana@bücher.example')).toBe('e:ana@xn--bcher-kva.example');
+    // An ASCII domain is sent as written, even where IDNA would refuse it (`xn--ab` is no punycode).
+    expect(keyOf('Ab@XN--AB.com')).toBe('e:ab@xn--ab.com');
     // Reads as an address once folded, is none as written: never judged as one.
     expect(keyOf('ana\u200b@example.com')).toBeUndefined();
     expect(keyOf('ana＠example.com')).toBeUndefined();
