@@ -3,6 +3,7 @@
 import { benchAudit } from './audit.js';
 import { benchConfirm } from './confirm.js';
 import { benchCore } from './core.js';
+import { benchIdentifiers } from './identifiers.js';
 import { benchImportCost } from './import-cost.js';
 import { benchInbox } from './inbox.js';
 import { benchMcp } from './mcp.js';
@@ -26,4 +27,5 @@ await benchSql({ quick });
 await benchAudit({ quick });
 await benchRules({ quick });
 for (const line of await benchRuns({ quick })) console.log(line);
+for (const line of await benchIdentifiers({ quick })) console.log(line);
 await benchInbox({ quick });

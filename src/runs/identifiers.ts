@@ -1,79 +1,81 @@
+import {
+  codePointAt,
+  isAtomChar,
+  isDomainChar,
+  isLetter,
+  isSpace,
+  isWordChar,
+  widthOf,
+} from './char-class.js';
+import { addressIn, MAX_ADDRESS_CHARS } from './email-address.js';
+import { isIban } from './iban.js';
+import { scanTokens } from './scan-tokens.js';
+import { hostBeforeSentence, hostOfName, hostOfUrl, startsUrl } from './url-host.js';
+
 /**
- * Identifiers matched as values, never by fuzzy text: an email case-insensitively, an IBAN without
- * spaces, a URL by its host (a leading `www.` aside), anything else as a whole value or whole words.
- * Each value becomes a key (`e:`, `i:`, `h:`, `v:`); two values are the same destination when their
- * keys are equal.
+ * Identifiers matched as their consumers read them, never by fuzzy text: an email as the mail system
+ * delivers it (`email-address.ts`), a URL by the host `fetch` goes to (`url-host.ts`), an IBAN without
+ * spaces and case (`iban.ts`), anything else as a whole value or whole words. Each value becomes a key
+ * (`e:`, `h:`, `i:`, `v:`); two values are the same destination when their keys are equal. A part of
+ * an identifier (a group of an IBAN, the tail of an address, a label of a URL) is no key of its own.
  */
 
-const EMAIL_VALUE = /^[^\s@<>()[\]"',;]+@[^\s@<>()[\]"',;]+\.[^\s@<>()[\]"',;]+$/u;
-const EMAILS = /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.\p{L}{2,}/gu;
-const URL_VALUE = /^(?:https?:\/\/|www\.)/iu;
-const URLS = /\b(?:https?:\/\/|www\.)[^\s<>"'`()[\]{}]+/giu;
-/** A bare domain in text (`secure-systems-252.com`), not the part of an email after its `@`. */
-const DOMAINS = /(?<![@\p{L}\p{N}._%+-])(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}{2,}\b/gu;
-const DOMAIN_VALUE = /^(?:[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.)+\p{L}{2,}$/u;
-const IBAN_VALUE = /^[A-Za-z]{2}\d{2}[A-Za-z0-9]{10,30}$/u;
-/** IBANs in text: one run of characters, or printed in groups of four. */
-const IBANS = /\b[A-Za-z]{2}\d{2}(?:[A-Za-z0-9]{10,30}|(?: [A-Za-z0-9]{4}){2,7}(?: [A-Za-z0-9]{1,3})?)\b/gu;
-/** Where words split: anything but letters, digits and the joiners inside a name or an id. */
-const WORD_BREAK = /[^\p{L}\p{N}@._+'-]+/u;
-const EDGE_PUNCTUATION = /^[._'-]+|[._'-]+$/gu;
-
-/** The longest text read for identifiers, per string: longer strings are read up to here. */
+/**
+ * The longest text read for identifiers, per string: longer strings are read up to the last space
+ * before it, so no identifier is cut in two.
+ */
 export const MAX_SCANNED_CHARS = 100_000;
 
 /** The longest text that is also remembered as one whole value (a name, an id, an address). */
 const MAX_VALUE_CHARS = 256;
 
-/** A value's key: how it is compared with every other place it could appear. */
+/**
+ * A value's key: how it is compared with every other place it could appear. `undefined` when the
+ * value cannot be judged: empty, or it reads as an address, URL, host or IBAN once Unicode-folded but
+ * is not that one as written (`ａｎａ＠example.com`, `https://a.example／@b.test`).
+ */
 export function keyOf(value: string): string | undefined {
-  const text = plain(value);
+  const raw = value.trim();
+  const text = plain(raw);
   if (text === '') return undefined;
-  if (EMAIL_VALUE.test(text)) return `e:${text}`;
-  if (URL_VALUE.test(text)) {
-    const host = hostOf(text);
-    return host === undefined ? `v:${text}` : `h:${host}`;
+  const address = wholeAddress(raw);
+  if (address !== undefined) return `e:${address}`;
+  if (looksLikeAddress(text)) return undefined;
+  if (startsUrl(text, 0)) {
+    const host = startsUrl(raw, 0) ? hostOfUrl(raw) : undefined;
+    return host === undefined ? undefined : `h:${host}`;
   }
   const compact = text.replaceAll(' ', '');
-  if (IBAN_VALUE.test(compact) && /\d{6}/u.test(compact)) return `i:${compact}`;
-  if (DOMAIN_VALUE.test(text)) return `h:${withoutWww(text)}`;
+  if (isIban(compact)) return isIban(raw.replace(/\s/gu, '')) ? `i:${compact}` : undefined;
+  if (isHostName(text, 0, text.length)) {
+    const host = isHostName(raw, 0, raw.length) ? hostOfName(raw) : undefined;
+    return host === undefined ? undefined : `h:${host}`;
+  }
   return `v:${text}`;
 }
 
 /**
- * Every key a text holds: each email, URL host, bare domain and IBAN in it, the whole text as one value,
- * and each of its words. `add` is called once per key found (it may repeat).
+ * Every key a text holds: each email, URL host, bare host and IBAN in it, the whole text as one value,
+ * and each word outside those. `add` is called once per key found (it may repeat). Linear in the
+ * text's length whatever it holds.
  */
 export function keysIn(source: string, add: (key: string) => void): void {
-  const text = plain(source.length > MAX_SCANNED_CHARS ? source.slice(0, MAX_SCANNED_CHARS) : source);
-  if (text === '') return;
-  const whole = text.length <= MAX_VALUE_CHARS ? keyOf(text) : undefined;
-  if (whole !== undefined) add(whole);
-  if (text.includes('@')) for (const match of text.matchAll(EMAILS)) add(`e:${match[0]}`);
-  if (text.includes('.')) {
-    for (const match of text.matchAll(URLS)) {
-      const host = hostOf(match[0].replace(/[.,;:!?]+$/u, ''));
-      if (host === undefined) continue;
-      if (/^https?:/u.test(match[0])) add(`h:${host}`);
-      else addHosts(host, add);
-    }
-    for (const match of text.matchAll(DOMAINS)) addHosts(withoutWww(match[0]), add);
+  const text = source.length > MAX_SCANNED_CHARS ? cutAtSpace(source) : source;
+  if (text.length <= MAX_VALUE_CHARS) {
+    const whole = keyOf(text);
+    if (whole !== undefined) add(whole);
   }
-  if (/\d/u.test(text)) {
-    for (const match of text.matchAll(IBANS)) {
-      const compact = match[0].replaceAll(' ', '');
-      if (/\d{6}/u.test(compact)) add(`i:${compact}`);
-    }
-  }
-  for (const word of text.split(WORD_BREAK)) {
-    const trimmed = word.replace(EDGE_PUNCTUATION, '');
-    if (trimmed !== '') add(`v:${trimmed}`);
-  }
+  scanTokens(text, {
+    url: (start, end) => addUrl(text.slice(start, end), add),
+    atoms: (start, end, at) => addAtoms(text, start, end, at, add),
+    groupedIban: (compact) => add(`i:${compact.toLowerCase()}`),
+  });
 }
 
 /**
  * The text as values are compared: Unicode-normalised (NFKC), lower-cased, whitespace collapsed, and
- * without invisible format characters (a zero-width space must not make a second recipient).
+ * without invisible format characters (a zero-width space must not make a second value). Identifiers
+ * are not compared this way: `keyOf` reads them as written.
  */
 export function plain(value: string): string {
   return value
@@ -89,17 +91,87 @@ export function isPhrase(key: string): boolean {
   return key.startsWith('v:') && key.includes(' ');
 }
 
-/** True when the phrase (`v:` key of several words) stands in `text` (already `plain`) as whole words. */
+/**
+ * True when the phrase (`v:` key of several words) stands in `text` (already `plain`) as whole words,
+ * outside any identifier: two groups of an IBAN (`3704 0044`) are no phrase of the text.
+ */
 export function holdsPhrase(text: string, key: string): boolean {
   const phrase = key.slice(2);
   let from = text.indexOf(phrase);
   while (from !== -1) {
-    const before = from === 0 ? ' ' : (text[from - 1] ?? ' ');
-    const after = text[from + phrase.length] ?? ' ';
-    if (WORD_BREAK.test(before) && WORD_BREAK.test(after)) return true;
+    const before = from >= 2 && isLowSurrogate(text.charCodeAt(from - 1)) ? from - 2 : from - 1;
+    const after = from + phrase.length;
+    const isStart = before < 0 || !isWordChar(codePointAt(text, before));
+    const isEnd = after >= text.length || !isWordChar(codePointAt(text, after));
+    if (isStart && isEnd && !touchesIdentifier(text, from, after)) return true;
     from = text.indexOf(phrase, from + 1);
   }
   return false;
+}
+
+/** The most short chunks around a phrase read with it: the groups of the longest IBAN. */
+const MAX_GROUP_CHUNKS = 9;
+
+/**
+ * True when `text[start, end)` overlaps an identifier, read in the chunks around it (and the short
+ * chunks beside those, where an IBAN printed in groups may begin or end). Each chunk is read once
+ * per phrase found in it, and a phrase (it holds a space) starts in a chunk at one place at most.
+ */
+function touchesIdentifier(text: string, start: number, end: number): boolean {
+  const from = windowStart(text, start);
+  const to = windowEnd(text, end);
+  let touches = false;
+  const mark = (a: number, b: number) => {
+    if (from + a < end && from + b > start) touches = true;
+  };
+  const window = text.slice(from, to);
+  scanTokens(window, {
+    url: mark,
+    atoms: (a, b, at) =>
+      addAtoms(window, a, b, at, (key) => {
+        if (!key.startsWith('v:')) mark(a, b);
+      }),
+    groupedIban: (_compact, a, b) => mark(a, b),
+  });
+  return touches;
+}
+
+/** The start of the chunk holding `start`, and of up to MAX_GROUP_CHUNKS short chunks before it. */
+function windowStart(text: string, start: number): number {
+  let edge = chunkStart(text, start, text.length);
+  for (let n = 0; n < MAX_GROUP_CHUNKS && text.charCodeAt(edge - 1) === 32; n++) {
+    const previous = chunkStart(text, edge - 1, 6);
+    const length = edge - 1 - previous;
+    if (length === 0 || length > 5) break;
+    edge = previous;
+  }
+  return edge;
+}
+
+/** The end of the chunk holding `end - 1`, and of up to MAX_GROUP_CHUNKS short chunks after it. */
+function windowEnd(text: string, end: number): number {
+  let edge = chunkEnd(text, end, text.length);
+  for (let n = 0; n < MAX_GROUP_CHUNKS && text.charCodeAt(edge) === 32; n++) {
+    const next = chunkEnd(text, edge + 1, 6);
+    const length = next - edge - 1;
+    if (length === 0 || length > 5) break;
+    edge = next;
+  }
+  return edge;
+}
+
+/** Back from `i` to the start of its chunk, at most `limit` characters. */
+function chunkStart(text: string, i: number, limit: number): number {
+  const stop = Math.max(0, i - limit);
+  while (i > stop && !isSpace(text.charCodeAt(i - 1))) i--;
+  return i;
+}
+
+/** On from `i` to the end of its chunk, at most `limit` characters. */
+function chunkEnd(text: string, i: number, limit: number): number {
+  const stop = Math.min(text.length, i + limit);
+  while (i < stop && !isSpace(text.charCodeAt(i))) i++;
+  return i;
 }
 
 /** The words a person reads for a key: the host, the email, the IBAN or the value itself. */
@@ -107,27 +179,135 @@ export function keyText(key: string): string {
   return key.slice(2);
 }
 
+function addUrl(token: string, add: (key: string) => void): void {
+  const host = hostOfUrl(token);
+  if (host === undefined) return;
+  add(`h:${host}`);
+  // A bare `www.` host glued to the next sentence (`www.shop.com.They`); never a URL with a scheme.
+  if (!/^www\./iu.test(token) || !isHostName(token, 0, token.length)) return;
+  const before = hostBeforeSentence(token);
+  if (before !== undefined) add(`h:${before}`);
+}
+
+function addAtoms(text: string, start: number, end: number, at: number, add: (key: string) => void): void {
+  if (at >= 0) {
+    const address = addressIn(text, { start, at, end }, { inText: true, check: 'dot-atom' });
+    if (address !== undefined) {
+      add(`e:${address}`);
+      return;
+    }
+  } else if (at === -1 && addBareHost(text, start, end, add)) return;
+  addWords(text, start, end, add);
+}
+
 /**
- * A host written bare in text, and each shorter host it starts with: a missing space after a full
- * stop (`www.shop.example.Then`) must not hide the host the writer meant.
+ * A host written bare (`shop.example`, `shop.example/path`, `shop.example.`), read as `https://` and
+ * the host name; true when the run is one (its labels then are no words).
  */
-function addHosts(host: string, add: (key: string) => void): void {
-  const labels = host.split('.');
-  for (let end = labels.length; end >= 2; end--) {
-    const last = labels[end - 1] ?? '';
-    if (/^\p{L}{2,}$/u.test(last)) add(`h:${labels.slice(0, end).join('.')}`);
+function addBareHost(text: string, start: number, end: number, add: (key: string) => void): boolean {
+  let from = start;
+  while (from < end && (text[from] === "'" || text[from] === '`')) from++;
+  let to = from;
+  while (to < end) {
+    const cp = codePointAt(text, to);
+    if (!isDomainChar(cp)) break;
+    to += widthOf(cp);
+  }
+  while (to > from && text.charCodeAt(to - 1) === 0x2e) to--;
+  if (!isHostName(text, from, to)) return false;
+  const isWhole = isTrailingPunctuation(text, to, end);
+  if (!isWhole && !'/?#'.includes(text[to] ?? '')) return false;
+  const name = text.slice(from, to);
+  const host = hostOfName(name);
+  if (host !== undefined) add(`h:${host}`);
+  const before = host !== undefined && isWhole ? hostBeforeSentence(name) : undefined;
+  if (before !== undefined) add(`h:${before}`);
+  return true;
+}
+
+function isTrailingPunctuation(text: string, from: number, end: number): boolean {
+  for (let i = from; i < end; i++) if (!".!?'`".includes(text[i] ?? '')) return false;
+  return true;
+}
+
+/**
+ * True when `text[start, end)` has the shape of a host name: labels of letters, digits and `-` (any
+ * script) joined by single dots, the last of two letters or more.
+ */
+function isHostName(text: string, start: number, end: number): boolean {
+  if (end - start < 4) return false;
+  let label = 0;
+  let letters = 0;
+  let dots = 0;
+  for (let i = start; i < end; ) {
+    const cp = codePointAt(text, i);
+    if (!isDomainChar(cp)) return false;
+    if (cp === 0x2e) {
+      if (label === 0) return false;
+      dots++;
+      label = 0;
+      letters = 0;
+    } else {
+      label++;
+      letters = isLetter(cp) && !(cp >= 48 && cp <= 57) ? letters + 1 : -Infinity;
+    }
+    i += widthOf(cp);
+  }
+  return dots > 0 && label > 0 && letters >= 2;
+}
+
+/** Words outside identifiers: letters and digits with the joiners of names and ids, edges trimmed. */
+function addWords(text: string, start: number, end: number, add: (key: string) => void): void {
+  let i = start;
+  while (i < end) {
+    const cp = codePointAt(text, i);
+    if (!isWordChar(cp)) {
+      i += widthOf(cp);
+      continue;
+    }
+    let from = i;
+    let isAscii = true;
+    while (i < end) {
+      const c = codePointAt(text, i);
+      if (!isWordChar(c)) break;
+      if (c >= 128) isAscii = false;
+      i += widthOf(c);
+    }
+    let to = i;
+    while (from < to && "._'-".includes(text[from] ?? '')) from++;
+    while (to > from && "._'-".includes(text[to - 1] ?? '')) to--;
+    if (to === from || to - from > MAX_VALUE_CHARS) continue;
+    const word = text.slice(from, to);
+    // An ASCII word is its own NFKC form: lower-casing is all `plain` would do.
+    add(isIban(word) ? `i:${word.toLowerCase()}` : `v:${isAscii ? word.toLowerCase() : plain(word)}`);
   }
 }
 
-function hostOf(text: string): string | undefined {
-  try {
-    const url = new URL(/^www\./iu.test(text) ? `https://${text}` : text);
-    return url.hostname === '' ? undefined : withoutWww(url.hostname.toLowerCase());
-  } catch {
-    return undefined;
+/** The whole value as one address, when it is one (nothing around it). */
+function wholeAddress(raw: string): string | undefined {
+  const at = raw.indexOf('@');
+  if (at <= 0 || raw.indexOf('@', at + 1) !== -1 || raw.length > MAX_ADDRESS_CHARS) return undefined;
+  for (let i = 0; i < raw.length; ) {
+    const cp = codePointAt(raw, i);
+    if (!isAtomChar(cp)) return undefined;
+    i += widthOf(cp);
   }
+  return addressIn(raw, { start: 0, at, end: raw.length }, { inText: false, check: 'rfc5322' });
 }
 
-function withoutWww(host: string): string {
-  return host.startsWith('www.') ? host.slice(4) : host;
+/** Folded text that reads as an address (`x@y.z`, no space): judged as written, or not at all. */
+function looksLikeAddress(text: string): boolean {
+  const at = text.indexOf('@');
+  return at > 0 && !text.includes(' ') && text.indexOf('.', at) > at + 1;
+}
+
+/** The text up to the last whitespace before `MAX_SCANNED_CHARS`, so no token is read cut. */
+function cutAtSpace(source: string): string {
+  let end = MAX_SCANNED_CHARS;
+  while (end > 0 && !isSpace(source.charCodeAt(end))) end--;
+  return source.slice(0, end);
+}
+
+function isLowSurrogate(unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff;
 }

@@ -173,8 +173,8 @@ describe('origins', () => {
     expect((await propose(['zed@made-up.test', 'mallory@evil.test', 'ana@example.com'])).origins).toEqual({
       to: [{ from: 'request' }, { from: 'tool', tool: 'inbox.read' }, { from: 'none' }],
     });
-    // A zero-width space does not make a second, unknown recipient.
-    expect((await propose(['ana\u200b@example.com'])).origins).toEqual({ to: [{ from: 'request' }] });
+    // A zero-width space makes another address as the mail system reads it: never vouched by `ana@…`.
+    expect((await propose(['ana\u200b@example.com'])).origins).toEqual({ to: [{ from: 'none' }] });
   });
 
   it('matches IBANs without spaces and case, never by fuzzy text', async () => {
