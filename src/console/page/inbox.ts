@@ -281,7 +281,7 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
           line.check !== '' &&
             el('strong', { class: 'check' }, el('span', { 'aria-hidden': 'true' }, '⚠ '), line.check),
           line.check !== '' && ' — ',
-          el('span', { class: 'origin-field' }, line.field),
+          el('span', { class: line.check === '' ? 'origin-heading' : 'origin-field' }, line.field),
           `: ${line.text}`,
         ),
       ),
