@@ -79,16 +79,19 @@ function readDestinations(
           ? `\`destinations\` names "${path}", which inputSchema's properties do not describe (as the Standard Schema describes itself in JSON Schema).`
           : `\`destinations\` names "${path}", which inputSchema's properties do not describe.`,
       );
-    if (!leaves.every(isScalar))
+    // A leaf behind a `$ref` is judged as the schema it names; one that names nothing is not a scalar.
+    const resolved = leaves.map((leaf) => branches(input, leaf));
+    if (!resolved.every((found) => found.length > 0 && found.every(isScalar)))
       fail(
         name,
-        `\`destinations\` names "${path}", where inputSchema lets an object, a list of objects or a value of any type through: name the string or number inside it, like ${suggestion(path, leaves)}. A value that cannot be judged is never vouched for.`,
+        `\`destinations\` names "${path}", where inputSchema lets an object, a list of objects or a value of any type through: name the string or number inside it, like ${suggestion(path, resolved.flat())}. A value that cannot be judged is never vouched for.`,
       );
     paths.push(path);
   }
   return Object.freeze(paths);
 }
 
+const ADDRESS_LIKE = /address|email|mail|url|uri|host|iban|account|phone|recipient|to$/iu;
 const SCALAR_TYPES: ReadonlySet<unknown> = new Set(['string', 'number', 'integer', 'null']);
 const MAX_REFS = 32;
 
@@ -184,10 +187,12 @@ function suggestion(path: string, leaves: readonly JsonSchema[]): string {
   for (const leaf of leaves) {
     const object = isRecord(leaf.items) ? (leaf.items as JsonSchema) : leaf;
     const properties = isRecord(object.properties) ? object.properties : {};
-    const named = Object.keys(properties).find((key) => {
+    const scalars = Object.keys(properties).filter((key) => {
       const inner = properties[key];
       return isRecord(inner) && isScalar(inner as JsonSchema) && /^[A-Za-z_$][\w$-]*$/u.test(key);
     });
+    // The field most likely to say where the call goes (an address, not a display name).
+    const named = scalars.find((key) => ADDRESS_LIKE.test(key)) ?? scalars[0];
     if (named !== undefined && !path.startsWith('/'))
       return `"${path}${isRecord(leaf.items) ? '[]' : ''}.${named}"`;
   }

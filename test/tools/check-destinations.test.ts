@@ -37,7 +37,7 @@ describe('destinations at register', () => {
       expect(register, JSON.stringify(to)).toThrow(ToolDefinitionError);
       expect(register).toThrow(/name the string or number inside/);
     }
-    expect(send({ type: 'object', properties: { to: PEOPLE } }, ['to'])).toThrow(/"to\[\]\.name"/);
+    expect(send({ type: 'object', properties: { to: PEOPLE } }, ['to'])).toThrow(/"to\[\]\.address"/);
   });
 
   it('accepts a string, a number, a list of them, a nullable or enum one, and a named scalar inside a list', () => {
@@ -79,5 +79,21 @@ describe('destinations at register', () => {
     expect(send(people, ['to[].address'])).not.toThrow();
     expect(send(z.object({ to: z.array(z.string().email()).optional() }), ['to'])).not.toThrow();
     expect(send(z.object({ to: z.string().nullable() }), ['to'])).not.toThrow();
+  });
+
+  it('follows anyOf and local $ref on the way, and refuses a Standard Schema that cannot describe itself', () => {
+    const nullable = z.object({ to: z.object({ address: z.string() }).nullable() });
+    expect(send(nullable, ['to.address'])).not.toThrow();
+    const byRef = {
+      type: 'object',
+      properties: { to: { $ref: '#/$defs/person' } },
+      $defs: { person: { type: 'object', properties: { address: { type: 'string' } } } },
+    };
+    expect(send(byRef, ['to.address'])).not.toThrow();
+    expect(send(byRef, ['to'])).toThrow(/name the string or number inside it, like "to.address"/);
+    const opaque = {
+      '~standard': { version: 1, vendor: 'opaque', validate: (value: unknown) => ({ value }) },
+    };
+    expect(send(opaque, ['to'])).toThrow(/cannot describe itself as JSON Schema/);
   });
 });
