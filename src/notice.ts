@@ -50,6 +50,18 @@ export interface ApprovalNotice {
      * each tool origin with its tool's `title` for people: channels say it in words for the approver.
      */
     readonly origins?: Readonly<Record<string, readonly (Origin & { readonly title?: string })[]>>;
+    /** The same per value (the confirmation's `originValues`), tools titled: which recipient came from where. */
+    readonly originValues?: Readonly<
+      Record<
+        string,
+        readonly {
+          readonly value: string;
+          readonly origins: readonly (Origin & { readonly title?: string })[];
+        }[]
+      >
+    >;
+    /** The tool names destinations but the call named no agent run: channels say it was not recorded. */
+    readonly originsOutsideRun?: true;
   };
   /** For `decided`: the step that decided it — when, who, and why (a reject's reason, a failure). */
   readonly decision?: {

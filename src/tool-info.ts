@@ -25,7 +25,7 @@ export interface ToolInfo {
   readonly holdMs?: number;
   /** The tool's rules as a reviewer reads them (a function shows as `'(function)'`); absent: none. */
   readonly rules?: readonly RuleInfo[];
-  /** Input fields whose values say where the call goes: their origins are recorded within a run. */
+  /** Input fields (names, dotted paths, JSON Pointers) whose values say where the call goes: their origins are recorded within a run. */
   readonly destinations?: readonly string[];
   /** A read that reaches outside: `true`, or the values it may always reach (`{ allow }`). */
   readonly egress?: true | { readonly allow: readonly string[] };

@@ -89,10 +89,14 @@ interface ToolFields<S extends InputSchema> {
    */
   readonly rules?: readonly Rule[];
   /**
-   * The input fields (names or dotted paths) whose values say where the call goes: a recipient, an
-   * IBAN, a URL. Within an agent run (`ctx.run`) the registry records where each value came from (the
-   * person's request, the app's trusted values, a tool's result, or nowhere) as the confirmation's
-   * `origins`, and rules read them as `origins`.
+   * The input fields whose values say where the call goes: a recipient, an IBAN, a URL. Each names a
+   * string or number (or a list of them): a field (`to`), a dotted path that looks through lists
+   * (`to.address`, or `to[].address`), or a JSON Pointer (`/to/0/address`); `register` refuses one
+   * whose schema lets an object or a value of any type through. Within an agent run (`ctx.run`) the
+   * registry judges every value and records where each came from (the person's request, the app's
+   * trusted values by list, a tool's result, or nowhere) as the confirmation's `origins` (per field,
+   * which rules read) and `originValues` (per value, which people read); outside a run it records
+   * `originsOutsideRun`, and every surface says the origins were not recorded.
    */
   readonly destinations?: readonly string[];
   /**

@@ -30,7 +30,10 @@ export type Card = Confirmation & {
    * sent, so a page says "held until …", not "sent now".
    */
   readonly holdMs?: number;
-  /** Where each destination's value came from (`origins`), in the person's words; absent outside a run. */
+  /**
+   * Where each destination's value came from (`origins`, per value), in the person's words; "not
+   * recorded" for a tool with destinations asked outside a run; absent when there is nothing to say.
+   */
   readonly originsText?: OriginsText;
   /** Where each of the call's limits stands, in words (a pending card of a tool with limits). */
   readonly limitsText?: readonly string[];

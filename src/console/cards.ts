@@ -5,7 +5,7 @@ import type { Locale } from '../messages/index.js';
 import { limitLines } from '../messages/limit-words.js';
 import { type OriginsText, originsText } from '../messages/origin-words.js';
 import { canonicalJson } from '../util/canonical-json.js';
-import { titledOrigins } from '../util/read-origins.js';
+import { titledOrigins, titledValueOrigins } from '../util/read-origins.js';
 import type { BundleCard, Card } from './card-view.js';
 import { displayNames } from './display-names.js';
 import { effectOf } from './effect-line.js';
@@ -113,7 +113,6 @@ export class CardMaker {
     };
   }
 
-  /** The record's origins in words, each tool named by its title where the registry knows it. */
   /** A pending card's limit lines; a limit that cannot be read now is left out, never a failed card. */
   async #limitsText(confirmation: Confirmation): Promise<readonly string[]> {
     if (confirmation.status !== 'pending' || this.#s.limits === undefined) return [];
@@ -124,10 +123,21 @@ export class CardMaker {
     }
   }
 
+  /**
+   * The record's origins in words, per value where it holds values, each tool named by its title where
+   * the registry knows it; "not recorded" for a tool with destinations asked outside a run.
+   */
   #originsText(confirmation: Confirmation): OriginsText | undefined {
     const titleOf = this.#s.titleOf;
-    const titled = titledOrigins(confirmation.origins, (tool) => titleOf?.(tool));
-    return originsText(titled, this.#s.locale);
+    const title = (tool: string) => titleOf?.(tool);
+    return originsText(
+      {
+        origins: titledOrigins(confirmation.origins, title),
+        originValues: titledValueOrigins(confirmation.originValues, title),
+        originsOutsideRun: confirmation.originsOutsideRun === true,
+      },
+      this.#s.locale,
+    );
   }
 
   #tool(name: string): ConfirmationToolView | undefined {

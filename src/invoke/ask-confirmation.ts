@@ -1,4 +1,4 @@
-import type { CountedLimit, Origins } from '../confirmation.js';
+import type { CountedLimit, Origins, ValueOrigins } from '../confirmation.js';
 import type { ConfirmRequired, ErrorCode } from '../result.js';
 import type { ApprovalRequirement } from '../rule.js';
 
@@ -21,6 +21,10 @@ export interface ConfirmationRequest {
   };
   /** Within an agent run, for a tool with `destinations`: where each destination came from. */
   readonly origins?: Origins;
+  /** The same per value, in input order: which recipient came from where. */
+  readonly originValues?: ValueOrigins;
+  /** The tool names `destinations` but the call named no run: where they came from was not recorded. */
+  readonly originsOutsideRun?: true;
   /** What the call counted against limits that count on delivery: the record keeps it, to give it back. */
   readonly counted?: readonly CountedLimit[];
 }

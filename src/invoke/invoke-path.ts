@@ -1,4 +1,4 @@
-import type { CountedLimit, Origins } from '../confirmation.js';
+import type { CountedLimit, Origins, ValueOrigins } from '../confirmation.js';
 import { type EventListener, emitSafely, type InvokeOutcome } from '../events.js';
 import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
 import { type CallContext, readCallContext } from '../policy/call-context.js';
@@ -97,6 +97,8 @@ interface Call {
   readonly run: RunMemory | undefined;
   /** Where each destination came from, within a run (before the rules, which read it). */
   readonly origins?: Origins | undefined;
+  /** The same per value, for the person who decides. */
+  readonly originValues?: ValueOrigins | undefined;
   /** What the rules counted against limits that count on delivery: the confirmation keeps it. */
   readonly counted?: readonly CountedLimit[] | undefined;
 }
@@ -239,7 +241,7 @@ export class InvokePath {
     const call =
       asked.run === undefined || destinations === undefined
         ? asked
-        : { ...asked, origins: originsOf(asked.run, destinations, input) };
+        : { ...asked, ...originsOf(asked.run, destinations, input) };
     if (tool.egress !== undefined && call.ctx.caller === 'model') {
       const unvouched = unvouchedDestination(call.run, destinations ?? [], tool.egress, input);
       if (unvouched !== undefined) return this.#egressRefused(call, unvouched);
@@ -395,6 +397,11 @@ export class InvokePath {
       scope: ctx.scope,
       ...(requires === undefined ? {} : { requires }),
       ...(call.origins === undefined ? {} : { origins: call.origins }),
+      ...(call.originValues === undefined ? {} : { originValues: call.originValues }),
+      // A tool that names destinations, asked outside a run: every surface says nothing was recorded.
+      ...(call.run === undefined && entry.tool.info.destinations !== undefined
+        ? { originsOutsideRun: true as const }
+        : {}),
       ...(call.counted === undefined || call.counted.length === 0 ? {} : { counted: call.counted }),
     };
     const ask = () => this.#settings.ask(about === undefined ? request : { ...request, about });

@@ -1,5 +1,5 @@
 import type { SendMailOptions, Transporter } from 'nodemailer';
-import { type OriginsText, originLineText, originsText } from '../messages/origin-words.js';
+import { type OriginsText, originsPlainLines, originsText } from '../messages/origin-words.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { escapeHtml } from '../util/escape-html.js';
 import { noticeData, payloadText, webLink } from './notice-data.js';
@@ -164,7 +164,7 @@ export function emailContent(
     headline,
     intro,
     rows,
-    origins: originsText(c.origins, notice.locale),
+    origins: originsText(c, notice.locale),
     link,
     labels,
     payload,
@@ -197,9 +197,11 @@ function textBody(m: MailParts): string {
     m.rows.map(([label, value]) => `${label}: ${value}`).join('\n'),
   ];
   if (m.origins !== undefined) {
-    const { heading, check, caution, lines } = m.origins;
-    const said = lines.map((line) => `- ${originLineText(line, check)}`);
-    parts.push([`${heading}:`, ...said, ...(caution === undefined ? [] : [caution])].join('\n'));
+    const [heading = '', ...said] = originsPlainLines(m.origins);
+    const { caution } = m.origins;
+    parts.push(
+      [heading, ...said.map((line) => `- ${line}`), ...(caution === undefined ? [] : [caution])].join('\n'),
+    );
   }
   if (m.links.length > 0)
     parts.push(`${m.labels.links}:\n${m.links.map(({ label, href }) => `- ${label}: ${href}`).join('\n')}`);
@@ -235,7 +237,9 @@ function htmlBody(locale: unknown, m: MailParts): string {
 }
 
 /** The origins block of the HTML mail: an unvouched line starts with its mark in bold words. */
-function originsHtml({ heading, check, caution, lines }: OriginsText): string {
+function originsHtml({ heading, check, caution, lines, notRecorded }: OriginsText): string {
+  if (notRecorded !== undefined)
+    return `<p><strong>${escapeHtml(heading)}:</strong> ${escapeHtml(notRecorded)}</p>`;
   const items = lines
     .map((line) => {
       const said = `${escapeHtml(line.field)}: ${escapeHtml(line.text)}`;

@@ -1,5 +1,5 @@
 import { isRecord } from '../util/is-record.js';
-import { readOrigins } from '../util/read-origins.js';
+import { readOrigins, readValueOrigins } from '../util/read-origins.js';
 import { truncateText } from '../util/truncate.js';
 import type { ApprovalNotice } from './notifier.js';
 
@@ -19,6 +19,7 @@ export function noticeData(notice: ApprovalNotice, includePayload: boolean): Not
   const requires = requirementOf(c.requires);
   const approved = requires === undefined ? undefined : approvedSoFar(c.approved);
   const origins = readOrigins(c.origins, true);
+  const originValues = readValueOrigins(c.originValues, true);
   return {
     id: notice.id,
     kind: notice.kind,
@@ -37,6 +38,8 @@ export function noticeData(notice: ApprovalNotice, includePayload: boolean): Not
       ...(requires === undefined ? {} : { requires }),
       ...(approved === undefined ? {} : { approved }),
       ...(origins === undefined ? {} : { origins }),
+      ...(originValues === undefined ? {} : { originValues }),
+      ...(c.originsOutsideRun === true ? { originsOutsideRun: true as const } : {}),
     },
     ...(notice.decision === undefined
       ? {}

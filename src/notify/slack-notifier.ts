@@ -1,8 +1,9 @@
 import { type OriginsText, originsText } from '../messages/origin-words.js';
+import { chunkLines } from '../util/chunk-lines.js';
 import { truncateText } from '../util/truncate.js';
 import type { HttpChannelOptions } from './http-attempt.js';
 import { httpNotifier } from './http-notifier.js';
-import { noticeData, payloadText, webLink } from './notice-data.js';
+import { type NoticeData, noticeData, payloadText, webLink } from './notice-data.js';
 import { aboutRows, formatUtc, noticeWords, requirementLine } from './notice-text.js';
 import type { ApprovalNotice, Notifier } from './notifier.js';
 
@@ -81,12 +82,8 @@ export function slackMessage(notice: ApprovalNotice, includePayload: boolean): S
         ),
       },
     });
-  const origins = originsText(c.origins, notice.locale);
-  if (origins !== undefined)
-    blocks.push({
-      type: 'section',
-      text: { type: 'mrkdwn', text: truncateText(originsMrkdwn(origins), 3000) },
-    });
+  for (const text of originsSections(c, notice.locale))
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text } });
   if (payload !== undefined)
     blocks.push({
       type: 'section',
@@ -123,8 +120,28 @@ export function slackMessage(notice: ApprovalNotice, includePayload: boolean): S
   return { text: escapeMrkdwn(link === undefined ? line : `${line} ${link}`), blocks };
 }
 
-/** Where each destination came from: an unvouched line starts with ":warning: *Check*", in words. */
-function originsMrkdwn({ heading, check, caution, lines }: OriginsText): string {
+/** The most sections the origins take: with the others, within Block Kit's 50 blocks. */
+const MAX_ORIGIN_SECTIONS = 12;
+
+/**
+ * The origins in sections of at most 3,000 characters, every line shown; past the room there is,
+ * one line per field instead (each still marked when any value of it is unvouched).
+ */
+function originsSections(c: NoticeData['confirmation'], locale: unknown): string[] {
+  const perValue = chunkLines(originsMrkdwn(originsText(c, locale)), 3000);
+  if (perValue.length <= MAX_ORIGIN_SECTIONS) return perValue;
+  const perField = { origins: c.origins, originsOutsideRun: c.originsOutsideRun };
+  return chunkLines(originsMrkdwn(originsText(perField, locale)), 3000);
+}
+
+/**
+ * Where each destination came from, one line per value: an unvouched line starts with ":warning:
+ * *Check*", in words; outside a run, the heading says it was not recorded.
+ */
+function originsMrkdwn(text: OriginsText | undefined): string[] {
+  if (text === undefined) return [];
+  const { heading, check, caution, lines, notRecorded } = text;
+  if (notRecorded !== undefined) return [`*${escapeMrkdwn(heading)}:* ${escapeMrkdwn(notRecorded)}`];
   const said = lines.map((line) =>
     line.unvouched
       ? `:warning: *${escapeMrkdwn(check)}* — ${escapeMrkdwn(`${line.field}: ${line.text}`)}`
@@ -134,7 +151,7 @@ function originsMrkdwn({ heading, check, caution, lines }: OriginsText): string 
     `*${escapeMrkdwn(heading)}*`,
     ...said,
     ...(caution === undefined ? [] : [`_${escapeMrkdwn(caution)}_`]),
-  ].join('\n');
+  ];
 }
 
 function field(label: string, value: string): Record<string, unknown> {

@@ -96,7 +96,7 @@ export function webhookNotifier(options: WebhookNotifierOptions): Notifier {
 
 function webhookBody(notice: ApprovalNotice, includePayload: boolean): string {
   const data = noticeData(notice, includePayload);
-  const origins = originsText(data.confirmation.origins, notice.locale);
+  const origins = originsText(data.confirmation, notice.locale);
   const body: WebhookBody = {
     type: `confirmation.${notice.kind}`,
     timestamp: new Date().toISOString(),

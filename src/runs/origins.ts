@@ -1,61 +1,113 @@
-import type { Origin, Origins } from '../confirmation.js';
+import type { Origin, Origins, ValueOrigin, ValueOrigins } from '../origins.js';
+import { readDestinationPath, valuesAt } from './destination-path.js';
 import { keyOf, keyText } from './identifiers.js';
-import type { RunMemory } from './run-memory.js';
 
-/** The most values one destination field is judged on (a list of recipients); more are refused. */
-export const MAX_DESTINATION_VALUES = 100;
+/** What origins need from an agent run: where a key was found, and whether the person or app vouched for it. */
+export interface RunLookup {
+  originsOf(key: string): Origin[];
+  isVouched(key: string): boolean;
+}
 
 /** No destinations, or outside a run: what rules read as `origins`. */
 export const NO_ORIGINS: Origins = Object.freeze({});
 
-/**
- * The values at a destination path of the validated input (`recipient`, `to.email`): strings and
- * numbers, looking inside lists on the way. Anything else there is not a destination value.
- */
-export function destinationValues(input: unknown, path: string): string[] {
-  let level: unknown[] = [input];
-  for (const part of path.split('.')) {
-    const next: unknown[] = [];
-    for (const item of level) {
-      if (typeof item !== 'object' || item === null) continue;
-      const value = Object.hasOwn(item, part) ? (item as Record<string, unknown>)[part] : undefined;
-      if (Array.isArray(value)) next.push(...value);
-      else if (value !== undefined) next.push(value);
-    }
-    level = next;
-  }
-  const values: string[] = [];
-  for (const value of level.flat(2)) {
-    if (typeof value === 'string' && value.trim() !== '') values.push(value);
-    else if (typeof value === 'number' && Number.isFinite(value)) values.push(String(value));
-  }
-  return values;
+/** The longest text a person is shown for one value. */
+const MAX_SHOWN_CHARS = 200;
+
+/** One value at a destination: its key (`undefined` when it cannot be judged) and its words for a person. */
+interface JudgedValue {
+  readonly key: string | undefined;
+  readonly shown: string;
 }
 
 /**
- * Where each destination of a call came from within its run: per field, every place of every value,
- * once each — the request and trusted values for a value the person or app vouched for, else the
- * tools that returned it, else `none`.
+ * Every value at a destination path of the validated input, in input order, each as it is judged: a
+ * string or a finite number by its key; anything else (an object, a boolean, `null` in a list) with
+ * no key — it cannot be judged, so it is found nowhere. A blank string names no destination.
  */
-export function originsOf(run: RunMemory, destinations: readonly string[], input: unknown): Origins {
+function destinationValues(input: unknown, destination: string): JudgedValue[] {
+  const path = readDestinationPath(destination);
+  if (path === undefined) return [];
+  const judged: JudgedValue[] = [];
+  for (const value of valuesAt(input, path)) {
+    if (typeof value === 'string' && value.trim() === '') continue;
+    const key =
+      typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))
+        ? keyOf(String(value))
+        : undefined;
+    judged.push({ key, shown: key === undefined ? rawText(value) : keyText(key).slice(0, MAX_SHOWN_CHARS) });
+  }
+  return judged;
+}
+
+/** The distinct keys of every value at every destination: what a run must be asked about. */
+export function destinationKeys(destinations: readonly string[], input: unknown): string[] {
+  const keys = new Set<string>();
+  for (const field of destinations)
+    for (const { key } of destinationValues(input, field)) if (key !== undefined) keys.add(key);
+  return [...keys];
+}
+
+/** Where each destination of a call came from: the union per field that rules read, and each value's own. */
+export interface DestinationOrigins {
+  readonly origins: Origins;
+  readonly originValues: ValueOrigins;
+}
+
+/**
+ * Where each destination of a call came from within its run, every value judged: per field, every
+ * place of every value once each (`origins`, which rules read), and each distinct value in input order
+ * with its own places (`originValues`, which a person reads). The request and trusted values (by
+ * list) for a value the person or app vouched for, else the tools that returned it, else `none`.
+ */
+export function originsOf(
+  run: RunLookup,
+  destinations: readonly string[],
+  input: unknown,
+): DestinationOrigins {
   const origins: Record<string, readonly Origin[]> = {};
+  const originValues: Record<string, readonly ValueOrigin[]> = {};
+  const asked = new Map<string, readonly Origin[]>();
   for (const field of destinations) {
     const values = destinationValues(input, field);
     if (values.length === 0) continue;
     const places: Origin[] = [];
-    for (const value of values.slice(0, MAX_DESTINATION_VALUES)) {
-      const key = keyOf(value);
-      const found = key === undefined ? [{ from: 'none' } as const] : run.originsOf(key);
-      for (const origin of found)
-        if (!places.some((o) => o.from === origin.from && o.tool === origin.tool)) places.push(origin);
+    const each = new Map<string, ValueOrigin>();
+    for (const { key, shown } of values) {
+      let found = key === undefined ? NOWHERE : asked.get(key);
+      if (found === undefined && key !== undefined) {
+        found = Object.freeze(run.originsOf(key).map((o) => Object.freeze({ ...o })));
+        asked.set(key, found);
+      }
+      const own = found ?? NOWHERE;
+      for (const origin of own) if (!places.some((o) => sameOrigin(o, origin))) places.push(origin);
+      if (!each.has(shown)) each.set(shown, Object.freeze({ value: shown, origins: own }));
     }
     places.sort((a, b) => ORDER[a.from] - ORDER[b.from]);
-    origins[field] = Object.freeze(places.map((o) => Object.freeze(o)));
+    origins[field] = Object.freeze(places);
+    originValues[field] = Object.freeze([...each.values()]);
   }
-  return Object.freeze(origins);
+  return { origins: Object.freeze(origins), originValues: Object.freeze(originValues) };
 }
 
+const NOWHERE: readonly Origin[] = Object.freeze([Object.freeze({ from: 'none' as const })]);
+
 const ORDER: Readonly<Record<Origin['from'], number>> = { request: 0, trusted: 1, tool: 2, none: 3 };
+
+function sameOrigin(a: Origin, b: Origin): boolean {
+  return a.from === b.from && a.tool === b.tool && a.list === b.list;
+}
+
+/** A value that cannot be judged, in words a person can read: its JSON (or its kind), cut short. */
+function rawText(value: unknown): string {
+  let text: string;
+  try {
+    text = typeof value === 'string' ? value : (JSON.stringify(value) ?? String(value));
+  } catch {
+    text = Array.isArray(value) ? '[…]' : typeof value === 'object' ? '{…}' : String(typeof value);
+  }
+  return text.slice(0, MAX_SHOWN_CHARS);
+}
 
 /** A destination an egress read may not reach: the field, the value as a person reads it, its origins. */
 export interface UnvouchedDestination {
@@ -65,24 +117,22 @@ export interface UnvouchedDestination {
 }
 
 /**
- * The first destination of an egress read that neither the run vouches for (named in the request,
- * trusted) nor the tool's own `allow` list holds; `undefined` when every one is vouched. Outside a
- * run only `allow` vouches.
+ * The first destination of an egress read, every value judged, that neither the run vouches for
+ * (named in the request, trusted) nor the tool's own `allow` list holds; `undefined` when every one
+ * is vouched. A value that cannot be judged is never vouched. Outside a run only `allow` vouches.
  */
 export function unvouchedDestination(
-  run: RunMemory | undefined,
+  run: RunLookup | undefined,
   destinations: readonly string[],
   allowed: ReadonlySet<string>,
   input: unknown,
 ): UnvouchedDestination | undefined {
   for (const field of destinations) {
-    const values = destinationValues(input, field);
-    for (const [i, value] of values.entries()) {
-      const key = i < MAX_DESTINATION_VALUES ? keyOf(value) : undefined;
+    for (const { key, shown } of destinationValues(input, field)) {
       if (key !== undefined && (allowed.has(key) || run?.isVouched(key) === true)) continue;
       const origins =
         run === undefined || key === undefined ? [{ from: 'none' as const }] : run.originsOf(key);
-      return { field, value: key === undefined ? value.slice(0, 200) : keyText(key).slice(0, 200), origins };
+      return { field, value: shown, origins };
     }
   }
   return undefined;

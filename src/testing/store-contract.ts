@@ -113,6 +113,34 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
       expect(readBare !== undefined && 'origins' in readBare).toBe(false);
     });
 
+    it('keeps each value with its own origins (originValues, trusted lists by name) and originsOutsideRun', async () => {
+      const originValues = {
+        to: [
+          { value: 'ana@example.com', origins: [{ from: 'request' }] },
+          { value: 'evil@attacker.test', origins: [{ from: 'tool', tool: 'inbox.read' }] },
+          { value: '{"name":"Eve"}', origins: [{ from: 'none' }] },
+        ],
+        '/payee/iban': [{ value: 'de89370400440532013000', origins: [{ from: 'trusted', list: 'payees' }] }],
+      } as const;
+      const origins = {
+        to: [{ from: 'request' }, { from: 'tool', tool: 'inbox.read' }, { from: 'none' }],
+        '/payee/iban': [{ from: 'trusted', list: 'payees' }],
+      } as const;
+      const original = await created({ origins, originValues });
+      expect(await store.get(original.id)).toEqual(original);
+      const claimed = await store.claim(original.id, { now: T0 + 1, by: 'lead-2' });
+      expect(claimed).toMatchObject({ ok: true, confirmation: { origins, originValues } });
+      const listed = await store.list({ limit: 1000 });
+      expect(listed.confirmations.find((c) => c.id === original.id)?.originValues).toEqual(originValues);
+      const outside = await created({ originsOutsideRun: true });
+      expect((await store.get(outside.id))?.originsOutsideRun).toBe(true);
+      await store.claim(outside.id, { now: T0 + 1, by: 'lead-2' });
+      const finished = await store.finish(outside.id, { now: T0 + 2, status: 'delivered', attempt: 1 });
+      expect(finished).toMatchObject({ ok: true, confirmation: { originsOutsideRun: true } });
+      const bare = await store.get((await created()).id);
+      expect(bare !== undefined && ('originValues' in bare || 'originsOutsideRun' in bare)).toBe(false);
+    });
+
     it('keeps an empty origins map (asked within a run, no destination named) as empty', async () => {
       const original = await created({ origins: {} });
       expect((await store.get(original.id))?.origins).toEqual({});

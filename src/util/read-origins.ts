@@ -1,4 +1,4 @@
-import type { Origin, Origins } from '../confirmation.js';
+import type { Origin, Origins, ValueOrigin, ValueOrigins } from '../confirmation.js';
 import { isRecord } from './is-record.js';
 import { setOwn } from './own-property.js';
 
@@ -13,7 +13,8 @@ const MAX_NAME = 200;
 
 /**
  * `origins` as the documented shape, copied: per field (a non-empty name), a list of
- * `{ from, tool? }` with `tool` only on a `tool` origin, and `title` too when `withTitles`. Anything
+ * `{ from, tool?, list? }` with `tool` only on a `tool` origin, `list` only on a `trusted` one, and
+ * `title` too when `withTitles`. Anything
  * else — a store row written by hand, another version's field — is dropped, never thrown: the
  * approver then sees less, not a broken card. `undefined` when nothing readable is left.
  */
@@ -46,6 +47,57 @@ export function readOrigins(
     : (read as Record<string, readonly TitledOrigin[]>);
 }
 
+/**
+ * Values at most read back per field: a record holds every distinct value of a call's input (bounded
+ * by the argument limits); this bounds a row written by hand.
+ */
+const MAX_VALUES_PER_FIELD = 100_000;
+const MAX_VALUE = 200;
+
+/**
+ * `originValues` as the documented shape, copied: per field, a list of `{ value, origins }` with
+ * `value` a string of at most 200 characters and `origins` read as `readOrigins` reads them (a value
+ * whose origins cannot be read keeps `none`: it is shown to be checked, never hidden). `undefined`
+ * when nothing readable is left.
+ */
+export function readValueOrigins(value: unknown): ValueOrigins | undefined;
+export function readValueOrigins(
+  value: unknown,
+  withTitles: true,
+): Readonly<Record<string, readonly TitledValueOrigin[]>> | undefined;
+export function readValueOrigins(
+  value: unknown,
+  withTitles = false,
+): Readonly<Record<string, readonly TitledValueOrigin[]>> | undefined {
+  if (!isRecord(value)) return undefined;
+  const read: Record<string, unknown> = {};
+  let fields = 0;
+  for (const field of Object.keys(value)) {
+    if (fields >= MAX_FIELDS) break;
+    const list = value[field];
+    if (!isName(field) || !Array.isArray(list)) continue;
+    const values: TitledValueOrigin[] = [];
+    for (const item of list.slice(0, MAX_VALUES_PER_FIELD)) {
+      if (!isRecord(item) || typeof item.value !== 'string') continue;
+      const origins = Array.isArray(item.origins)
+        ? item.origins.slice(0, MAX_PER_FIELD).flatMap((o) => originOf(o, withTitles) ?? [])
+        : [];
+      values.push({
+        value: item.value.slice(0, MAX_VALUE),
+        origins: origins.length === 0 ? [{ from: 'none' }] : origins,
+      });
+    }
+    setOwn(read, field, values);
+    fields += 1;
+  }
+  return fields === 0 && Object.keys(value).length > 0
+    ? undefined
+    : (read as Record<string, readonly TitledValueOrigin[]>);
+}
+
+/** A value with its origins, each tool origin titled for people where known. */
+export type TitledValueOrigin = ValueOrigin & { readonly origins: readonly TitledOrigin[] };
+
 /** Whether any field's value was not vouched for: read from a tool, or found nowhere. */
 export function hasUnvouched(origins: Origins | undefined): boolean {
   if (origins === undefined) return false;
@@ -60,6 +112,7 @@ export function isUnvouched(origin: Origin): boolean {
 function originOf(item: unknown, withTitles: boolean): TitledOrigin | undefined {
   if (!isRecord(item) || !FROM.has(item.from)) return undefined;
   const from = item.from as Origin['from'];
+  if (from === 'trusted' && isName(item.list)) return { from, list: item.list };
   if (from !== 'tool') return { from };
   if (!isName(item.tool)) return undefined;
   const title = withTitles && isName(item.title) ? item.title : undefined;
@@ -90,6 +143,30 @@ export function titledOrigins(
         const title = safeTitle(titleOf, origin.tool);
         return title === undefined ? origin : { ...origin, title };
       }),
+    );
+  return titled;
+}
+
+/** `originValues` read as `readValueOrigins` reads them, each tool origin titled as `titledOrigins` does. */
+export function titledValueOrigins(
+  originValues: unknown,
+  titleOf: (tool: string) => string | undefined,
+): Readonly<Record<string, readonly TitledValueOrigin[]>> | undefined {
+  const read = readValueOrigins(originValues);
+  if (read === undefined) return undefined;
+  const titled: Record<string, readonly TitledValueOrigin[]> = {};
+  for (const [field, values] of Object.entries(read))
+    setOwn(
+      titled,
+      field,
+      values.map(({ value, origins }) => ({
+        value,
+        origins: origins.map((origin) => {
+          if (origin.tool === undefined) return origin;
+          const title = safeTitle(titleOf, origin.tool);
+          return title === undefined ? origin : { ...origin, title };
+        }),
+      })),
     );
   return titled;
 }

@@ -83,6 +83,63 @@ describe('a card says where each destination came from', () => {
     });
   });
 
+  it('says each value with its own origins, trusted lists by name, and counts values past ten', async () => {
+    f = consoleFixture(open);
+    const made = Array.from({ length: 11 }, (_, i) => ({
+      value: `made${i}@nowhere.test`,
+      origins: [{ from: 'none' as const }],
+    }));
+    const record = pendingConfirmation({
+      origins: {
+        to: [{ from: 'request' }, { from: 'trusted', list: 'payees' }, { from: 'none' }],
+        iban: [{ from: 'trusted', list: 'payees' }],
+      },
+      originValues: {
+        to: [
+          { value: 'ana@example.com', origins: [{ from: 'request' }] },
+          { value: 'bo@example.com', origins: [{ from: 'trusted', list: 'payees' }] },
+          ...made,
+        ],
+        iban: [{ value: 'de89370400440532013000', origins: [{ from: 'trusted', list: 'payees' }] }],
+      },
+    });
+    await store.create(record);
+    const card = await cardOf(record.id);
+    expect(card.originsText.lines).toEqual([
+      ...made.slice(0, 10).map(({ value }) => ({
+        field: 'to',
+        value,
+        text: `${value} — appears nowhere the agent read or was told: it may be made up`,
+        unvouched: true,
+      })),
+      { field: 'to', text: 'and 3 more, 1 of them not vouched for', unvouched: true },
+      {
+        field: 'iban',
+        value: 'de89370400440532013000',
+        text: "de89370400440532013000 — one of the app's trusted values (payees)",
+        unvouched: false,
+      },
+    ]);
+    const zh = await cardOf(record.id, 'zh-CN');
+    expect(zh.originsText.lines.slice(-2).map((line: { text: string }) => line.text)).toEqual([
+      '另有 3 个，其中 1 个未经用户或应用担保',
+      'de89370400440532013000 — 是应用信任的值之一（payees）',
+    ]);
+  });
+
+  it('says origins were not recorded for a tool with destinations asked outside a run', async () => {
+    f = consoleFixture(open);
+    const record = pendingConfirmation({ originsOutsideRun: true });
+    await store.create(record);
+    expect((await cardOf(record.id)).originsText).toEqual({
+      heading: 'Where this came from',
+      check: 'Check',
+      lines: [],
+      notRecorded: 'not recorded (proposed outside an agent run)',
+    });
+    expect((await cardOf(record.id, 'zh-CN')).originsText.notRecorded).toBe('未记录（在代理运行之外提出）');
+  });
+
   it('draws a card whose stored origins are not the documented shape, showing only what it can read', async () => {
     f = consoleFixture(open);
     const odd = pendingConfirmation({

@@ -4,7 +4,7 @@ import { Deadlines, Expiring } from '../../invoke/deadlines.js';
 import type { Locale } from '../../messages/index.js';
 import type { ApprovalNotice, NoticeKind, Notifier } from '../../notice.js';
 import { describeThrown } from '../../util/describe-thrown.js';
-import { titledOrigins } from '../../util/read-origins.js';
+import { titledOrigins, titledValueOrigins } from '../../util/read-origins.js';
 
 /** How long one channel may take over one notice, retries included, before it is let go of. */
 const NOTICE_DEADLINE_MS = 5 * 60_000;
@@ -132,6 +132,10 @@ export class ApproverNotices {
               approved: (c.approvals ?? []).filter((approval) => approval.digest === c.digest).length,
             }),
         ...(c.origins === undefined ? {} : { origins: this.#titledOrigins(c.origins) }),
+        ...(c.originValues === undefined
+          ? {}
+          : { originValues: titledValueOrigins(c.originValues, (tool) => this.#title(tool)) ?? {} }),
+        ...(c.originsOutsideRun === true ? { originsOutsideRun: true as const } : {}),
       }),
       ...(kind === 'decided' ? { decision: decisionOf(c) } : {}),
       ...(escalation === undefined ? {} : { escalation: Object.freeze({ ...escalation }) }),

@@ -1,4 +1,4 @@
-import type { Confirmation, CountedLimit, Origins } from '../../confirmation.js';
+import type { Confirmation, CountedLimit, Origins, ValueOrigins } from '../../confirmation.js';
 import { nameProblem, recordableLabel } from '../../policy/labels.js';
 import type { ConfirmRequired, ErrorCode } from '../../result.js';
 import type { ApprovalRequirement } from '../../rule.js';
@@ -25,6 +25,10 @@ export interface NewConfirmation {
   readonly about?: Proposal | undefined;
   /** Within an agent run: where each destination came from (shown to the approver, read by rules). */
   readonly origins?: Origins | undefined;
+  /** The same per value, in input order (shown to the approver). */
+  readonly originValues?: ValueOrigins | undefined;
+  /** The tool names `destinations` but the call named no run: every surface says so. */
+  readonly originsOutsideRun?: true | undefined;
   /** What the call counted against limits that count on delivery (given back if it does not go out). */
   readonly counted?: readonly CountedLimit[] | undefined;
 }
@@ -116,6 +120,8 @@ function newRecord(ctx: FlowContext, asked: NewConfirmation, payload: unknown, i
     ...asked.about,
     ...(asked.requires === undefined ? {} : { requires: asked.requires, approvals: [] }),
     ...(asked.origins === undefined ? {} : { origins: asked.origins }),
+    ...(asked.originValues === undefined ? {} : { originValues: asked.originValues }),
+    ...(asked.originsOutsideRun === true ? { originsOutsideRun: true as const } : {}),
     ...(asked.counted === undefined || asked.counted.length === 0 ? {} : { counted: asked.counted }),
     createdAt,
     expiresAt: new Date(now + ctx.ttlMs).toISOString(),

@@ -4,6 +4,7 @@ import type { CompiledRule } from '../../policy/rules/compile-rules.js';
 import { evaluateRules, type LimitUse } from '../../policy/rules/evaluate-rules.js';
 import { ruleCall } from '../../policy/rules/rule-call.js';
 import type { ApprovalRequirement } from '../../rule.js';
+import { readDestinationPath } from '../../runs/destination-path.js';
 import type { PayloadEdit } from '../../stores/store.js';
 import { isRecord } from '../../util/is-record.js';
 
@@ -137,7 +138,9 @@ function originsAfter(record: Confirmation, edited: readonly string[]): Origins 
   const changed = new Set([...editedFields(record), ...edited]);
   const after: Record<string, readonly Origin[]> = {};
   for (const [field, places] of Object.entries(origins))
-    after[field] = changed.has(field.split('.')[0] ?? field) ? [{ from: 'request' }] : places;
+    after[field] = changed.has(readDestinationPath(field)?.parts[0] ?? field)
+      ? [{ from: 'request' }]
+      : places;
   return after;
 }
 

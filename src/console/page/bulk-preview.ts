@@ -28,13 +28,16 @@ export function fateOf(card: Card, t: Strings): Fate {
 }
 
 /**
- * The card's destinations no one vouched for, in the server's words (`to`: "appears only in what the
- * agent read from Inbox (inbox.read)") with the word that marks them, so a bulk confirm does not pass
- * one by unread; none when every destination was vouched for (or the card has no origins).
+ * The card's destinations no one vouched for, in the server's words (`to`: "evil@attacker.test —
+ * appears only in what the agent read from Inbox (inbox.read)", or "and 40 more, 3 of them not vouched
+ * for") with the word that marks them, so a bulk confirm does not pass one by unread; for a card asked
+ * outside a run, the heading with "not recorded (…)" and no mark; none when every destination was
+ * vouched for (or the card has no origins).
  */
 export function uncheckedOrigins(card: Card): { check: string; field: string; text: string }[] {
   const said = card.originsText;
   if (said === undefined) return [];
+  if (said.notRecorded !== undefined) return [{ check: '', field: said.heading, text: said.notRecorded }];
   return said.lines
     .filter((line) => line.unvouched)
     .map((line) => ({ check: said.check, field: line.field, text: line.text }));

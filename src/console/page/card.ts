@@ -166,6 +166,13 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
   const origins = (card: Card, compact: boolean): HTMLElement | false => {
     const text = card.originsText;
     if (text === undefined) return false;
+    if (text.notRecorded !== undefined)
+      return el(
+        'p',
+        { class: compact ? 'origins compact not-recorded' : 'origins not-recorded' },
+        el('span', { class: 'why-label' }, `${text.heading}: `),
+        text.notRecorded,
+      );
     const lines = compact ? text.lines.filter((line) => line.unvouched) : text.lines;
     if (lines.length === 0) return false;
     const items = lines.map((line) =>

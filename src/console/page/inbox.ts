@@ -277,10 +277,11 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
       ...uncheckedOrigins(view.card).map((line) =>
         el(
           'span',
-          { class: 'origin unvouched' },
-          el('strong', { class: 'check' }, el('span', { 'aria-hidden': 'true' }, '⚠ '), line.check),
-          ' — ',
-          el('span', { class: 'origin-field' }, line.field),
+          { class: line.check === '' ? 'origin' : 'origin unvouched' },
+          line.check !== '' &&
+            el('strong', { class: 'check' }, el('span', { 'aria-hidden': 'true' }, '⚠ '), line.check),
+          line.check !== '' && ' — ',
+          el('span', { class: line.check === '' ? 'origin-heading' : 'origin-field' }, line.field),
           `: ${line.text}`,
         ),
       ),

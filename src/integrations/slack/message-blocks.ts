@@ -3,9 +3,10 @@ import type { ConfirmationToolView } from '../../confirm/types.js';
 import type { Confirmation } from '../../confirmation.js';
 import { payloadLabels } from '../../console/payload-labels.js';
 import type { Locale } from '../../messages/index.js';
-import { originsText } from '../../messages/origin-words.js';
+import { type OriginsText, originsText } from '../../messages/origin-words.js';
+import { chunkLines } from '../../util/chunk-lines.js';
 import { isRecord } from '../../util/is-record.js';
-import { titledOrigins } from '../../util/read-origins.js';
+import { titledOrigins, titledValueOrigins } from '../../util/read-origins.js';
 import { ACTIONS, buttonValue, OPEN_CONSOLE_ACTION } from './action-value.js';
 import { cut, escapedWithin, escapeMrkdwn, slackDate, slackTime, webUrl } from './mrkdwn.js';
 import { gradeOf, joinNames, type SlackWords, slackWords } from './slack-words.js';
@@ -76,8 +77,7 @@ export function approvalMessage(input: CardInput): SlackMessage {
     blocks.push(section(`:warning: ${escapeMrkdwn(words.tooLongForSlack(link !== undefined))}`));
   const about = aboutText(c, words);
   if (about !== undefined) blocks.push(section(about));
-  const origins = originsBlock(input);
-  if (origins !== undefined) blocks.push(section(origins));
+  for (const origins of originsBlocks(input)) blocks.push(section(origins));
   const links = linkButtons(c);
   if (links.length > 0) blocks.push({ type: 'actions', block_id: 'asker_links', elements: links });
   const actor = c.actor === undefined ? words.unknownActor : nameOf(c.actor);
@@ -194,19 +194,36 @@ function aboutText(c: Confirmation, words: SlackWords): string | undefined {
 }
 
 /**
- * Where each destination came from, in the approver's words: an unvouched line starts with
- * ":warning: *Check*" (words, not colour alone), and the reason to check follows the lines.
+ * Where each destination came from, in the approver's words, per value: an unvouched line starts with
+ * ":warning: *Check*" (words, not colour alone), and the reason to check follows the lines; outside a
+ * run, that it was not recorded.
  */
-function originsBlock(input: CardInput): string | undefined {
-  const titled = titledOrigins(input.confirmation.origins, (tool) => input.titleOf?.(tool));
-  const text = originsText(titled, input.locale);
-  if (text === undefined) return undefined;
+function originsBlocks(input: CardInput): string[] {
+  const { confirmation: c } = input;
+  const titleOf = (tool: string) => input.titleOf?.(tool);
+  const origins = titledOrigins(c.origins, titleOf);
+  const said = { origins, originsOutsideRun: c.originsOutsideRun === true };
+  const perValue = originsSections(
+    originsText({ ...said, originValues: titledValueOrigins(c.originValues, titleOf) }, input.locale),
+  );
+  // Past Block Kit's room, one line per field (each still marked when any value of it is unvouched).
+  return perValue.length <= MAX_ORIGIN_SECTIONS ? perValue : originsSections(originsText(said, input.locale));
+}
+
+/** The most sections the origins take on a card: with the payload's, within Block Kit's 50 blocks. */
+const MAX_ORIGIN_SECTIONS = 12;
+
+function originsSections(text: OriginsText | undefined): string[] {
+  if (text === undefined) return [];
+  if (text.notRecorded !== undefined)
+    return [`*${escapeMrkdwn(text.heading)}:* ${escapeMrkdwn(text.notRecorded)}`];
   const lines = text.lines.map((line) => {
     const said = escapedWithin(`${line.field}: ${line.text}`, 600);
     return line.unvouched ? `:warning: *${escapeMrkdwn(text.check)}* — ${said}` : `• ${said}`;
   });
   const caution = text.caution === undefined ? [] : [`_${escapeMrkdwn(text.caution)}_`];
-  return [`*${escapeMrkdwn(text.heading)}*`, ...lines, ...caution].join('\n');
+  // Every line is shown, in as many sections as it takes: a cut-off line could be one marked Check.
+  return chunkLines([`*${escapeMrkdwn(text.heading)}*`, ...lines, ...caution], 3000);
 }
 
 /** The asker's links as buttons: a label is plain text, and only an http(s) URL becomes a `url`. */

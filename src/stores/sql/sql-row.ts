@@ -8,7 +8,7 @@ import {
   type CountedLimit,
 } from '../../confirmation.js';
 import type { ApprovalRequirement } from '../../rule.js';
-import { readOrigins } from '../../util/read-origins.js';
+import { readOrigins, readValueOrigins } from '../../util/read-origins.js';
 import { approvalsJson } from '../transitions.js';
 
 /** A confirmation as the SQL stores keep it: JSON as text, times as the driver returns them. */
@@ -102,7 +102,16 @@ function aboutOf(
   text: string,
 ): Pick<
   Confirmation,
-  'note' | 'links' | 'ref' | 'requires' | 'origins' | 'sideEffect' | 'counted' | 'bundle'
+  | 'note'
+  | 'links'
+  | 'ref'
+  | 'requires'
+  | 'origins'
+  | 'originValues'
+  | 'originsOutsideRun'
+  | 'sideEffect'
+  | 'counted'
+  | 'bundle'
 > {
   const about = (JSON.parse(text) ?? {}) as {
     note?: unknown;
@@ -111,10 +120,13 @@ function aboutOf(
     requires?: unknown;
     sideEffect?: unknown;
     origins?: unknown;
+    originValues?: unknown;
+    originsOutsideRun?: unknown;
     counted?: unknown;
     bundle?: unknown;
   };
   const origins = readOrigins(about.origins);
+  const originValues = readValueOrigins(about.originValues);
   const counted = readCounted(about.counted);
   return {
     ...(counted.length === 0 ? {} : { counted }),
@@ -126,6 +138,8 @@ function aboutOf(
       ? { requires: about.requires as ApprovalRequirement }
       : {}),
     ...(origins === undefined ? {} : { origins }),
+    ...(originValues === undefined ? {} : { originValues }),
+    ...(about.originsOutsideRun === true ? { originsOutsideRun: true as const } : {}),
     ...(isBundle(about.bundle) ? { bundle: about.bundle } : {}),
   };
 }
@@ -159,11 +173,13 @@ export function countedOfRow(about: string | null): CountedLimit[] {
 }
 
 /**
- * `note`, `links`, `ref`, `requires`, `origins`, `counted`, `bundle` and a write's `sideEffect` as the
+ * `note`, `links`, `ref`, `requires`, `origins` (and per value, or not recorded outside a run),
+ * `counted`, `bundle` and a write's `sideEffect` as the
  * `about` column holds them.
  */
 function aboutText(confirmation: Confirmation): string | null {
-  const { note, links, ref, requires, origins, counted, bundle } = confirmation;
+  const { note, links, ref, requires, origins, originValues, originsOutsideRun, counted, bundle } =
+    confirmation;
   const sideEffect = confirmation.sideEffect === 'write' ? 'write' : undefined;
   if (
     note === undefined &&
@@ -171,12 +187,25 @@ function aboutText(confirmation: Confirmation): string | null {
     ref === undefined &&
     requires === undefined &&
     origins === undefined &&
+    originValues === undefined &&
+    originsOutsideRun === undefined &&
     counted === undefined &&
     sideEffect === undefined &&
     bundle === undefined
   )
     return null;
-  return JSON.stringify({ note, links, ref, requires, origins, sideEffect, counted, bundle });
+  return JSON.stringify({
+    note,
+    links,
+    ref,
+    requires,
+    origins,
+    originValues,
+    originsOutsideRun,
+    sideEffect,
+    counted,
+    bundle,
+  });
 }
 
 /**

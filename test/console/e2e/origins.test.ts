@@ -23,10 +23,11 @@ const INBOX = [
 const WORDS = {
   'en-US': {
     heading: 'Where this came from',
-    tool: 'to: appears only in what the agent read from Inbox (inbox.read)',
-    request: "to: named in the person's request",
-    trusted: "to: one of the app's trusted values",
-    none: 'to: appears nowhere the agent read or was told: it may be made up',
+    tool: 'appears only in what the agent read from Inbox (inbox.read)',
+    request: "named in the person's request",
+    trusted: "one of the app's trusted values",
+    none: 'appears nowhere the agent read or was told: it may be made up',
+    notRecorded: 'Where this came from: not recorded (proposed outside an agent run)',
     check: 'Check',
     caution: /^Neither the person nor the app gave a value marked Check/,
     review: 'Review',
@@ -35,10 +36,11 @@ const WORDS = {
   },
   'zh-CN': {
     heading: '这些值从哪里来',
-    tool: 'to: 只出现在代理从 Inbox (inbox.read) 读取的内容中',
-    request: 'to: 出现在用户的请求中',
-    trusted: 'to: 是应用信任的值之一',
-    none: 'to: 没有出现在代理读取或被告知的任何内容中：可能是编造的',
+    tool: '只出现在代理从 Inbox (inbox.read) 读取的内容中',
+    request: '出现在用户的请求中',
+    trusted: '是应用信任的值之一',
+    none: '没有出现在代理读取或被告知的任何内容中：可能是编造的',
+    notRecorded: '这些值从哪里来: 未记录（在代理运行之外提出）',
     check: '请核实',
     caution: /^标有“请核实”的值既不是用户给出的/,
     review: '查看',
@@ -55,6 +57,10 @@ const ADDRESS: Readonly<Record<Kind, string>> = {
   none: 'zed@nowhere.test',
 };
 
+/** The words of one value's line: "to: mallory@evil.test — appears only in …". */
+const said = (w: (typeof WORDS)[keyof typeof WORDS], kind: Kind, field = 'to') =>
+  `${field}: ${ADDRESS[kind]} — ${w[kind]}`;
+
 /** The app's read tool and a send tool that declares its destination, on the console's registry. */
 function registerAgentTools(h: Harness): void {
   h.app.registry
@@ -65,6 +71,26 @@ function registerAgentTools(h: Harness): void {
       sideEffect: 'read',
       inputSchema: { type: 'object', properties: {} },
       run: () => INBOX,
+    })
+    .register({
+      name: 'mail.team',
+      title: 'Send the report to several people',
+      description: 'Emails the quarterly report to a list of people.',
+      sideEffect: 'send',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          to: {
+            type: 'array',
+            items: { type: 'object', properties: { name: { type: 'string' }, address: { type: 'string' } } },
+          },
+          subject: { type: 'string' },
+        },
+        required: ['to', 'subject'],
+      },
+      destinations: ['to[].address'],
+      prepare: (input) => input,
+      deliver: () => 'sent',
     })
     .register({
       name: 'mail.send',
@@ -87,16 +113,38 @@ function registerAgentTools(h: Harness): void {
  * One agent run: the person asked to email Ana, the app trusts Bo, the agent read the inbox through the
  * model's exit; it proposes the report to each address. Returns each kind's confirmation id.
  */
-async function agentProposes(h: Harness): Promise<Record<Kind, string>> {
+async function agentProposes(h: Harness): Promise<Record<Kind | 'team' | 'outside', string>> {
   const { registry } = h.app;
-  const run = registry.beginRun({
+  const run = await registry.beginRun({
     request: 'Email ana@example.com the quarterly report',
     trusted: ['bo@example.com'],
   });
   if (!run.ok) throw new Error(run.error);
   const read = await registry.invokeReadOnly('inbox__read', {}, { run: run.id });
   expect(read.ok).toBe(true);
-  const ids = {} as Record<Kind, string>;
+  const ids = {} as Record<Kind | 'team' | 'outside', string>;
+  // One send to four people: each recipient's own origin on its own line.
+  const team = await registry.propose(
+    'mail.team',
+    {
+      to: (['request', 'tool', 'trusted', 'none'] as const).map((kind) => ({
+        name: kind,
+        address: ADDRESS[kind],
+      })),
+      subject: 'Quarterly report',
+    },
+    { run: run.id, actor: 'agent-ana' },
+  );
+  if (!team.ok) throw new Error(team.error);
+  ids.team = team.confirmationId;
+  // The same tool, proposed outside any run: nothing was recorded, and the card says so.
+  const outside = await registry.propose(
+    'mail.send',
+    { to: ADDRESS.request, subject: 'Quarterly report' },
+    { actor: 'agent-ana' },
+  );
+  if (!outside.ok) throw new Error(outside.error);
+  ids.outside = outside.confirmationId;
   for (const kind of ['none', 'trusted', 'request', 'tool'] as const) {
     const asked = await registry.propose(
       'mail.send',
@@ -141,15 +189,23 @@ describe('the card says where each destination came from, in Chromium', () => {
       registerAgentTools(h);
       const ids = await agentProposes(h);
       const li = await openInbox(LI, { locale, width });
-      const card = (kind: Kind) => li.locator(`article.confirmation[data-id="${ids[kind]}"]`);
-      for (const kind of Object.keys(ids) as Kind[]) await card(kind).waitFor();
+      type Id = keyof typeof ids;
+      const card = (kind: Id) => li.locator(`article.confirmation[data-id="${ids[kind]}"]`);
+      for (const kind of Object.keys(ids) as Id[]) await card(kind).waitFor();
 
       // The compact row already warns about the unvouched ones, and only about them.
-      const compact = (kind: Kind) => card(kind).locator('ul.origins.compact li');
-      expect(await compact('tool').textContent()).toBe(`⚠ ${w.check} — ${w.tool}`);
-      expect(await compact('none').textContent()).toBe(`⚠ ${w.check} — ${w.none}`);
+      const compact = (kind: Id) => card(kind).locator('ul.origins.compact li');
+      expect(await compact('tool').textContent()).toBe(`⚠ ${w.check} — ${said(w, 'tool')}`);
+      expect(await compact('none').textContent()).toBe(`⚠ ${w.check} — ${said(w, 'none')}`);
       expect(await compact('request').count()).toBe(0);
       expect(await compact('trusted').count()).toBe(0);
+      expect(await compact('team').allTextContents()).toEqual([
+        `⚠ ${w.check} — ${said(w, 'tool', 'to[].address')}`,
+        `⚠ ${w.check} — ${said(w, 'none', 'to[].address')}`,
+      ]);
+      expect(await card('outside').locator('.origins.compact.not-recorded').textContent()).toBe(
+        w.notRecorded,
+      );
       expect(await violations(li), `compact ${locale}`).toEqual([]);
       expect(await pageWidth(li)).toBeLessThanOrEqual(width);
       await screenshot(li, `origins-${width}-${locale}-inbox`);
@@ -161,31 +217,51 @@ describe('the card says where each destination came from, in Chromium', () => {
         await block.waitFor();
         const line = block.locator('li.origin');
         expect(await line.textContent()).toBe(
-          kind === 'tool' || kind === 'none' ? `⚠ ${w.check} — ${w[kind]}` : w[kind],
+          kind === 'tool' || kind === 'none' ? `⚠ ${w.check} — ${said(w, kind)}` : said(w, kind),
         );
         const unvouched = kind === 'tool' || kind === 'none';
         expect(await block.locator('li.origin.unvouched strong.check').count()).toBe(unvouched ? 1 : 0);
         expect(await block.locator('.origin-caution').count()).toBe(unvouched ? 1 : 0);
         if (unvouched) expect(await block.locator('.origin-caution').textContent()).toMatch(w.caution);
       }
+      // The send to four: each recipient on its own line, in the order the input holds them.
+      await card('team').getByRole('button', { name: w.review, exact: true }).click();
+      const team = card('team').getByRole('group', { name: w.heading });
+      await team.waitFor();
+      expect(await team.locator('li.origin').allTextContents()).toEqual([
+        said(w, 'request', 'to[].address'),
+        `⚠ ${w.check} — ${said(w, 'tool', 'to[].address')}`,
+        said(w, 'trusted', 'to[].address'),
+        `⚠ ${w.check} — ${said(w, 'none', 'to[].address')}`,
+      ]);
+      await card('outside').getByRole('button', { name: w.review, exact: true }).click();
+      const outside = card('outside').locator('.origins.not-recorded:not(.compact)');
+      await outside.waitFor();
+      expect(await outside.textContent()).toBe(w.notRecorded);
       expect(await violations(li), `opened ${locale}`).toEqual([]);
       expect(await pageWidth(li)).toBeLessThanOrEqual(width);
       expect(await cutLines(li)).toEqual([]);
       await screenshot(li, `origins-${width}-${locale}-cards`);
       // The README's picture (docs/console-origins.png is this one, copied by hand): the injected address.
       const shots = process.env.CONSOLE_SCREENSHOTS;
-      if (shots) await card('tool').screenshot({ path: join(shots, `origins-${width}-${locale}-card.png`) });
+      if (shots) {
+        await card('tool').screenshot({ path: join(shots, `origins-${width}-${locale}-card.png`) });
+        await card('team').screenshot({ path: join(shots, `origins-${width}-${locale}-team.png`) });
+        await card('outside').screenshot({ path: join(shots, `origins-${width}-${locale}-outside.png`) });
+      }
 
       // "Confirm selected": each unvouched destination named again beside its item, before the click.
       await li.getByRole('checkbox', { name: w.selectAll }).check();
       await li.getByRole('button', { name: w.confirmSelected }).click();
       const step = li.locator('.bulk-step');
       await step.locator('li').first().waitFor();
-      const item = (kind: Kind) => step.locator(`li[data-id="${ids[kind]}"] .origin.unvouched`);
-      expect(await item('tool').textContent()).toBe(`⚠ ${w.check} — ${w.tool}`);
-      expect(await item('none').textContent()).toBe(`⚠ ${w.check} — ${w.none}`);
+      const item = (kind: Id) => step.locator(`li[data-id="${ids[kind]}"] .origin.unvouched`);
+      expect(await item('tool').textContent()).toBe(`⚠ ${w.check} — ${said(w, 'tool')}`);
+      expect(await item('none').textContent()).toBe(`⚠ ${w.check} — ${said(w, 'none')}`);
       expect(await item('request').count()).toBe(0);
       expect(await item('trusted').count()).toBe(0);
+      expect(await item('team').count()).toBe(2);
+      expect(await step.locator(`li[data-id="${ids.outside}"] .origin`).textContent()).toBe(w.notRecorded);
       expect(await violations(li), `bulk ${locale}`).toEqual([]);
       expect(await pageWidth(li)).toBeLessThanOrEqual(width);
       await screenshot(li, `origins-${width}-${locale}-bulk`);
