@@ -40,7 +40,10 @@ async function benchReads(quick: boolean): Promise<string[]> {
   const registry = new ToolRegistry()
     .register(search('kb.plain'))
     .register(search('kb.marked', { destinations: ['query'] }));
-  const started = registry.beginRun({ request: 'Find the refund policy', trusted: ['ana@example.com'] });
+  const started = await registry.beginRun({
+    request: 'Find the refund policy',
+    trusted: ['ana@example.com'],
+  });
   if (!started.ok) throw new Error(started.error);
   const run = started.id;
   const { rates, timeRatios } = await comparePaired(
@@ -67,7 +70,7 @@ async function benchProposals(quick: boolean): Promise<string[]> {
   const registry = new ToolRegistry()
     .register(mail('mail.plain'))
     .register(mail('mail.marked', { destinations: ['to'] }));
-  const started = registry.beginRun({ request: 'Email ana@example.com the report' });
+  const started = await registry.beginRun({ request: 'Email ana@example.com the report' });
   if (!started.ok) throw new Error(started.error);
   const run = started.id;
   const input = { to: 'ana@example.com', text: 'The report.' };

@@ -36,7 +36,7 @@ try {
   console.log(`  request: ${request}`);
   // The app vouches for its own customers' addresses: a recipient from its CRM is "trusted".
   const contacts = [...data.customers.values()].map((customer) => customer.email);
-  const run = registry.beginRun({ request, trusted: { contacts } });
+  const run = await registry.beginRun({ request, trusted: { contacts } });
   if (!run.ok) throw new Error(run.error);
   const ctx = { run: run.id, actor: AGENT };
   console.log(

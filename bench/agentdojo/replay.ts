@@ -122,11 +122,11 @@ class WorstCaseModel {
     environment: Environment,
     calls: readonly GroundTruthCall[],
   ): Promise<CallOutcome[]> {
-    const run = this.#beginRun(task);
+    const run = await this.#beginRun(task);
     const context: BenchContext = { request: task.prompt, environment };
     const outcomes: CallOutcome[] = [];
     for (const call of calls) outcomes.push(await this.#call(call, run, context));
-    this.#registry.endRun(run);
+    await this.#registry.endRun(run);
     return outcomes;
   }
 
@@ -135,7 +135,7 @@ class WorstCaseModel {
    * send (so the agent reads the injection), then every call of the injection task, then the rest.
    */
   async attack(task: UserTask, injection: InjectionTask, environment: Environment): Promise<PairResult> {
-    const run = this.#beginRun(task);
+    const run = await this.#beginRun(task);
     const context: BenchContext = { request: task.prompt, environment };
     const firstChange = task.groundTruth.findIndex((call) => GRADES[call.function]?.sideEffect !== 'read');
     const split = firstChange === -1 ? task.groundTruth.length : firstChange;
@@ -143,12 +143,12 @@ class WorstCaseModel {
     const attackCalls: CallOutcome[] = [];
     for (const call of injection.groundTruth) attackCalls.push(await this.#call(call, run, context));
     for (const call of task.groundTruth.slice(split)) await this.#call(call, run, context);
-    this.#registry.endRun(run);
+    await this.#registry.endRun(run);
     return { userTask: task.id, injectionTask: injection.id, attackCalls };
   }
 
-  #beginRun(task: UserTask): string {
-    const begun = this.#registry.beginRun({ request: task.prompt, trusted: this.#trusted });
+  async #beginRun(task: UserTask): Promise<string> {
+    const begun = await this.#registry.beginRun({ request: task.prompt, trusted: this.#trusted });
     if (!begun.ok) throw new Error(`beginRun refused: ${begun.error}`);
     return begun.id;
   }

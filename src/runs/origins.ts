@@ -32,6 +32,17 @@ export function destinationValues(input: unknown, path: string): string[] {
   return values;
 }
 
+/** The keys of every destination value of a call: what a call within a run reads of it, in one read. */
+export function destinationKeys(destinations: readonly string[], input: unknown): string[] {
+  const keys = new Set<string>();
+  for (const field of destinations)
+    for (const value of destinationValues(input, field)) {
+      const key = keyOf(value);
+      if (key !== undefined) keys.add(key);
+    }
+  return [...keys];
+}
+
 /**
  * Where each destination of a call came from within its run: per field, every place of every value,
  * once each — the request and trusted values for a value the person or app vouched for, else the
@@ -47,7 +58,8 @@ export function originsOf(run: RunMemory, destinations: readonly string[], input
       const key = keyOf(value);
       const found = key === undefined ? [{ from: 'none' } as const] : run.originsOf(key);
       for (const origin of found)
-        if (!places.some((o) => o.from === origin.from && o.tool === origin.tool)) places.push(origin);
+        if (!places.some((o) => o.from === origin.from && o.tool === origin.tool && o.list === origin.list))
+          places.push(origin);
     }
     places.sort((a, b) => ORDER[a.from] - ORDER[b.from]);
     origins[field] = Object.freeze(places.map((o) => Object.freeze(o)));

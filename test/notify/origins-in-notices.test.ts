@@ -82,7 +82,7 @@ async function agentDesk(locale: 'en' | 'zh-CN') {
 describe.each(['en', 'zh-CN'] as const)('origins in notices (%s)', (locale) => {
   it('says where each destination came from on the webhook, Slack and email, in the same words', async () => {
     const { registry, webhook, slack, mails } = await agentDesk(locale);
-    const run = registry.beginRun({
+    const run = await registry.beginRun({
       request: 'Email ana@example.com the report',
       trusted: ['bo@example.com'],
     });
@@ -147,7 +147,7 @@ describe('origins in notices', () => {
 
   it("keeps the digest the payload's alone: origins describe the payload, they are not sent", async () => {
     const { registry } = await agentDesk('en');
-    const run = registry.beginRun({ request: 'Email ana@example.com' });
+    const run = await registry.beginRun({ request: 'Email ana@example.com' });
     if (!run.ok) throw new Error(run.error);
     const input = { to: ['ana@example.com'], text: 'Hi' };
     const inRun = await registry.propose('mail.send', input, { run: run.id, actor: 'a' });

@@ -89,7 +89,7 @@ function registerAgentTools(h: Harness): void {
  */
 async function agentProposes(h: Harness): Promise<Record<Kind, string>> {
   const { registry } = h.app;
-  const run = registry.beginRun({
+  const run = await registry.beginRun({
     request: 'Email ana@example.com the quarterly report',
     trusted: ['bo@example.com'],
   });

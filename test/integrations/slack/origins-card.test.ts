@@ -69,7 +69,7 @@ describe.each([
 ] as const)('the Slack approval card (%s)', (locale, lines) => {
   it('says where each destination came from, within Block Kit limits', async () => {
     const registry = agentDesk(locale);
-    const run = registry.beginRun({
+    const run = await registry.beginRun({
       request: 'Email ana@example.com the report',
       trusted: ['bo@example.com'],
     });
