@@ -13,7 +13,7 @@ const MAX_NAME = 200;
 
 /**
  * `origins` as the documented shape, copied: per field (a non-empty name), a list of
- * `{ from, tool? }` with `tool` only on a `tool` origin, and `title` too when `withTitles`. Anything
+ * `{ from, tool?, list? }` with `tool` only on a `tool` origin and `list` only on a `trusted` one, and `title` too when `withTitles`. Anything
  * else — a store row written by hand, another version's field — is dropped, never thrown: the
  * approver then sees less, not a broken card. `undefined` when nothing readable is left.
  */
@@ -60,6 +60,8 @@ export function isUnvouched(origin: Origin): boolean {
 function originOf(item: unknown, withTitles: boolean): TitledOrigin | undefined {
   if (!isRecord(item) || !FROM.has(item.from)) return undefined;
   const from = item.from as Origin['from'];
+  // A trusted origin keeps the list that vouched (`payees`): a rule may require one.
+  if (from === 'trusted') return isName(item.list) ? { from, list: item.list } : { from };
   if (from !== 'tool') return { from };
   if (!isName(item.tool)) return undefined;
   const title = withTitles && isName(item.title) ? item.title : undefined;
