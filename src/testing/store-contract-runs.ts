@@ -29,10 +29,12 @@ function runRecord(overrides: Partial<RunRecord> = {}, at = T0): RunRecord {
 export function runCases(name: string, open: () => Promise<StoreUnderTest>): void {
   describe(`ConfirmationStore contract, agent runs: ${name}`, () => {
     let store: ConfirmationStore;
+    let subject: StoreUnderTest;
     usesStore(
       open,
-      (opened) => {
+      (opened, under) => {
         store = opened;
+        subject = under;
       },
       'runs',
     );
@@ -121,6 +123,23 @@ export function runCases(name: string, open: () => Promise<StoreUnderTest>): voi
       const after = await runs().readRun(wordy.id, lookup([], true));
       expect(after?.run.full).toBe(true);
       expect(after?.texts).toEqual([{ tool: 'b', text: 'ten chars.' }]);
+    });
+
+    it('shares runs between two instances on one database: begun in one, fed and ended in the other', async ({
+      skip,
+    }) => {
+      if (subject.another === undefined) return skip('no second instance (`another`) was given');
+      const other = await subject.another();
+      if (!hasCapability(other, 'runs')) throw new Error(`the second instance of ${name} has no runs`);
+      const run = await begun({ actor: 'agent-7' });
+      expect((await other.readRun(run.id, lookup()))?.run).toEqual(run);
+      const read = { tool: 'inbox.read', keys: ['e:mallory@evil.test'], texts: ['from mallory'] };
+      expect(await other.rememberRead(run.id, read, BOUNDS)).toBe(true);
+      const seen = await runs().readRun(run.id, lookup(['e:mallory@evil.test'], true));
+      expect(seen?.read).toEqual([{ key: 'e:mallory@evil.test', tool: 'inbox.read' }]);
+      expect(seen?.texts).toEqual([{ tool: 'inbox.read', text: 'from mallory' }]);
+      expect(await other.endRun(run.id)).toBe(true);
+      expect(await runs().readRun(run.id, lookup())).toBeUndefined();
     });
 
     it('prunes the runs expired at the sweep, with what their agents read, and keeps the live ones', async () => {
