@@ -136,10 +136,11 @@ const REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 ]);
 
 /**
- * The one call path, for every caller: resolve → gates → arguments → validate → run → answer. It
- * never throws, and it is synchronous up to the tool's own work: a tool that returns a plain value
- * costs no promise of ours, one that returns a promise costs one race. `invoke` is the only place
- * where sync and async meet.
+ * The one call path, for every caller: resolve → gates → arguments → validate → (the run) → rules →
+ * run → answer. It never throws, and without a run it is synchronous up to the tool's own work: a tool
+ * that returns a plain value costs no promise of ours, one that returns a promise costs one race. A call
+ * naming a run awaits its store twice at most: one read of the run, one write of what a read returned.
+ * `invoke` is the only place where sync and async meet.
  */
 export class InvokePath {
   readonly #settings: InvokeSettings;
