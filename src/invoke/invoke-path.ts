@@ -252,13 +252,16 @@ export class InvokePath {
     // A call without a run stays synchronous; one naming a run reads it once, with its destinations' keys.
     if (run === undefined) return this.#ruledWithin(asked, input);
     const keys = destinationKeys(asked.entry.tool.info.destinations ?? [], input);
-    return this.#settings.runs.find(run, asked.ctx.actor, keys).then(
-      (found) =>
-        found === undefined
-          ? this.#fail(asked, 'RUN_NOT_FOUND', {})
-          : this.#ruledWithin({ ...asked, run: found }, input),
-      (error: unknown) => this.#fail(asked, 'STORE_FAILED', { detail: describeThrown(error) }),
-    );
+    return this.#settings.runs
+      .find(run, asked.ctx.actor, keys)
+      .then(
+        (found) =>
+          found === undefined
+            ? this.#fail(asked, 'RUN_NOT_FOUND', {})
+            : this.#ruledWithin({ ...asked, run: found }, input),
+        (error: unknown) => this.#fail(asked, 'STORE_FAILED', { detail: describeThrown(error) }),
+      )
+      .catch((error: unknown) => this.#unexpected(asked, asked.ctx, asked.entry.tool.info.name, error));
   }
 
   /** The rules step once the call's run (if any) is read. */

@@ -124,6 +124,24 @@ describe('where runs are kept', () => {
     });
   });
 
+  it('a store that fails to read or begin a run answers STORE_FAILED, never throws', async () => {
+    const store = createMemoryStore();
+    const registry = desk({ confirmations: store });
+    const run = await begun(registry, { request: 'Pay my rent' });
+    store.readRun = async () => {
+      throw new Error('connection lost');
+    };
+    store.beginRun = async () => {
+      throw new Error('connection lost');
+    };
+    const read = await registry.invokeReadOnly('inbox__read', {}, { run });
+    expect(read.ok ? 'ran' : read.code).toBe('STORE_FAILED');
+    const proposed = await registry.propose('bank.pay', { iban: 'x', amount: 1 }, { run });
+    expect(proposed.ok ? 'asked' : proposed.code).toBe('STORE_FAILED');
+    const refused = await registry.beginRun({ request: 'Pay' });
+    expect(refused.ok ? 'begun' : refused.code).toBe('STORE_FAILED');
+  });
+
   it('the sweep forgets expired runs and what their agents read', async () => {
     let now = Date.parse('2030-01-01T00:00:00Z');
     const store = createMemoryStore();
