@@ -184,8 +184,16 @@ export function readRunOptions(
       return { problem: `\`request\` is longer than ${MAX_REQUEST_CHARS} characters` };
     if (ttlMs !== undefined && !isTtl(ttlMs))
       return { problem: '`ttlMs` must be a positive number of milliseconds, at most 7 days' };
-    if (actor !== undefined && (typeof actor !== 'string' || actor === '' || actor.length > MAX_ACTOR_CHARS))
-      return { problem: `\`actor\` must be a non-empty string of at most ${MAX_ACTOR_CHARS} characters` };
+    if (
+      actor !== undefined &&
+      (typeof actor !== 'string' ||
+        actor === '' ||
+        actor.length > MAX_ACTOR_CHARS ||
+        actor.includes('\u0000'))
+    )
+      return {
+        problem: `\`actor\` must be a non-empty string of at most ${MAX_ACTOR_CHARS} characters, without U+0000`,
+      };
     const lists = readTrusted(trusted);
     if (typeof lists === 'string') return { problem: lists };
     return {

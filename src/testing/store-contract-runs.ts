@@ -12,7 +12,8 @@ const BOUNDS: RunReadBounds = { now: T0 + 1, maxValues: 1_000, maxTextChars: 10_
 function runRecord(overrides: Partial<RunRecord> = {}, at = T0): RunRecord {
   return {
     id: `run_${randomBytes(16).toString('hex')}`,
-    request: 'Pay the March rent to DE89 3704 0044 0532 0130 00 — 中文, quotes \' " and a\nline break',
+    request:
+      'Pay the March rent to DE89 3704 0044 0532 0130 00 — 中文 🎉, quotes \' " \\, a NUL \u0000 and a\nline break',
     trusted: {
       payees: ['GB33BUKB20201555555555'],
       contacts: ['ana@example.com', 'li@example.com'],
@@ -82,10 +83,13 @@ export function runCases(name: string, open: () => Promise<StoreUnderTest>): voi
       expect(withTexts?.read).toEqual([{ key: 'h:evil.test', tool: 'web.fetch' }]);
       expect(withTexts?.texts.map((t) => t.tool)).toEqual(['inbox.read', 'inbox.read']);
       expect(withTexts?.texts[0]).toEqual({ tool: 'inbox.read', text: 'hello from mallory' });
-      const two = { tool: 'mail.read', keys: [], texts: ['first text', 'second text'] };
+      const two = { tool: 'mail.read', keys: [], texts: ['first text', 'second text \u0000 中文'] };
       expect(await runs().rememberRead(run.id, two, BOUNDS)).toBe(true);
       const joined = await runs().readRun(run.id, lookup([], true));
-      expect(joined?.texts).toContainEqual({ tool: 'mail.read', text: 'first text\nsecond text' });
+      expect(joined?.texts).toContainEqual({
+        tool: 'mail.read',
+        text: 'first text\nsecond text \u0000 中文',
+      });
     });
 
     it('forgets a run at its expiry and at endRun: nothing is read or remembered after', async () => {

@@ -21,6 +21,7 @@ interface RunReadRow {
 /**
  * The store's agent runs over a `SqlDialect`: a row per run, a row per (value key, tool) its agent
  * read and a row per read's texts, each carrying the run's expiry so the sweep prunes by one index.
+ * The request and each read's texts are kept as JSON strings (lossless where a database's text is not).
  * `readRun` is one query (the run, only the asked keys, the texts when asked); `rememberRead` is one
  * transaction whose change admits the read only while the run is live, not full and within its
  * bounds, and whose records insert its keys (bound as one JSON parameter) and texts.
@@ -83,7 +84,7 @@ export function sqlRuns(dialect: SqlDialect): RunStore {
       await insert([
         run.id,
         run.actor ?? null,
-        run.request,
+        JSON.stringify(run.request),
         JSON.stringify(run.trusted),
         time(run.startedAt),
         time(run.expiresAt),
@@ -91,7 +92,7 @@ export function sqlRuns(dialect: SqlDialect): RunStore {
     },
 
     async readRun(id, lookup) {
-      const keys = JSON.stringify([...new Set(lookup.keys)]);
+      const keys = JSON.stringify(storable(lookup.keys));
       const { rows } = await read([id, time(lookup.now), keys, lookup.texts ? 1 : 0]);
       let run: RunRecord | undefined;
       const found: { key: string; tool: string }[] = [];
@@ -99,7 +100,7 @@ export function sqlRuns(dialect: SqlDialect): RunStore {
       for (const row of rows as unknown as readonly RunReadRow[]) {
         if (row.kind === 'run') run = recordOf(row, ms);
         else if (row.kind === 'read') found.push({ key: String(row.value_key), tool: String(row.tool) });
-        else said.push({ tool: String(row.tool), text: String(row.body) });
+        else said.push({ tool: String(row.tool), text: JSON.parse(String(row.body)) as string });
       }
       if (run === undefined) return undefined;
       const snapshot: RunSnapshot = { run, read: found, texts: said };
@@ -107,12 +108,15 @@ export function sqlRuns(dialect: SqlDialect): RunStore {
     },
 
     async rememberRead(id, read, bounds) {
-      const keys = [...new Set(read.keys)];
+      const keys = storable(read.keys);
       const text = read.texts.join('\n');
       const records = [];
       if (keys.length > 0) records.push({ sql: rememberKeys, values: [id, read.tool, JSON.stringify(keys)] });
       if (text !== '')
-        records.push({ sql: rememberTexts, values: [id, crypto.randomUUID(), read.tool, text] });
+        records.push({
+          sql: rememberTexts,
+          values: [id, crypto.randomUUID(), read.tool, JSON.stringify(text)],
+        });
       const now = time(bounds.now);
       const change = {
         sql: admit,
@@ -146,12 +150,21 @@ export function sqlRuns(dialect: SqlDialect): RunStore {
   };
 }
 
+/**
+ * The distinct keys a table can hold and a JSON parameter can carry on every database: PostgreSQL's text
+ * and its JSON functions refuse U+0000, so a key with one is neither kept nor asked — found nowhere,
+ * the cautious answer. Texts and the request are kept as JSON strings, which escape it.
+ */
+function storable(keys: readonly string[]): string[] {
+  return [...new Set(keys)].filter((key) => !key.includes('\u0000'));
+}
+
 function recordOf(row: RunReadRow, ms: (stored: unknown) => number): RunRecord {
   const trusted = JSON.parse(String(row.trusted)) as Record<string, readonly string[]>;
   return {
     id: String(row.id),
     ...(row.actor === null ? {} : { actor: row.actor }),
-    request: String(row.body ?? ''),
+    request: JSON.parse(String(row.body)) as string,
     trusted,
     startedAt: ms(row.started_at),
     expiresAt: ms(row.expires_at),
