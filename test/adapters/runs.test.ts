@@ -280,7 +280,7 @@ describe.each(ADAPTERS)('$name carries the run of its context to the model exit'
       const answer = await call(name, args);
       expect(answer.isError).toBe(true);
       if (isErrorJson(answer.text)) expect(JSON.parse(answer.text).error.code).toBe('RUN_NOT_FOUND');
-      expect(answer.text).toMatch(/agent run is not known here/);
+      expect(answer.text).toMatch(/has ended or is unknown here/);
     }
     expect(fetched).toEqual([]);
   });
