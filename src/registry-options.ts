@@ -31,7 +31,8 @@ export interface InvokeContext<AppContext = unknown> extends GateContext {
   readonly callId?: string | undefined;
   /**
    * The agent run this call belongs to: the id `registry.beginRun` returned. Within it, what the model
-   * reads is remembered, destinations get `origins`, and egress reads are judged.
+   * reads is remembered, destinations get `origins`, and egress reads are judged. A run bound to an
+   * actor is found only by a call with that `actor`.
    */
   readonly run?: string | undefined;
 }

@@ -46,13 +46,16 @@ import {
   type ToolFailure,
 } from './result.js';
 import { type RunOptions, type RunStarted, Runs } from './runs/runs.js';
+import { memoryRuns } from './stores/memory/memory-runs.js';
 import type { ConfirmationStore } from './stores/store.js';
+import { hasCapability } from './stores/store-capabilities.js';
 import type { ToolDefinition } from './tool.js';
 import type { ListFilter, ToolInfo } from './tool-info.js';
 import { assertStoreFits, assertStoreServesNotify } from './tools/assert-store-fits.js';
 import { checkDefinition } from './tools/check-definition.js';
 import type { FunctionSchema } from './tools/function-schema.js';
 import { ToolTable } from './tools/tool-table.js';
+import { describeThrown } from './util/describe-thrown.js';
 
 export type { InvokeContext, ProposeOptions, RegisterOptions, RegistryOptions } from './registry-options.js';
 
@@ -113,7 +116,8 @@ export class ToolRegistry<AppContext = unknown> {
     const { store } = confirmations;
     assertStoreServesNotify(settings.notify, store);
     this.#counter = store;
-    this.#runs = new Runs(settings.runs, settings.now);
+    // Runs live where the confirmations do when the store keeps them; otherwise in this process.
+    this.#runs = new Runs(hasCapability(store, 'runs') ? store : memoryRuns(), settings.runs, settings.now);
     const path: InvokeSettings = {
       table: this.#tools,
       locale: settings.locale,
@@ -338,37 +342,60 @@ export class ToolRegistry<AppContext = unknown> {
   }
 
   /**
-   * Starts an agent run: the person's `request` (their words) and the values the app `trusted` (known
-   * payees, contacts, hosts). Calls pass the returned `id` as `run` in their context — the model's exit,
-   * every adapter, `propose`, `check` — and within the run the registry remembers what the agent read,
-   * records where each destination came from (`origins` on the confirmation, read by rules), and lets an
-   * `egress` read reach only destinations the person named or the app trusts. Runs live in this
-   * registry's memory, bounded (`runs` option) and forgotten at `expiresAt`; a call naming a run that is
-   * gone is refused with `RUN_NOT_FOUND`. Never throws: unreadable options are `INVALID_OPTION`.
+   * Starts an agent run: the person's `request` (their words), the values the app `trusted` (known
+   * payees, contacts, hosts; by list name) and the `actor` it is for. Calls pass the returned `id` as
+   * `run` in their context — the model's exit, every adapter, `propose`, `check` — and within the run
+   * the registry remembers what the agent read, records where each destination came from (`origins` on
+   * the confirmation, read by rules), and lets an `egress` read reach only destinations the person
+   * named or the app trusts. Runs are kept by the registry's store when it has the `runs` capability
+   * (the memory, SQLite, PostgreSQL and D1 stores do: every registry and process sharing the store
+   * shares its runs); a custom store without it keeps them in this process's memory. A run is
+   * forgotten at `expiresAt` or by `endRun`; a call naming a run that is gone — or bound to another
+   * actor — is refused with `RUN_NOT_FOUND`. Asynchronous; never rejects: unreadable options are
+   * `INVALID_OPTION`, a failing store `STORE_FAILED`.
    *
    * @example
    * ```ts
    * import { ToolRegistry } from 'graded-tools';
    * const registry = new ToolRegistry();
-   * const run = registry.beginRun({
+   * const run = await registry.beginRun({
    *   request: 'Pay my March rent to DE89 3704 0044 0532 0130 00',
    *   trusted: { payees: ['GB33BUKB20201555555555'] },
+   *   actor: 'ana',
    * });
    * if (run.ok) console.log(run.id, run.expiresAt);
    * ```
    */
-  beginRun(options: RunOptions = {}): RunStarted | ToolFailure {
-    const started = this.#runs.begin(options);
-    if ('problem' in started)
+  async beginRun(options: RunOptions = {}): Promise<RunStarted | ToolFailure> {
+    try {
+      const started = await this.#runs.begin(options);
+      if ('problem' in started)
+        return failure(
+          'INVALID_OPTION',
+          formatMessage('INVALID_OPTION', { detail: started.problem }, this.#locale),
+        );
+      return started;
+    } catch (error) {
       return failure(
-        'INVALID_OPTION',
-        formatMessage('INVALID_OPTION', { detail: started.problem }, this.#locale),
+        'STORE_FAILED',
+        formatMessage('STORE_FAILED', { detail: describeThrown(error) }, this.#locale),
       );
-    return started;
+    }
   }
 
-  /** Forgets an agent run now (its calls are then refused with `RUN_NOT_FOUND`); true when it was kept. */
-  endRun(id: string): boolean {
+  /**
+   * Forgets an agent run now, with what its agent read (its calls are then refused with
+   * `RUN_NOT_FOUND`); resolves true when it was kept. Rejects when the store fails.
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * const registry = new ToolRegistry();
+   * const run = await registry.beginRun({ request: 'Email Ana' });
+   * if (run.ok) console.log(await registry.endRun(run.id)); // true
+   * ```
+   */
+  endRun(id: string): Promise<boolean> {
     return this.#runs.end(id);
   }
 

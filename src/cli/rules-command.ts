@@ -104,7 +104,7 @@ async function startRun(
   test: RuleCase,
 ): Promise<{ id: string } | { problem: string } | undefined> {
   if (test.run === undefined) return undefined;
-  const started = registry.beginRun(test.run);
+  const started = await registry.beginRun(test.run);
   if (!started.ok) return { problem: `ctx.run could not start: ${started.error}` };
   for (const read of test.run.reads) {
     const answer = await registry.invokeReadOnly(read.tool, read.input, { run: started.id });

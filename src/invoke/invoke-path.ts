@@ -13,7 +13,13 @@ import {
   type ValidationIssue,
 } from '../result.js';
 import type { ApprovalRequirement } from '../rule.js';
-import { NO_ORIGINS, originsOf, type UnvouchedDestination, unvouchedDestination } from '../runs/origins.js';
+import {
+  destinationKeys,
+  NO_ORIGINS,
+  originsOf,
+  type UnvouchedDestination,
+  unvouchedDestination,
+} from '../runs/origins.js';
 import type { RunMemory } from '../runs/run-memory.js';
 import type { Runs } from '../runs/runs.js';
 import {
@@ -46,7 +52,17 @@ import { WouldRun } from './would-run.js';
 /** A call whose input must reach the rules step even without rules: it has origins, or it may egress. */
 function readsDestinations(call: Call): boolean {
   const { tool } = call.entry;
-  return tool.egress !== undefined || (call.run !== undefined && tool.info.destinations !== undefined);
+  // A call naming a run reaches it too: the run is read (and its actor checked) there.
+  return tool.egress !== undefined || call.ctx.run !== undefined;
+}
+
+/**
+ * Whether an egress read's destinations must be vouched for: always for the model, and within a run for
+ * every caller that is not a person or a fixed plan — a call naming a run is checked the same on every path.
+ */
+function mustVouchEgress(call: Call): boolean {
+  const { caller } = call.ctx;
+  return caller === 'model' || (call.run !== undefined && caller === 'autonomous');
 }
 
 /** What the one invoke path needs from its registry. */
@@ -93,8 +109,8 @@ interface Call {
   readonly span: ToolSpan | undefined;
   /** What the tool's rules ask of the approvers, once they have been applied. */
   readonly requires?: ApprovalRequirement | undefined;
-  /** The agent run the call belongs to (`ctx.run`). */
-  readonly run: RunMemory | undefined;
+  /** The agent run the call belongs to (`ctx.run`), once the rules step has read it. */
+  readonly run?: RunMemory | undefined;
   /** Where each destination came from, within a run (before the rules, which read it). */
   readonly origins?: Origins | undefined;
   /** The same per value, for the person who decides. */
@@ -122,10 +138,11 @@ const REFUSALS: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 ]);
 
 /**
- * The one call path, for every caller: resolve → gates → arguments → validate → run → answer. It
- * never throws, and it is synchronous up to the tool's own work: a tool that returns a plain value
- * costs no promise of ours, one that returns a promise costs one race. `invoke` is the only place
- * where sync and async meet.
+ * The one call path, for every caller: resolve → gates → arguments → validate → (the run) → rules →
+ * run → answer. It never throws, and without a run it is synchronous up to the tool's own work: a tool
+ * that returns a plain value costs no promise of ours, one that returns a promise costs one race. A call
+ * naming a run awaits its store twice at most: one read of the run, one write of what a read returned.
+ * `invoke` is the only place where sync and async meet.
  */
 export class InvokePath {
   readonly #settings: InvokeSettings;
@@ -161,12 +178,10 @@ export class InvokePath {
     }
     let call: Call | undefined;
     try {
-      const run = ctx.run === undefined ? undefined : this.#settings.runs.get(ctx.run);
-      if (ctx.run !== undefined && run === undefined) return this.#runNotFound(ctx, name, started);
       const entry = this.#settings.table.resolve(name);
       if (entry === undefined) return this.#unknownTool(ctx, name, started, rawInput);
       const proposal = proposing ? { about } : undefined;
-      call = { ctx, entry, proposal, started, run, span: this.#startSpan(ctx, entry, name, rawInput) };
+      call = { ctx, entry, proposal, started, span: this.#startSpan(ctx, entry, name, rawInput) };
       // A proposal asks a person to confirm a send or a write; a read has nothing to confirm.
       if (proposing && entry.tool.info.sideEffect === 'read') return this.#notConfirmable(call);
       // A proposal passes gates 1 and 2 as anyone would; gate 3 is why it only asks, never runs.
@@ -235,6 +250,24 @@ export class InvokePath {
    * dry call (`registry.check`) stops here with what it reached.
    */
   #ruled(asked: Call, input: unknown): InvokeResult | Promise<InvokeResult> {
+    const { run } = asked.ctx;
+    // A call without a run stays synchronous; one naming a run reads it once, with its destinations' keys.
+    if (run === undefined) return this.#ruledWithin(asked, input);
+    const keys = destinationKeys(asked.entry.tool.info.destinations ?? [], input);
+    return this.#settings.runs
+      .find(run, asked.ctx.actor, keys)
+      .then(
+        (found) =>
+          found === undefined
+            ? this.#fail(asked, 'RUN_NOT_FOUND', {})
+            : this.#ruledWithin({ ...asked, run: found }, input),
+        (error: unknown) => this.#fail(asked, 'STORE_FAILED', { detail: describeThrown(error) }),
+      )
+      .catch((error: unknown) => this.#unexpected(asked, asked.ctx, asked.entry.tool.info.name, error));
+  }
+
+  /** The rules step once the call's run (if any) is read. */
+  #ruledWithin(asked: Call, input: unknown): InvokeResult | Promise<InvokeResult> {
     const { tool } = asked.entry;
     const { destinations } = tool.info;
     // Only a call within a run, or an egress read, pays for origins: every other call skips both.
@@ -242,7 +275,7 @@ export class InvokePath {
       asked.run === undefined || destinations === undefined
         ? asked
         : { ...asked, ...originsOf(asked.run, destinations, input) };
-    if (tool.egress !== undefined && call.ctx.caller === 'model') {
+    if (tool.egress !== undefined && mustVouchEgress(call)) {
       const unvouched = unvouchedDestination(call.run, destinations ?? [], tool.egress, input);
       if (unvouched !== undefined) return this.#egressRefused(call, unvouched);
     }
@@ -374,13 +407,19 @@ export class InvokePath {
       if (call.entry.tool.info.sideEffect === 'send') return this.#askForConfirmation(call, input, data);
       // Within a run, what a read returned is what the agent read: where later destinations may come from.
       if (call.run !== undefined && call.entry.tool.info.sideEffect === 'read')
-        call.run.remember(call.entry.tool.info.name, data);
-      this.#report(call.ctx, call.entry.tool.info.name, call.started, 'ok');
-      this.#endSpan(call, { result: data });
-      return { ok: true, data };
+        return this.#settings.runs
+          .remember(call.run, call.entry.tool.info.name, data)
+          .then(() => this.#succeeded(call, data));
+      return this.#succeeded(call, data);
     } catch (error) {
       return this.#unexpected(call, call.ctx, call.entry.tool.info.name, error);
     }
+  }
+
+  #succeeded(call: Call, data: unknown): InvokeResult {
+    this.#report(call.ctx, call.entry.tool.info.name, call.started, 'ok');
+    this.#endSpan(call, { result: data });
+    return { ok: true, data };
   }
 
   /** A send was prepared, or a write waits for a person: store it as pending and hand back what to show. */
@@ -455,12 +494,6 @@ export class InvokePath {
     const read = unvouched.origins.flatMap((o) => (o.tool === undefined ? [] : [o.tool]));
     const from = read.length === 0 ? {} : { from: read.join(', ') };
     return this.#fail(call, 'EGRESS_REFUSED', { detail: unvouched.value, ...from });
-  }
-
-  #runNotFound(ctx: CallContext, name: unknown, started: number): ToolFailure {
-    const asked = typeof name === 'string' ? name.slice(0, 128) : String(typeof name);
-    this.#report(ctx, asked, started, 'refused', 'RUN_NOT_FOUND');
-    return failure('RUN_NOT_FOUND', formatMessage('RUN_NOT_FOUND', {}, ctx.locale));
   }
 
   #unknownTool(ctx: CallContext, name: unknown, started: number, input: unknown): ToolFailure {

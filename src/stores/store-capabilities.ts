@@ -13,6 +13,7 @@ export const CAPABILITY_MEMBERS: {
   watch: ['watch'],
   audit: ['audit'],
   bundles: ['createBundle'],
+  runs: ['beginRun', 'readRun', 'rememberRead', 'endRun', 'pruneRuns'],
 };
 
 /**

@@ -353,28 +353,113 @@ export interface AuditStore {
   readonly audit: AuditChain;
 }
 
+/**
+ * An agent run as a store keeps it (`registry.beginRun`): who it is bound to, the person's words, the
+ * values the app vouches for by list, and its times (epoch ms).
+ */
+export interface RunRecord {
+  /** The run's id: calls name it as `ctx.run`. */
+  readonly id: string;
+  /** The actor the run is bound to: a call naming it as anyone else finds no run. */
+  readonly actor?: string | undefined;
+  /** The person's request, verbatim. */
+  readonly request: string;
+  /** The values the app vouches for, by list name (a plain list is the list `trusted`). */
+  readonly trusted: Readonly<Record<string, readonly string[]>>;
+  readonly startedAt: number;
+  /** At or after this, the run is gone: `readRun` does not find it, `rememberRead` remembers nothing. */
+  readonly expiresAt: number;
+  /** True once the run stopped remembering what its agent reads (a read would have passed its bounds). */
+  readonly full: boolean;
+}
+
+/** What one tool result held, as the registry read it: the keys of its values and its texts of several words. */
+export interface RunRead {
+  readonly tool: string;
+  /** Distinct value keys (`keyOf`). */
+  readonly keys: readonly string[];
+  /** Its texts of several words, already `plain`: each later searched for several-word values. */
+  readonly texts: readonly string[];
+}
+
+/** What a read of a run asks for: the time, and which of what its agent read. */
+export interface RunLookup {
+  readonly now: number;
+  /** The value keys asked about (a call's destinations): only these come back in `read`. */
+  readonly keys: readonly string[];
+  /** Whether the result texts are wanted too (a destination of several words). */
+  readonly texts: boolean;
+}
+
+/** A run as read: its record, the tools that returned each asked key, and its texts when asked. */
+export interface RunSnapshot {
+  readonly run: RunRecord;
+  /** One entry per (asked key, tool that returned it). */
+  readonly read: readonly { readonly key: string; readonly tool: string }[];
+  /** Each read's texts, joined by a line break, with its tool (empty unless asked). */
+  readonly texts: readonly { readonly tool: string; readonly text: string }[];
+}
+
+/** How much one run may remember of what its agent reads, and the time of the read (epoch ms). */
+export interface RunReadBounds {
+  readonly now: number;
+  /** Distinct (value, tool) entries a run keeps. */
+  readonly maxValues: number;
+  /** Characters of result text a run keeps. */
+  readonly maxTextChars: number;
+}
+
+/**
+ * Capability `runs`: agent runs kept where the confirmations are, so every instance and every request
+ * sharing the store judges a run alike (`registry.beginRun`, `ctx.run`).
+ */
+export interface RunStore {
+  /**
+   * Stores a new run. `maxRuns` bounds a store that keeps runs in memory (it forgets its oldest past
+   * it); a durable store keeps each run to its expiry. Rejects when the id exists.
+   */
+  beginRun(run: RunRecord, bounds: { readonly maxRuns: number }): Promise<void>;
+  /**
+   * One read: the run if it is kept and not expired at `lookup.now`, with the tools that returned each
+   * of `lookup.keys`, and its texts when asked; `undefined` for a run unknown, ended or expired.
+   */
+  readRun(id: string, lookup: RunLookup): Promise<RunSnapshot | undefined>;
+  /**
+   * Remembers what one tool result held, in one write: all of it, or — the run gone, full, or the read
+   * passing `bounds` (the run then becomes full) — none. True when it was remembered.
+   */
+  rememberRead(id: string, read: RunRead, bounds: RunReadBounds): Promise<boolean>;
+  /** Forgets a run and what its agent read; true when it was kept. */
+  endRun(id: string): Promise<boolean>;
+  /** Forgets the runs expired at or before `now` and what their agents read (the sweep); returns how many. */
+  pruneRuns(change: { readonly now: number }): Promise<number>;
+}
+
 /** A capability's members: all of them, or none (a store with half a group does not compile). */
 type AllOrNone<Capability> = Capability | { readonly [Member in keyof Capability]?: never };
 
 /**
  * Where confirmations live: the core methods, and each optional capability (`ReminderStore`,
  * `EscalationStore`, `LinkStore`, `QuorumStore`, `LimitStore`, `HeldSendStore`, `WatchStore`,
- * `AuditStore`, `BundleStore`) whole or not at all. The registry refuses, at construction or `register`, a tool or
+ * `AuditStore`, `BundleStore`, `RunStore`) whole or not at all. The registry refuses, at construction or `register`, a tool or
  * option that needs a capability its store lacks; `hasCapability` tells at run time.
  *
  * The memory store (`createMemoryStore`), `graded-tools/sqlite` and `graded-tools/postgres` have every
  * capability (`FullConfirmationStore`) and pass the same contract suite (`graded-tools/testing`).
  */
 export type ConfirmationStore = CoreStore &
-  AllOrNone<ReminderStore> &
-  AllOrNone<EscalationStore> &
+  // A group of one member is all or none when it is optional: written so, the type stays a union of
+  // 16 members (one per choice of the larger groups), not 2^11, which TypeScript cannot represent.
+  Partial<ReminderStore> &
+  Partial<EscalationStore> &
   AllOrNone<LinkStore> &
-  AllOrNone<QuorumStore> &
+  Partial<QuorumStore> &
   AllOrNone<LimitStore> &
   AllOrNone<HeldSendStore> &
-  AllOrNone<WatchStore> &
-  AllOrNone<AuditStore> &
-  AllOrNone<BundleStore>;
+  Partial<WatchStore> &
+  Partial<AuditStore> &
+  Partial<BundleStore> &
+  AllOrNone<RunStore>;
 
 /** Each capability a store may have, by name (`hasCapability(store, 'links')`), and what it adds. */
 export interface StoreCapabilities {
@@ -387,6 +472,7 @@ export interface StoreCapabilities {
   readonly watch: WatchStore;
   readonly audit: AuditStore;
   readonly bundles: BundleStore;
+  readonly runs: RunStore;
 }
 
 /** A capability's name. */
@@ -419,7 +505,8 @@ export type StoreWith<Wanted extends StoreCapability> = CoreStore &
   Having<Wanted, 'held'> &
   Having<Wanted, 'watch'> &
   Having<Wanted, 'audit'> &
-  Having<Wanted, 'bundles'>;
+  Having<Wanted, 'bundles'> &
+  Having<Wanted, 'runs'>;
 
 /** A store with every capability, as the SQLite and PostgreSQL stores are (the memory store has all but `watch`). */
 export type FullConfirmationStore = StoreWith<StoreCapability>;

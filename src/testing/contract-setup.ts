@@ -11,6 +11,12 @@ import { hasCapability } from '../stores/store-capabilities.js';
 export interface StoreUnderTest {
   readonly store: ConfirmationStore;
   readonly cleanup?: () => void | Promise<void>;
+  /**
+   * Opens a second instance of the store on the same database, as another process would (the memory
+   * store: the same object). Cases of what instances share (runs) use it; without it they are skipped.
+   * `cleanup` closes what it opened.
+   */
+  readonly another?: () => ConfirmationStore | Promise<ConfirmationStore>;
 }
 
 export const T0 = Date.parse('2030-01-01T00:00:00.000Z');
@@ -55,13 +61,13 @@ export function pendingConfirmation(overrides: Partial<Confirmation> = {}, at = 
  */
 export function usesStore(
   open: () => Promise<StoreUnderTest>,
-  use: (store: ConfirmationStore) => void,
+  use: (store: ConfirmationStore, subject: StoreUnderTest) => void,
   needs?: StoreCapability,
 ): void {
   let subject: StoreUnderTest | undefined;
   beforeAll(async () => {
     subject = await open();
-    use(subject.store);
+    use(subject.store, subject);
   });
   let said = false;
   beforeEach(({ skip }) => {

@@ -14,6 +14,7 @@ import { bundleCases } from './store-contract-bundles.js';
 import { escalationCases } from './store-contract-escalation.js';
 import { heldCases } from './store-contract-held.js';
 import { limitCases, quorumCases } from './store-contract-rules.js';
+import { runCases } from './store-contract-runs.js';
 
 /**
  * The contract every `ConfirmationStore` keeps, run against each implementation (ours and yours) as
@@ -469,6 +470,7 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
   escalationCases(name, open);
   heldCases(name, open);
   bundleCases(name, open);
+  runCases(name, open);
 
   // The SQL engine's cases (issue 7): prune in batches, list by tool.
   describe(`ConfirmationStore contract, prune and list at volume: ${name}`, () => {

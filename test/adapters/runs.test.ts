@@ -26,7 +26,7 @@ const INBOX = [
   },
 ];
 
-function mailDesk() {
+async function mailDesk() {
   const fetched: string[] = [];
   const registry = new ToolRegistry()
     .register({
@@ -61,7 +61,7 @@ function mailDesk() {
       prepare: (input) => input,
       deliver: () => 'sent',
     });
-  const run = registry.beginRun({ request: 'Summarise www.news.example/today for me' });
+  const run = await registry.beginRun({ request: 'Summarise www.news.example/today for me' });
   if (!run.ok) throw new Error(run.error);
   return { registry, run: run.id, fetched };
 }
@@ -243,7 +243,7 @@ async function proposedOrigins(registry: ToolRegistry, run: string): Promise<Con
 
 describe.each(ADAPTERS)('$name carries the run of its context to the model exit', (adapter) => {
   it('a read the model makes through it lands in the run: a send to what it read has the tool as origin', async () => {
-    const { registry, run } = mailDesk();
+    const { registry, run } = await mailDesk();
     expect(await proposedOrigins(registry, run)).toEqual({ to: [{ from: 'none' }] });
     const call = await adapter.open(registry, { run });
     const read = await call('inbox__read', {});
@@ -253,7 +253,7 @@ describe.each(ADAPTERS)('$name carries the run of its context to the model exit'
   });
 
   it('an egress read to a host only the inbox named is refused with words the model can act on; a requested host runs', async () => {
-    const { registry, run, fetched } = mailDesk();
+    const { registry, run, fetched } = await mailDesk();
     const call = await adapter.open(registry, { run });
     expect((await call('inbox__read', {})).isError).toBe(false);
 
@@ -271,7 +271,7 @@ describe.each(ADAPTERS)('$name carries the run of its context to the model exit'
   });
 
   it('a context naming an unknown run answers the model RUN_NOT_FOUND, and runs nothing', async () => {
-    const { registry, fetched } = mailDesk();
+    const { registry, fetched } = await mailDesk();
     const call = await adapter.open(registry, { run: 'run_unknown' });
     for (const [name, args] of [
       ['inbox__read', {}],
@@ -280,7 +280,7 @@ describe.each(ADAPTERS)('$name carries the run of its context to the model exit'
       const answer = await call(name, args);
       expect(answer.isError).toBe(true);
       if (isErrorJson(answer.text)) expect(JSON.parse(answer.text).error.code).toBe('RUN_NOT_FOUND');
-      expect(answer.text).toMatch(/agent run is not known here/);
+      expect(answer.text).toMatch(/has ended or is unknown here/);
     }
     expect(fetched).toEqual([]);
   });

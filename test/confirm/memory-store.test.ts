@@ -5,7 +5,10 @@ import { pendingConfirmation, storeContract } from 'graded-tools/testing';
 import { describe, expect, it } from 'vitest';
 import { desk, recordingSendTool, registryWith, T0 } from './setup.js';
 
-storeContract('memory', async () => ({ store: createMemoryStore() }));
+storeContract('memory', async () => {
+  const store = createMemoryStore();
+  return { store, another: () => store };
+});
 
 describe('createMemoryStore', () => {
   it('makes room by dropping the oldest finished confirmations, never open ones', async () => {

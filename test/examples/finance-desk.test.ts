@@ -19,7 +19,7 @@ describe('examples/finance-desk.ts', () => {
     expect(stdout).toMatch(/the agent is told: Applied at \S+: a person approved it\./);
     // Where each destination came from, and the cap before the click.
     expect(stdout).toContain('refund.send origins: {"customer":[{"from":"request"}]}');
-    expect(stdout).toContain('email.send origins: {"to":[{"from":"trusted"}]}');
+    expect(stdout).toContain('email.send origins: {"to":[{"from":"trusted","list":"contacts"}]}');
     expect(stdout).toContain('limit daily-cap-per-customer: 150 of 500 today for cus-42');
     // Jo without the flag counts for the email only; two finance approvers complete the refund.
     expect(stdout).toContain('jo (no finance flag): counted for steps 2');

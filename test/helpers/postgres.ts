@@ -56,7 +56,9 @@ export function uniqueTable(prefix: string): string {
 
 /** A store's table and the ones beside it (`…_notices`, `…_links`, `…_limits`, `…_audit`), as a `DROP TABLE` lists them. */
 export function storeTables(table: string): string {
-  return ['', '_notices', '_links', '_limits', '_audit'].map((suffix) => `${table}${suffix}`).join(', ');
+  return ['', '_notices', '_links', '_limits', '_audit', '_runs', '_run_values', '_run_texts']
+    .map((suffix) => `${table}${suffix}`)
+    .join(', ');
 }
 
 /** In CI, an unreachable PostgreSQL is a failing test, not a skip. */

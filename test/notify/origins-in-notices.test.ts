@@ -122,7 +122,11 @@ describe.each(['en', 'zh-CN'] as const)('origins in notices (%s)', (locale) => {
         .find((b) => b.data.confirmation.id === id);
       // The data: origins as stored, each tool with its title; and the same words as every channel.
       const expected =
-        kind === 'tool' ? [{ from: 'tool', tool: 'inbox.read', title: 'Inbox' }] : [{ from: kind }];
+        kind === 'tool'
+          ? [{ from: 'tool', tool: 'inbox.read', title: 'Inbox' }]
+          : kind === 'trusted'
+            ? [{ from: kind, list: 'trusted' }]
+            : [{ from: kind }];
       expect(body?.data.confirmation.origins).toEqual({ to: expected });
       expect(body?.data.confirmation.originValues).toEqual({ to: [{ value: address, origins: expected }] });
       expect(JSON.stringify(body?.originsText)).toContain(words.split('to: ')[1]);

@@ -53,7 +53,7 @@ describe('agent runs, as properties', () => {
           const named = hosts.filter((_, i) => (seed >> i) % 2 === 0);
           const [trusted, ...requested] = named;
           const { registry, fetched } = desk();
-          const run = registry.beginRun({
+          const run = await registry.beginRun({
             request: `Please read ${requested.map((h) => `https://www.${h}/news`).join(' and ')}.`,
             trusted: trusted === undefined ? [] : [trusted],
           });
@@ -83,7 +83,9 @@ describe('agent runs, as properties', () => {
         async (emails, seed) => {
           const inRequest = emails.filter((_, i) => (seed >> i) % 2 === 0);
           const { registry } = desk();
-          const run = registry.beginRun({ request: `Write to ${inRequest.join(', ')} about the order.` });
+          const run = await registry.beginRun({
+            request: `Write to ${inRequest.join(', ')} about the order.`,
+          });
           if (!run.ok) throw new Error(run.error);
           await registry.invokeReadOnly('inbox__read', {}, { run: run.id, context: { mail: emails } });
           for (const address of emails) {

@@ -65,8 +65,11 @@ function mailDesk(rules: readonly Rule[] = [], options: ConstructorParameters<ty
   return { registry, sent };
 }
 
-function started(registry: ToolRegistry, options: Parameters<ToolRegistry['beginRun']>[0]): string {
-  const run = registry.beginRun(options);
+async function started(
+  registry: ToolRegistry,
+  options: Parameters<ToolRegistry['beginRun']>[0],
+): Promise<string> {
+  const run = await registry.beginRun(options);
   if (!run.ok) throw new Error(run.error);
   return run.id;
 }
@@ -80,9 +83,9 @@ async function originsOf(registry: ToolRegistry, proposed: Promise<unknown>): Pr
 }
 
 describe('beginRun', () => {
-  it('starts a run with an id and an expiry, and refuses options it cannot read', () => {
+  it('starts a run with an id and an expiry, and refuses options it cannot read', async () => {
     const { registry } = mailDesk();
-    const run = registry.beginRun({ request: 'Email Ana', trusted: ['ana@example.com'] });
+    const run = await registry.beginRun({ request: 'Email Ana', trusted: ['ana@example.com'] });
     expect(run.ok).toBe(true);
     if (!run.ok) return;
     expect(run.id).toMatch(/^run_[0-9a-f]{32}$/);
@@ -95,7 +98,7 @@ describe('beginRun', () => {
       { ttlMs: -1 },
       'a string',
     ]) {
-      const refused = registry.beginRun(bad as never);
+      const refused = await registry.beginRun(bad as never);
       expect(refused.ok).toBe(false);
       if (!refused.ok) expect(refused.code).toBe('INVALID_OPTION');
     }
@@ -107,7 +110,7 @@ describe('beginRun', () => {
         },
       },
     );
-    const refused = registry.beginRun(hostile);
+    const refused = await registry.beginRun(hostile);
     expect(refused.ok).toBe(false);
   });
 
@@ -125,13 +128,13 @@ describe('beginRun', () => {
     }
     expect((await registry.check('mail.send', input, { run: 'run_unknown' })).code).toBe('RUN_NOT_FOUND');
 
-    const ended = started(registry, { request: 'Email Ana' });
-    expect(registry.endRun(ended)).toBe(true);
-    expect(registry.endRun(ended)).toBe(false);
+    const ended = await started(registry, { request: 'Email Ana' });
+    expect(await registry.endRun(ended)).toBe(true);
+    expect(await registry.endRun(ended)).toBe(false);
     const afterEnd = await registry.invokeReadOnly('inbox__read', {}, { run: ended });
     expect(afterEnd.ok ? 'ran' : afterEnd.code).toBe('RUN_NOT_FOUND');
 
-    const expiring = started(registry, { request: 'Email Ana' });
+    const expiring = await started(registry, { request: 'Email Ana' });
     expect((await registry.invokeReadOnly('inbox__read', {}, { run: expiring })).ok).toBe(true);
     now += 60_001;
     const afterExpiry = await registry.invokeReadOnly('inbox__read', {}, { run: expiring });
@@ -143,9 +146,9 @@ describe('beginRun', () => {
 
   it('keeps at most maxRuns runs: the oldest is forgotten, memory stays bounded over 10,000 runs', async () => {
     const { registry } = mailDesk([], { runs: { maxRuns: 100 } });
-    const first = started(registry, { request: 'first' });
+    const first = await started(registry, { request: 'first' });
     let last = '';
-    for (let i = 0; i < 10_000; i++) last = started(registry, { request: `run ${i}` });
+    for (let i = 0; i < 10_000; i++) last = await started(registry, { request: `run ${i}` });
     const forgotten = await registry.invokeReadOnly('inbox__read', {}, { run: first });
     expect(forgotten.ok ? 'ran' : forgotten.code).toBe('RUN_NOT_FOUND');
     expect((await registry.invokeReadOnly('inbox__read', {}, { run: last })).ok).toBe(true);
@@ -155,7 +158,7 @@ describe('beginRun', () => {
 describe('origins', () => {
   it('names where each destination came from: the request, trusted values, a read tool, or nowhere', async () => {
     const { registry } = mailDesk();
-    const run = started(registry, {
+    const run = await started(registry, {
       request: 'Email ana@example.com the March report',
       trusted: { contacts: ['li@example.com'] },
     });
@@ -164,7 +167,9 @@ describe('origins', () => {
       originsOf(registry, registry.propose('mail.send', { to, text: 'Report' }, { run, actor: 'agent' }));
 
     expect((await propose(['ANA@example.com'])).origins).toEqual({ to: [{ from: 'request' }] });
-    expect((await propose(['li@example.com'])).origins).toEqual({ to: [{ from: 'trusted' }] });
+    expect((await propose(['li@example.com'])).origins).toEqual({
+      to: [{ from: 'trusted', list: 'contacts' }],
+    });
     expect((await propose(['mallory@evil.test'])).origins).toEqual({
       to: [{ from: 'tool', tool: 'inbox.read' }],
     });
@@ -179,7 +184,7 @@ describe('origins', () => {
 
   it('matches IBANs without spaces and case, never by fuzzy text', async () => {
     const { registry } = mailDesk();
-    const run = started(registry, { request: 'Pay 100 to DE89 3704 0044 0532 0130 00 for rent' });
+    const run = await started(registry, { request: 'Pay 100 to DE89 3704 0044 0532 0130 00 for rent' });
     await registry.invokeReadOnly('inbox__read', {}, { run });
     const pay = (iban: string) =>
       originsOf(registry, registry.propose('bank.pay', { iban, amount: 100 }, { run }));
@@ -240,7 +245,7 @@ describe('origins', () => {
         prepare: (input) => input,
         deliver: () => 'ok',
       });
-    const run = started(registry, { request: 'Tidy up' });
+    const run = await started(registry, { request: 'Tidy up' });
     for (const kind of ['circular', 'binary', 'hostile', 'huge'])
       expect((await registry.invokeReadOnly('data__read', { kind }, { run })).ok).toBe(true);
     const eve = await originsOf(registry, registry.propose('mail.send', { to: 'eve@evil.test' }, { run }));
@@ -296,7 +301,7 @@ describe('rules see context and origins', () => {
 
   it('a CEL rule refuses a recipient only the agent read, on propose, invoke and check', async () => {
     const { registry } = mailDesk([vouched]);
-    const run = started(registry, { request: 'Email ana@example.com the report' });
+    const run = await started(registry, { request: 'Email ana@example.com the report' });
     await registry.invokeReadOnly('inbox__read', {}, { run });
     const bad = { to: ['mallory@evil.test'], text: 'Report' };
     const good = { to: ['ana@example.com'], text: 'Report' };
@@ -376,7 +381,7 @@ describe('egress reads', () => {
   it('runs where the person named the host, refuses a host only the agent read, says why', async () => {
     const events: RegistryEvent[] = [];
     const { registry, fetched } = web(events);
-    const run = started(registry, { request: 'Summarise www.news.example/today for me' });
+    const run = await started(registry, { request: 'Summarise www.news.example/today for me' });
     await registry.invokeReadOnly('inbox__read', {}, { run });
     expect(
       (await registry.invokeReadOnly('web__page', { url: 'https://news.example/other' }, { run })).ok,
@@ -436,7 +441,9 @@ describe('identifiers in the request', () => {
       egress: true,
       run: () => 'ok',
     });
-    const run = registry.beginRun({ request: 'Read www.our-company.com.They said so; mail bob@x.test' });
+    const run = await registry.beginRun({
+      request: 'Read www.our-company.com.They said so; mail bob@x.test',
+    });
     if (!run.ok) throw new Error(run.error);
     const page = await registry.invokeReadOnly(
       'web__page',

@@ -22,3 +22,8 @@ export function expectScenario(result: Record<string, unknown>, runtime: string)
   });
   expect((result.console as { listedIds: string[] }).listedIds).toHaveLength(1);
 }
+
+/** What a proposal within the run of `fixtures/runs.mjs` records, on every runtime and store. */
+export const EXPECTED_ORIGINS = {
+  to: [{ from: 'request' }, { from: 'trusted', list: 'contacts' }, { from: 'tool', tool: 'inbox.read' }],
+};

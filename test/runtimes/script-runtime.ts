@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quietEnv } from '../../scripts/runtimes.mjs';
 import { postgresOrSkip } from '../helpers/postgres.js';
-import { expectScenario } from './expect-scenario.js';
+import { EXPECTED_ORIGINS, expectScenario } from './expect-scenario.js';
 import { packedApp, removePackedApp } from './packed-app.js';
 import { binaryOrReason } from './runtime-binary.js';
 
@@ -53,6 +53,17 @@ export async function describeScriptRuntime({
 
     it(`runs the scenario on a SQLite file (${sqlite})`, async () => {
       expectScenario(await run('sqlite', join(app, 'confirmations.db')), name);
+    });
+
+    it(`remembers an agent run across two registries over one SQLite file (${sqlite})`, async () => {
+      const result = await run('sqlite-runs', join(app, 'runs.db'));
+      expect(result).toMatchObject({
+        runtime: name,
+        read: { read: 'ok' },
+        ended: true,
+        after: { read: 'RUN_NOT_FOUND' },
+      });
+      expect(result.origins).toEqual(EXPECTED_ORIGINS);
     });
 
     it.skipIf(postgresUrl === undefined)('runs the scenario on PostgreSQL through pg', async () => {

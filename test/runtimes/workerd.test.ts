@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quietEnv } from '../../scripts/runtimes.mjs';
-import { expectScenario } from './expect-scenario.js';
+import { EXPECTED_ORIGINS, expectScenario } from './expect-scenario.js';
 import { packedApp, removePackedApp } from './packed-app.js';
 import { binaryOrReason } from './runtime-binary.js';
 
@@ -30,10 +30,11 @@ describe.skipIf(wrangler === undefined)(title, () => {
   let output = '';
   let app = '';
 
-  beforeAll(async () => {
-    app = packedApp('workerd');
+  /** Starts `wrangler dev --local` on the app, its state (the local D1) kept in the app's `.state`. */
+  const start = async () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
+    output = '';
     dev = spawn(
       node24 as string,
       [
@@ -65,10 +66,24 @@ describe.skipIf(wrangler === undefined)(title, () => {
         throw new Error(`wrangler dev did not start:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
+  };
+
+  /** Stops the wrangler dev this suite started (its process group), and waits for it to end. */
+  const stop = async () => {
+    const running = dev;
+    if (running?.pid === undefined || running.exitCode !== null) return;
+    const ended = new Promise((resolve) => running.once('exit', resolve));
+    process.kill(-running.pid, 'SIGTERM');
+    await ended;
+  };
+
+  beforeAll(async () => {
+    app = packedApp('workerd');
+    await start();
   }, 120_000);
 
-  afterAll(() => {
-    if (dev?.pid !== undefined && dev.exitCode === null) process.kill(-dev.pid, 'SIGTERM');
+  afterAll(async () => {
+    await stop();
     removePackedApp(app);
   });
 
@@ -91,6 +106,18 @@ describe.skipIf(wrangler === undefined)(title, () => {
   it('runs the scenario on the memory store', async () => {
     expectScenario(await get('/memory'), 'workerd');
   });
+
+  it('judges an agent run across requests, each with a registry of its own over D1, and across a restart', async () => {
+    const { run } = await get('/runs/begin');
+    expect(run).toMatch(/^run_/);
+    expect(await get(`/runs/read?run=${run}`)).toEqual({ read: 'ok' });
+    expect(await get(`/runs/propose?run=${run}`)).toEqual({ origins: EXPECTED_ORIGINS });
+    await stop();
+    await start();
+    expect(await get(`/runs/propose?run=${run}`)).toEqual({ origins: EXPECTED_ORIGINS });
+    expect(await get(`/runs/end?run=${run}`)).toEqual({ ended: true });
+    expect(await get(`/runs/read?run=${run}`)).toEqual({ read: 'RUN_NOT_FOUND' });
+  }, 180_000);
 
   it('runs the scenario on D1 (graded-tools/d1, the local D1 binding)', async () => {
     const result = await get('/d1');

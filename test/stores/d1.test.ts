@@ -56,9 +56,13 @@ async function inProcess(wranglerBin: string): Promise<void> {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  storeContract('Cloudflare D1 (wrangler local)', async () => ({
-    store: createD1Store({ database, table: uniqueTable() }),
-  }));
+  storeContract('Cloudflare D1 (wrangler local)', async () => {
+    const table = uniqueTable();
+    return {
+      store: createD1Store({ database, table }),
+      another: () => createD1Store({ database, table }),
+    };
+  });
 
   describe('createD1Store', () => {
     it('makes its tables by itself before the first statement, and migrate() again changes nothing', async () => {

@@ -20,7 +20,15 @@ await describePostgres('PostgreSQL store', (url) => {
   storeContract('PostgreSQL', async () => {
     const store = createPostgresStore({ connectionString: url, table, poolConfig: { max: 8 } });
     await store.migrate();
-    return { store, cleanup: () => store.close() };
+    const second = createPostgresStore({ connectionString: url, table, poolConfig: { max: 2 } });
+    return {
+      store,
+      another: () => second,
+      cleanup: async () => {
+        await store.close();
+        await second.close();
+      },
+    };
   });
 
   it('migrates idempotently, even from several instances at once', async () => {

@@ -61,11 +61,14 @@ function nodeSqliteCases(DatabaseSync: new (path: string) => NodeSqliteDatabase)
     const db = new DatabaseSync(join(dir.path, 'node-contract.db'));
     db.exec('PRAGMA journal_mode = WAL');
     const store = createSqliteStore({ database: db });
+    const second = new DatabaseSync(join(dir.path, 'node-contract.db'));
     return {
       store,
+      another: () => createSqliteStore({ database: second }),
       cleanup: () => {
         store.close();
         db.close();
+        second.close();
       },
     };
   });
@@ -116,7 +119,15 @@ function nodeSqliteCases(DatabaseSync: new (path: string) => NodeSqliteDatabase)
 function betterSqlite3Cases(): void {
   storeContract('SQLite (a file on disk)', async () => {
     const store = createSqliteStore({ path: join(dir.path, 'contract.db') });
-    return { store, cleanup: () => store.close() };
+    const second = createSqliteStore({ path: join(dir.path, 'contract.db') });
+    return {
+      store,
+      another: () => second,
+      cleanup: () => {
+        store.close();
+        second.close();
+      },
+    };
   });
 
   describe('createSqliteStore', () => {

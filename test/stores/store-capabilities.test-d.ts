@@ -9,6 +9,7 @@ import {
   hasCapability,
   type LimitStore,
   type LinkStore,
+  type RunStore,
   type StoreWith,
 } from 'graded-tools/store';
 import { describe, expectTypeOf, it } from 'vitest';
@@ -17,6 +18,7 @@ declare const core: CoreStore;
 declare const links: LinkStore;
 declare const limits: LimitStore;
 declare const held: HeldSendStore;
+declare const runs: RunStore;
 declare const someStore: ConfirmationStore;
 
 describe('a store has each capability whole or not at all', () => {
@@ -40,7 +42,17 @@ describe('a store has each capability whole or not at all', () => {
     };
     // @ts-expect-error `audit` must be an audit chain, not anything
     const badAudit: ConfirmationStore = { ...core, audit: {} };
-    void [halfLinks, halfHeld, badAudit];
+    // @ts-expect-error runs without `pruneRuns`
+    const halfRuns: ConfirmationStore = {
+      ...core,
+      beginRun: runs.beginRun,
+      readRun: runs.readRun,
+      rememberRead: runs.rememberRead,
+      endRun: runs.endRun,
+    };
+    const wholeRuns: ConfirmationStore = { ...core, ...runs };
+    expectTypeOf(createMemoryStore()).toExtend<StoreWith<'runs'>>();
+    void [halfLinks, halfHeld, badAudit, halfRuns, wholeRuns];
   });
 
   it('shows what each built-in store has in its type', () => {

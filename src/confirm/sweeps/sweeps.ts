@@ -61,10 +61,17 @@ export async function prune(ctx: FlowContext, olderThanMs: number): Promise<numb
   return deleted;
 }
 
+/** Forgets the agent runs expired by now, with what their agents read, when the store keeps runs. */
+export async function pruneRuns(ctx: FlowContext): Promise<number> {
+  const { store } = ctx;
+  return hasCapability(store, 'runs') ? store.pruneRuns({ now: ctx.now() }) : 0;
+}
+
 /**
  * What an app runs now and then (the console runs it on an interval): expire the overdue, mark stale
  * deliveries `unknown`, remind approvers of what expires soon, escalate what still waits, deliver held
- * sends whose time came, and sequence the audit entries committed since the last sweep.
+ * sends whose time came, forget expired agent runs, and sequence the audit entries committed since the
+ * last sweep.
  */
 export async function sweep(
   ctx: FlowContext,
@@ -77,6 +84,7 @@ export async function sweep(
     const reminded = await remindDue(ctx);
     const escalated = await escalateDue(ctx);
     const delivered = await deliverDue(ctx, fail, (bundleId) => carryBundle(ctx, bundleId, fail));
+    await pruneRuns(ctx);
     // Last, so the entries of everything above are chained in this same sweep.
     const sequenced = (await ctx.store.audit?.sequence()) ?? 0;
     return { ok: true, expired, recovered, reminded, escalated, delivered, sequenced };

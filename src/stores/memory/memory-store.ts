@@ -29,6 +29,7 @@ import {
 } from '../transitions.js';
 import { memoryEscalations } from './memory-escalations.js';
 import { memoryLimits } from './memory-limits.js';
+import { memoryRuns } from './memory-runs.js';
 
 /** Options for `createMemoryStore`. */
 export interface MemoryStoreOptions {
@@ -318,6 +319,8 @@ export function createMemoryStore(
     ...limits,
     audit,
     ...memoryEscalations(pending, audit),
+    // Runs live in this object: every registry sharing the store shares its runs.
+    ...memoryRuns(),
 
     async create(confirmation) {
       add(confirmation);

@@ -1,6 +1,7 @@
 import { CONFIRMATION_STATUSES } from '../../confirmation.js';
 import type { SqlDialect } from './dialect.js';
 import { statusCheck } from './sql-row.js';
+import { runsSchema } from './sql-runs.js';
 import { indexName, limitsTableOf, linksTableOf, noticesTableOf } from './table-name.js';
 
 /**
@@ -89,5 +90,11 @@ export function schemaStatements(dialect: SqlDialect): string[] {
       PRIMARY KEY (limit_key, window_start)
     )`,
     `CREATE INDEX IF NOT EXISTS ${indexName(tableName, 'limits_window_end')} ON ${limitsTableOf(table)} (window_end)`,
+    // Agent runs, what their agents read and their texts; `pruneRuns` walks each `expires_at`.
+    ...runsSchema(
+      dialect,
+      (on, suffix, columns) =>
+        `CREATE INDEX IF NOT EXISTS ${indexName(tableName, suffix)} ON ${on} (${columns})`,
+    ),
   ];
 }

@@ -41,6 +41,7 @@ import {
   statusLiteral,
   withEdit,
 } from './sql-row.js';
+import { sqlRuns } from './sql-runs.js';
 import { noticesTableOf } from './table-name.js';
 
 /** Reminders one `remindDue` claims at most; the next sweep takes the rest. */
@@ -258,6 +259,7 @@ export function createSqlStore(
     ...links,
     ...limits,
     ...sqlEscalations(dialect, rows.change),
+    ...sqlRuns(dialect),
     audit,
 
     async create(confirmation) {

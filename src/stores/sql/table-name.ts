@@ -53,6 +53,21 @@ export function limitsTableOf(table: string): string {
   return siblingTableOf(table, '_limits');
 }
 
+/** The table of agent runs beside a confirmation table (`…_runs`): one row per run. */
+export function runsTableOf(table: string): string {
+  return siblingTableOf(table, '_runs');
+}
+
+/** What each run's agent read (`…_run_values`): one row per value key and the tool that returned it. */
+export function runValuesTableOf(table: string): string {
+  return siblingTableOf(table, '_run_values');
+}
+
+/** Each run's result texts of several words (`…_run_texts`): one row per read that had any. */
+export function runTextsTableOf(table: string): string {
+  return siblingTableOf(table, '_run_texts');
+}
+
 /**
  * The table of in-batch markers beside a confirmation table (`…_marks`, D1 only): a batch that
  * changed a row leaves one, its records are conditioned on it, and the same batch deletes it.
