@@ -151,7 +151,7 @@ describe('a piece of an identifier vouches nothing', () => {
     for (const piece of ['3704', 'BUKB', '5555', 'news', 'trusted', 'corp', 'bob', '3704 0044', 'BUKB 2020'])
       expect(await pay(piece), piece).toEqual({ account: [{ from: 'none' }] });
     expect(await pay('DE89370400440532013000')).toEqual({ account: [{ from: 'request' }] });
-    expect(await pay('gb33bukb20201555555555')).toEqual({ account: [{ from: 'trusted' }] });
+    expect(await pay('gb33bukb20201555555555')).toEqual({ account: [{ from: 'trusted', list: 'payees' }] });
     // A word of the request still vouches a one-word value.
     expect(await pay('rent')).toEqual({ account: [{ from: 'request' }] });
   });
