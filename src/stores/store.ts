@@ -396,7 +396,10 @@ export interface RunSnapshot {
   readonly run: RunRecord;
   /** One entry per (asked key, tool that returned it). */
   readonly read: readonly { readonly key: string; readonly tool: string }[];
-  /** Each read's texts, joined by a line break, with its tool (empty unless asked). */
+  /**
+   * The texts read, with their tool (empty unless asked): each entry one read's texts, or a run of them
+   * (a store may split a long read), joined by a line break.
+   */
   readonly texts: readonly { readonly tool: string; readonly text: string }[];
 }
 

@@ -92,6 +92,16 @@ export function runCases(name: string, open: () => Promise<StoreUnderTest>): voi
       });
     });
 
+    it('keeps a long read whole: 700,000 characters of Chinese text come back as they went in', async () => {
+      const run = await begun();
+      const texts = Array.from({ length: 7 }, (_, i) => `第${i}段 ${'中文字'.repeat(33_333)}`);
+      const read = { tool: 'long.read', keys: ['v:中文'], texts };
+      expect(await runs().rememberRead(run.id, read, { ...BOUNDS, maxTextChars: 1_000_000 })).toBe(true);
+      const back = await runs().readRun(run.id, lookup(['v:中文'], true));
+      const kept = back?.texts.filter((t) => t.tool === 'long.read').map((t) => t.text);
+      expect(kept?.join('\n')).toBe(texts.join('\n'));
+    });
+
     it('forgets a run at its expiry and at endRun: nothing is read or remembered after', async () => {
       const run = await begun({ expiresAt: T0 + 1_000 });
       const read = { tool: 'inbox.read', keys: ['v:x'], texts: [] };

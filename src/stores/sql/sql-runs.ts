@@ -40,11 +40,12 @@ export function sqlRuns(dialect: SqlDialect): RunStore {
   );
   const read = dialect.prepare(
     `SELECT 'run' AS kind, id, actor, request AS body, trusted, started_at, expires_at, is_full,` +
-      ` NULL AS value_key, NULL AS tool FROM ${runs} WHERE id = $1 AND expires_at > $2` +
-      ` UNION ALL SELECT 'read', NULL, NULL, NULL, NULL, NULL, NULL, NULL, value_key, tool FROM ${values}` +
+      ` NULL AS value_key, NULL AS tool, NULL AS read_id FROM ${runs} WHERE id = $1 AND expires_at > $2` +
+      ` UNION ALL SELECT 'read', NULL, NULL, NULL, NULL, NULL, NULL, NULL, value_key, tool, NULL FROM ${values}` +
       ` WHERE run_id = $1 AND value_key IN (${dialect.jsonTextElements('$3')})` +
-      ` UNION ALL SELECT 'text', NULL, NULL, body, NULL, NULL, NULL, NULL, NULL, tool FROM ${texts}` +
-      ` WHERE run_id = $1 AND $4 = 1`,
+      ` UNION ALL SELECT 'text', NULL, NULL, body, NULL, NULL, NULL, NULL, NULL, tool, read_id FROM ${texts}` +
+      // Texts in reading order: a read id starts with its time and its row's place in the read.
+      ` WHERE run_id = $1 AND $4 = 1 ORDER BY read_id`,
     false,
   );
   // Admits the read: live, not full, and within both bounds (the entries counted as they stand).
@@ -112,10 +113,11 @@ export function sqlRuns(dialect: SqlDialect): RunStore {
       const text = read.texts.join('\n');
       const records = [];
       if (keys.length > 0) records.push({ sql: rememberKeys, values: [id, read.tool, JSON.stringify(keys)] });
-      if (text !== '')
+      const readId = `${String(bounds.now).padStart(15, '0')}:${crypto.randomUUID()}`;
+      for (const [place, part] of textRows(read.texts).entries())
         records.push({
           sql: rememberTexts,
-          values: [id, crypto.randomUUID(), read.tool, JSON.stringify(text)],
+          values: [id, `${readId}:${String(place).padStart(2, '0')}`, read.tool, JSON.stringify(part)],
         });
       const now = time(bounds.now);
       const change = {
@@ -148,6 +150,27 @@ export function sqlRuns(dialect: SqlDialect): RunStore {
       return pruneInBatches(pruneRuns, cutoff);
     },
   };
+}
+
+/**
+ * The most characters of one texts row: at 4 bytes each still under hosted D1's 2,000,000 bytes a value
+ * (local D1 does not enforce it, so no test here can show it).
+ */
+const MAX_ROW_CHARS = 250_000;
+
+/** A read's texts as rows of whole texts joined by a line break, each at most `MAX_ROW_CHARS` long. */
+function textRows(texts: readonly string[]): string[] {
+  const rows: string[] = [];
+  let row = '';
+  for (const text of texts) {
+    if (row !== '' && row.length + 1 + text.length > MAX_ROW_CHARS) {
+      rows.push(row);
+      row = '';
+    }
+    row = row === '' ? text : `${row}\n${text}`;
+  }
+  if (row !== '') rows.push(row);
+  return rows;
 }
 
 /**
