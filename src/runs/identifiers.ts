@@ -21,8 +21,8 @@ import { hostBeforeSentence, hostOfName, hostOfUrl, startsUrl } from './url-host
  */
 
 /**
- * The longest text read for identifiers, per string: longer strings are read up to the last space
- * before it, so no identifier is cut in two.
+ * The longest text read for identifiers, per string: longer strings are read up to the last character
+ * before it that ends every token (whitespace, `"`, `<`, `>`), so no identifier is cut in two.
  */
 export const MAX_SCANNED_CHARS = 100_000;
 
@@ -60,7 +60,7 @@ export function keyOf(value: string): string | undefined {
  * text's length whatever it holds.
  */
 export function keysIn(source: string, add: (key: string) => void): void {
-  const text = source.length > MAX_SCANNED_CHARS ? cutAtSpace(source) : source;
+  const text = source.length > MAX_SCANNED_CHARS ? cutAtBoundary(source) : source;
   if (text.length <= MAX_VALUE_CHARS) {
     const whole = keyOf(text);
     if (whole !== undefined) add(whole);
@@ -301,11 +301,21 @@ function looksLikeAddress(text: string): boolean {
   return at > 0 && !text.includes(' ') && text.indexOf('.', at) > at + 1;
 }
 
-/** The text up to the last whitespace before `MAX_SCANNED_CHARS`, so no token is read cut. */
-function cutAtSpace(source: string): string {
+/**
+ * The text up to the last character before `MAX_SCANNED_CHARS` that ends every token (whitespace,
+ * `"`, `<`, `>`), so no identifier is read cut; short chunks before that cut go too, as they may be the
+ * first groups of an IBAN printed in groups.
+ */
+function cutAtBoundary(source: string): string {
   let end = MAX_SCANNED_CHARS;
-  while (end > 0 && !isSpace(source.charCodeAt(end))) end--;
+  while (end > 0 && !isCutPoint(source.charCodeAt(end))) end--;
+  if (end > 0 && isSpace(source.charCodeAt(end)) && end - chunkStart(source, end, 6) <= 5)
+    end = windowStart(source, end - 1);
   return source.slice(0, end);
+}
+
+function isCutPoint(unit: number): boolean {
+  return unit === 0x22 || unit === 0x3c || unit === 0x3e || isSpace(unit);
 }
 
 function isLowSurrogate(unit: number): boolean {
