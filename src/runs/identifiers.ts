@@ -67,7 +67,7 @@ export function keysIn(source: string, add: (key: string) => void): void {
   }
   scanTokens(text, {
     url: (start, end) => addUrl(text.slice(start, end), add),
-    atoms: (start, end, at) => addAtoms(text, start, end, at, add),
+    atoms: (start, end, at, hasDot) => addAtoms(text, { start, end, at, hasDot }, add),
     groupedIban: (compact) => add(`i:${compact.toLowerCase()}`),
   });
 }
@@ -127,8 +127,8 @@ function touchesIdentifier(text: string, start: number, end: number): boolean {
   const window = text.slice(from, to);
   scanTokens(window, {
     url: mark,
-    atoms: (a, b, at) =>
-      addAtoms(window, a, b, at, (key) => {
+    atoms: (a, b, at, hasDot) =>
+      addAtoms(window, { start: a, end: b, at, hasDot }, (key) => {
         if (!key.startsWith('v:')) mark(a, b);
       }),
     groupedIban: (_compact, a, b) => mark(a, b),
@@ -189,14 +189,19 @@ function addUrl(token: string, add: (key: string) => void): void {
   if (before !== undefined) add(`h:${before}`);
 }
 
-function addAtoms(text: string, start: number, end: number, at: number, add: (key: string) => void): void {
+function addAtoms(
+  text: string,
+  run: { readonly start: number; readonly end: number; readonly at: number; readonly hasDot: boolean },
+  add: (key: string) => void,
+): void {
+  const { start, end, at } = run;
   if (at >= 0) {
     const address = addressIn(text, { start, at, end }, { inText: true, check: 'dot-atom' });
     if (address !== undefined) {
       add(`e:${address}`);
       return;
     }
-  } else if (at === -1 && addBareHost(text, start, end, add)) return;
+  } else if (at === -1 && run.hasDot && addBareHost(text, start, end, add)) return;
   addWords(text, start, end, add);
 }
 
