@@ -21,8 +21,8 @@ import { hostBeforeSentence, hostOfName, hostOfUrl, startsUrl } from './url-host
  */
 
 /**
- * The longest text read for identifiers, per string: longer strings are read up to the last space
- * before it, so no identifier is cut in two.
+ * The longest text read for identifiers, per string: longer strings are read up to the last character
+ * before it that ends every token (whitespace, `"`, `<`, `>`), so no identifier is cut in two.
  */
 export const MAX_SCANNED_CHARS = 100_000;
 
@@ -60,14 +60,14 @@ export function keyOf(value: string): string | undefined {
  * text's length whatever it holds.
  */
 export function keysIn(source: string, add: (key: string) => void): void {
-  const text = source.length > MAX_SCANNED_CHARS ? cutAtSpace(source) : source;
+  const text = source.length > MAX_SCANNED_CHARS ? cutAtBoundary(source) : source;
   if (text.length <= MAX_VALUE_CHARS) {
     const whole = keyOf(text);
     if (whole !== undefined) add(whole);
   }
   scanTokens(text, {
     url: (start, end) => addUrl(text.slice(start, end), add),
-    atoms: (start, end, at) => addAtoms(text, start, end, at, add),
+    atoms: (start, end, at, hasDot) => addAtoms(text, { start, end, at, hasDot }, add),
     groupedIban: (compact) => add(`i:${compact.toLowerCase()}`),
   });
 }
@@ -127,8 +127,8 @@ function touchesIdentifier(text: string, start: number, end: number): boolean {
   const window = text.slice(from, to);
   scanTokens(window, {
     url: mark,
-    atoms: (a, b, at) =>
-      addAtoms(window, a, b, at, (key) => {
+    atoms: (a, b, at, hasDot) =>
+      addAtoms(window, { start: a, end: b, at, hasDot }, (key) => {
         if (!key.startsWith('v:')) mark(a, b);
       }),
     groupedIban: (_compact, a, b) => mark(a, b),
@@ -189,14 +189,19 @@ function addUrl(token: string, add: (key: string) => void): void {
   if (before !== undefined) add(`h:${before}`);
 }
 
-function addAtoms(text: string, start: number, end: number, at: number, add: (key: string) => void): void {
+function addAtoms(
+  text: string,
+  run: { readonly start: number; readonly end: number; readonly at: number; readonly hasDot: boolean },
+  add: (key: string) => void,
+): void {
+  const { start, end, at } = run;
   if (at >= 0) {
     const address = addressIn(text, { start, at, end }, { inText: true, check: 'dot-atom' });
     if (address !== undefined) {
       add(`e:${address}`);
       return;
     }
-  } else if (at === -1 && addBareHost(text, start, end, add)) return;
+  } else if (at === -1 && run.hasDot && addBareHost(text, start, end, add)) return;
   addWords(text, start, end, add);
 }
 
@@ -301,11 +306,21 @@ function looksLikeAddress(text: string): boolean {
   return at > 0 && !text.includes(' ') && text.indexOf('.', at) > at + 1;
 }
 
-/** The text up to the last whitespace before `MAX_SCANNED_CHARS`, so no token is read cut. */
-function cutAtSpace(source: string): string {
+/**
+ * The text up to the last character before `MAX_SCANNED_CHARS` that ends every token (whitespace,
+ * `"`, `<`, `>`), so no identifier is read cut; short chunks before that cut go too, as they may be the
+ * first groups of an IBAN printed in groups.
+ */
+function cutAtBoundary(source: string): string {
   let end = MAX_SCANNED_CHARS;
-  while (end > 0 && !isSpace(source.charCodeAt(end))) end--;
+  while (end > 0 && !isCutPoint(source.charCodeAt(end))) end--;
+  if (end > 0 && isSpace(source.charCodeAt(end)) && end - chunkStart(source, end, 6) <= 5)
+    end = windowStart(source, end - 1);
   return source.slice(0, end);
+}
+
+function isCutPoint(unit: number): boolean {
+  return unit === 0x22 || unit === 0x3c || unit === 0x3e || isSpace(unit);
 }
 
 function isLowSurrogate(unit: number): boolean {

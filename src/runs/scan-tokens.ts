@@ -17,8 +17,11 @@ import { startsUrl } from './url-host.js';
 export interface TokenVisitor {
   /** A URL token `text[start, end)`. */
   url(start: number, end: number): void;
-  /** An atom run `text[start, end)`; `at` is its one `@`, or -1 when it holds none, -2 when several. */
-  atoms(start: number, end: number, at: number): void;
+  /**
+   * An atom run `text[start, end)`; `at` is its one `@`, or -1 when it holds none, -2 when several;
+   * `hasDot` says whether it holds a `.` (a run without one is no host).
+   */
+  atoms(start: number, end: number, at: number, hasDot: boolean): void;
   /** An IBAN printed in groups, its characters without the spaces, standing in `text[start, end)`. */
   groupedIban(compact: string, start: number, end: number): void;
 }
@@ -106,12 +109,14 @@ function scanChunk(text: string, start: number, end: number, visitor: TokenVisit
     }
     const runStart = i;
     let at = -1;
+    let hasDot = false;
     while (i < end) {
       const c = codePointAt(text, i);
       if (!isAtomChar(c)) break;
       if (c === 0x40) at = at === -1 ? i : -2;
+      else if (c === 0x2e) hasDot = true;
       i += widthOf(c);
     }
-    visitor.atoms(runStart, i, at);
+    visitor.atoms(runStart, i, at, hasDot);
   }
 }

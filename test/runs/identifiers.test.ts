@@ -104,11 +104,19 @@ describe('keysIn', () => {
     );
   });
 
-  it('reads a long text up to the last space before the limit, never a token cut in two', () => {
+  it('reads a long text up to a token boundary before the limit, never a token cut in two', () => {
     const text = `${'x '.repeat(MAX_SCANNED_CHARS / 2 - 5)}ana@example.com.evil.test`;
     expect(text.length).toBeGreaterThan(MAX_SCANNED_CHARS);
     const found = keys(text);
     expect(found.filter((k) => k.startsWith('e:'))).toEqual([]);
+    // A string without whitespace (JSON) is cut at a quote; an IBAN in groups is not cut between them.
+    const json = JSON.stringify(Array.from({ length: 6_000 }, () => ({ to: 'ana@example.com' })));
+    expect(json.length).toBeGreaterThan(MAX_SCANNED_CHARS);
+    expect(keys(json)).toEqual(['v:to', 'e:ana@example.com']);
+    const iban = 'DE89 3704 0044 0532 0130 00';
+    const padding = ' '.repeat(MAX_SCANNED_CHARS - iban.indexOf(' 00'));
+    expect(padding.length + iban.indexOf(' 00')).toBe(MAX_SCANNED_CHARS);
+    expect(keys(`${padding}${iban} and more text`).filter((k) => k.startsWith('i:'))).toEqual([]);
   });
 });
 
