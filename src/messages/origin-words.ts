@@ -143,12 +143,12 @@ function valueLines(field: string, values: readonly TitledValueOrigin[], w: Orig
   const shown = new Set<number>();
   for (const pass of [true, false])
     for (const [i, v] of values.entries())
-      if (shown.size < MAX_VALUES_SHOWN && v.origins.some(isUnvouchedPlace) === pass) shown.add(i);
+      if (shown.size < MAX_VALUES_SHOWN && isUnvouchedValue(v) === pass) shown.add(i);
   const lines: OriginLine[] = [];
   let hidden = 0;
   let hiddenUnvouched = 0;
   for (const [i, { value, origins }] of values.entries()) {
-    const unvouched = origins.length === 0 || origins.some(isUnvouchedPlace);
+    const unvouched = isUnvouchedValue({ value, origins });
     if (!shown.has(i)) {
       hidden += 1;
       if (unvouched) hiddenUnvouched += 1;
@@ -178,6 +178,11 @@ function placesText(places: readonly TitledOrigin[], w: OriginWords): string {
   if (tools.length > 0) said.push(w.tool(list.format(tools)));
   if (places.some((o) => o.from === 'none')) said.push(w.none);
   return said.join(w.separator);
+}
+
+/** A value with no place recorded is found nowhere: unvouched, like `none`. */
+function isUnvouchedValue(value: TitledValueOrigin): boolean {
+  return value.origins.length === 0 || value.origins.some(isUnvouchedPlace);
 }
 
 function isUnvouchedPlace(origin: TitledOrigin): boolean {

@@ -250,7 +250,7 @@ describe('property: no value hides among vouched ones', () => {
         fc.nat(),
         stray,
         async (vouched, at, odd) => {
-          const to = [...vouched];
+          const to: string[] = [...vouched];
           to.splice(at % (to.length + 1), 0, odd);
           const answer = await registry.propose('mail.send', { to, text: 'Report' }, { run });
           // A blank value names no one: the rest are all vouched, so it is asked, never refused.
