@@ -62,6 +62,8 @@ export interface ApprovalNotice {
     >;
     /** The tool names destinations but the call named no agent run: channels say it was not recorded. */
     readonly originsOutsideRun?: true;
+    /** The top-level payload fields a person changed by editing: channels say those destinations are theirs. */
+    readonly editedFields?: readonly string[];
   };
   /** For `decided`: the step that decided it — when, who, and why (a reject's reason, a failure). */
   readonly decision?: {

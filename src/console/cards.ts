@@ -1,3 +1,4 @@
+import { editedFields } from '../confirm/reading/edited-fields.js';
 import type { ConfirmationsView, ConfirmationToolView } from '../confirm/types.js';
 import type { Confirmation } from '../confirmation.js';
 import type { LimitState } from '../invoke/check-call.js';
@@ -135,6 +136,7 @@ export class CardMaker {
         origins: titledOrigins(confirmation.origins, title),
         originValues: titledValueOrigins(confirmation.originValues, title),
         originsOutsideRun: confirmation.originsOutsideRun === true,
+        editedFields: editedFields(confirmation),
       },
       this.#s.locale,
     );

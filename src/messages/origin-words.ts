@@ -1,3 +1,4 @@
+import { readDestinationPath } from '../runs/destination-path.js';
 import type { TitledOrigin, TitledValueOrigin } from '../util/read-origins.js';
 import type { Locale } from './catalog.js';
 
@@ -41,6 +42,8 @@ export interface OriginWords {
   readonly dash: string;
   /** The values of a field past those shown: how many, and how many of them no one vouched for. */
   more(count: number, unvouched: number): string;
+  /** Said for a destination a person changed by editing: the agent's origins no longer apply. */
+  readonly edited: string;
   /** Said after the heading when the tool names destinations but the call named no agent run. */
   readonly notRecorded: string;
   /** The language lists of tools are joined in. */
@@ -63,6 +66,7 @@ const en: OriginWords = {
     unvouched === 0
       ? `and ${count} more, each named in the request or trusted`
       : `and ${count} more, ${unvouched} of them not vouched for`,
+  edited: 'set by an approver who edited it',
   notRecorded: 'not recorded (proposed outside an agent run)',
   lang: 'en',
 };
@@ -82,6 +86,7 @@ const zhCN: OriginWords = {
     unvouched === 0
       ? `另有 ${count} 个，均出现在请求中或是受信任的值`
       : `另有 ${count} 个，其中 ${unvouched} 个未经用户或应用担保`,
+  edited: '由编辑它的审批人设定',
   notRecorded: '未记录（在代理运行之外提出）',
   lang: 'zh-CN',
 };
@@ -111,11 +116,17 @@ export function originLines(
   origins: Readonly<Record<string, readonly TitledOrigin[]>> | undefined,
   locale: unknown,
   values?: ShownValues,
+  edited: readonly string[] = [],
 ): OriginLine[] {
   const w = originWords(locale);
   const lines: OriginLine[] = [];
   const fields = [...new Set([...Object.keys(origins ?? {}), ...Object.keys(values ?? {})])];
   for (const field of fields) {
+    // A person's edit replaced the agent's values: what was recorded of them describes what is not sent.
+    if (edited.includes(readDestinationPath(field)?.parts[0] ?? field)) {
+      lines.push({ field, text: w.edited, unvouched: false });
+      continue;
+    }
     const each = values !== undefined && Object.hasOwn(values, field) ? values[field] : undefined;
     if (each !== undefined && each.length > 0) {
       lines.push(...valueLines(field, each, w));
@@ -132,12 +143,12 @@ function valueLines(field: string, values: readonly TitledValueOrigin[], w: Orig
   const shown = new Set<number>();
   for (const pass of [true, false])
     for (const [i, v] of values.entries())
-      if (shown.size < MAX_VALUES_SHOWN && v.origins.some(isUnvouchedPlace) === pass) shown.add(i);
+      if (shown.size < MAX_VALUES_SHOWN && isUnvouchedValue(v) === pass) shown.add(i);
   const lines: OriginLine[] = [];
   let hidden = 0;
   let hiddenUnvouched = 0;
   for (const [i, { value, origins }] of values.entries()) {
-    const unvouched = origins.length === 0 || origins.some(isUnvouchedPlace);
+    const unvouched = isUnvouchedValue({ value, origins });
     if (!shown.has(i)) {
       hidden += 1;
       if (unvouched) hiddenUnvouched += 1;
@@ -169,6 +180,11 @@ function placesText(places: readonly TitledOrigin[], w: OriginWords): string {
   return said.join(w.separator);
 }
 
+/** A value with no place recorded is found nowhere: unvouched, like `none`. */
+function isUnvouchedValue(value: TitledValueOrigin): boolean {
+  return value.origins.length === 0 || value.origins.some(isUnvouchedPlace);
+}
+
 function isUnvouchedPlace(origin: TitledOrigin): boolean {
   return origin.from === 'tool' || origin.from === 'none';
 }
@@ -197,12 +213,14 @@ export interface OriginsSaid {
   readonly origins?: Readonly<Record<string, readonly TitledOrigin[]>> | undefined;
   readonly originValues?: ShownValues | undefined;
   readonly originsOutsideRun?: boolean | undefined;
+  /** The top-level payload fields a person changed by editing: their destinations are said to be theirs. */
+  readonly editedFields?: readonly string[] | undefined;
 }
 
 /** What a record says about origins in the words of `locale`; `undefined` when there is nothing to say. */
 export function originsText(said: OriginsSaid, locale: unknown): OriginsText | undefined {
   const w = originWords(locale);
-  const lines = originLines(said.origins, locale, said.originValues);
+  const lines = originLines(said.origins, locale, said.originValues, said.editedFields);
   if (lines.length === 0) {
     if (said.originsOutsideRun !== true) return undefined;
     return { heading: w.heading, check: w.check, lines: [], notRecorded: w.notRecorded };

@@ -20,6 +20,7 @@ export function noticeData(notice: ApprovalNotice, includePayload: boolean): Not
   const approved = requires === undefined ? undefined : approvedSoFar(c.approved);
   const origins = readOrigins(c.origins, true);
   const originValues = readValueOrigins(c.originValues, true);
+  const edited = names(c.editedFields).slice(0, 100);
   return {
     id: notice.id,
     kind: notice.kind,
@@ -40,6 +41,7 @@ export function noticeData(notice: ApprovalNotice, includePayload: boolean): Not
       ...(origins === undefined ? {} : { origins }),
       ...(originValues === undefined ? {} : { originValues }),
       ...(c.originsOutsideRun === true ? { originsOutsideRun: true as const } : {}),
+      ...(edited.length === 0 ? {} : { editedFields: edited }),
     },
     ...(notice.decision === undefined
       ? {}

@@ -130,7 +130,11 @@ const MAX_ORIGIN_SECTIONS = 12;
 function originsSections(c: NoticeData['confirmation'], locale: unknown): string[] {
   const perValue = chunkLines(originsMrkdwn(originsText(c, locale)), 3000);
   if (perValue.length <= MAX_ORIGIN_SECTIONS) return perValue;
-  const perField = { origins: c.origins, originsOutsideRun: c.originsOutsideRun };
+  const perField = {
+    origins: c.origins,
+    originsOutsideRun: c.originsOutsideRun,
+    editedFields: c.editedFields,
+  };
   return chunkLines(originsMrkdwn(originsText(perField, locale)), 3000);
 }
 

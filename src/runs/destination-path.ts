@@ -59,13 +59,17 @@ export function valuesAt(input: unknown, path: DestinationPath): unknown[] {
   return values;
 }
 
-function step(item: unknown, part: string, kind: DestinationPath['kind']): unknown {
+/** Lists inside lists looked through on the way; a transformed input may nest (or hold) itself deeper. */
+const MAX_LIST_DEPTH = 64;
+
+function step(item: unknown, part: string, kind: DestinationPath['kind'], depth = 0): unknown {
   if (typeof item !== 'object' || item === null) return undefined;
   if (Array.isArray(item)) {
     if (kind === 'pointer') return isIndex(part) ? item[Number(part)] : undefined;
+    if (depth > MAX_LIST_DEPTH) return undefined;
     // A dotted path looks through lists (already spread above); a list inside a list is looked through too.
     const found = item.flatMap((inner) => {
-      const value = step(inner, part, kind);
+      const value = step(inner, part, kind, depth + 1);
       return value === undefined ? [] : [value];
     });
     return found.length === 0 ? undefined : found.flat();

@@ -140,6 +140,41 @@ describe('a card says where each destination came from', () => {
     expect((await cardOf(record.id, 'zh-CN')).originsText.notRecorded).toBe('未记录（在代理运行之外提出）');
   });
 
+  it("says a destination a person changed by editing is theirs, not the agent's recorded values", async () => {
+    f = consoleFixture(open);
+    const base = pendingConfirmation();
+    const record = pendingConfirmation({
+      origins: { '/to/0': [{ from: 'tool', tool: 'inbox.read' }], cc: [{ from: 'request' }] },
+      originValues: {
+        '/to/0': [{ value: 'mallory@evil.test', origins: [{ from: 'tool', tool: 'inbox.read' }] }],
+        cc: [{ value: 'ana@example.com', origins: [{ from: 'request' }] }],
+      },
+      history: [
+        ...base.history,
+        {
+          at: base.createdAt,
+          status: 'pending',
+          by: 'lead-2',
+          approval: { count: 1, needed: 2 },
+          edit: { fromDigest: 'a'.repeat(64), toDigest: 'b'.repeat(64), fields: ['to'] },
+        },
+      ],
+    });
+    await store.create(record);
+    const card = await cardOf(record.id);
+    expect(card.originsText.lines).toEqual([
+      { field: '/to/0', text: 'set by an approver who edited it', unvouched: false },
+      {
+        field: 'cc',
+        value: 'ana@example.com',
+        text: "ana@example.com — named in the person's request",
+        unvouched: false,
+      },
+    ]);
+    expect(card.originsText.caution).toBeUndefined();
+    expect((await cardOf(record.id, 'zh-CN')).originsText.lines[0].text).toBe('由编辑它的审批人设定');
+  });
+
   it('draws a card whose stored origins are not the documented shape, showing only what it can read', async () => {
     f = consoleFixture(open);
     const odd = pendingConfirmation({

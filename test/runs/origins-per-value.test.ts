@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { type Confirmation, type ConfirmRequired, type Rule, ToolRegistry } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
 
@@ -234,6 +235,31 @@ describe('egress judges every value', () => {
       { run },
     );
     expect(refused.ok ? 'ran' : refused.code).toBe('EGRESS_REFUSED');
+    await registry.endRun(run);
+  });
+});
+
+describe('property: no value hides among vouched ones', () => {
+  it('one unvouched value anywhere in a list of any length is refused by a rule requiring the request', async () => {
+    const registry = desk({ type: 'array', items: { type: 'string' } }, ['to'], [personOnly]);
+    const run = await begin(registry, 'Send the report to ana@example.com and bo@example.com');
+    const stray = fc.constantFrom('evil@attacker.test', 'ana@example.org', 'ana', '');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom('ana@example.com', 'ANA@example.com', 'bo@example.com'), { maxLength: 400 }),
+        fc.nat(),
+        stray,
+        async (vouched, at, odd) => {
+          const to: string[] = [...vouched];
+          to.splice(at % (to.length + 1), 0, odd);
+          const answer = await registry.propose('mail.send', { to, text: 'Report' }, { run });
+          // A blank value names no one: the rest are all vouched, so it is asked, never refused.
+          if (odd === '') expect(answer.ok || vouched.length === 0).toBe(true);
+          else expect(answer.ok ? 'asked' : answer.code).toBe('RULE_DENIED');
+        },
+      ),
+      { numRuns: 60 },
+    );
     await registry.endRun(run);
   });
 });

@@ -5,6 +5,7 @@ import type { Locale } from '../../messages/index.js';
 import type { ApprovalNotice, NoticeKind, Notifier } from '../../notice.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import { titledOrigins, titledValueOrigins } from '../../util/read-origins.js';
+import { editedFields } from '../reading/edited-fields.js';
 
 /** How long one channel may take over one notice, retries included, before it is let go of. */
 const NOTICE_DEADLINE_MS = 5 * 60_000;
@@ -110,6 +111,7 @@ export class ApproverNotices {
     escalation: Escalation | undefined,
   ): ApprovalNotice {
     const { consoleUrl, includePayload, locale } = this.#s;
+    const edited = editedFields(c);
     return Object.freeze({
       id: escalation === undefined ? noticeId(kind, c, status) : `${c.id}.escalated.${escalation.step}`,
       kind,
@@ -136,6 +138,7 @@ export class ApproverNotices {
           ? {}
           : { originValues: titledValueOrigins(c.originValues, (tool) => this.#title(tool)) ?? {} }),
         ...(c.originsOutsideRun === true ? { originsOutsideRun: true as const } : {}),
+        ...(edited.length === 0 ? {} : { editedFields: edited }),
       }),
       ...(kind === 'decided' ? { decision: decisionOf(c) } : {}),
       ...(escalation === undefined ? {} : { escalation: Object.freeze({ ...escalation }) }),

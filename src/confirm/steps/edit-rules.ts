@@ -7,6 +7,7 @@ import type { ApprovalRequirement } from '../../rule.js';
 import { readDestinationPath } from '../../runs/destination-path.js';
 import type { PayloadEdit } from '../../stores/store.js';
 import { isRecord } from '../../util/is-record.js';
+import { editedFields } from '../reading/edited-fields.js';
 
 /** What a tool's rules say about a person's edit, judged as the call the asker would have made with it. */
 export type EditJudgment =
@@ -142,11 +143,6 @@ function originsAfter(record: Confirmation, edited: readonly string[]): Origins 
       ? [{ from: 'request' }]
       : places;
   return after;
-}
-
-/** The fields earlier edits changed (a quorum's first approver may have edited already). */
-function editedFields(record: Confirmation): string[] {
-  return record.history.flatMap((entry) => entry.edit?.fields ?? []);
 }
 
 /** `stored` with what `asked` adds (more approvals, more flags), or `undefined` when it adds nothing. */

@@ -1,3 +1,4 @@
+import { editedFields } from '../../confirm/reading/edited-fields.js';
 import { describeEffect } from '../../confirm/reading/effect-text.js';
 import type { ConfirmationToolView } from '../../confirm/types.js';
 import type { Confirmation } from '../../confirmation.js';
@@ -202,7 +203,7 @@ function originsBlocks(input: CardInput): string[] {
   const { confirmation: c } = input;
   const titleOf = (tool: string) => input.titleOf?.(tool);
   const origins = titledOrigins(c.origins, titleOf);
-  const said = { origins, originsOutsideRun: c.originsOutsideRun === true };
+  const said = { origins, originsOutsideRun: c.originsOutsideRun === true, editedFields: editedFields(c) };
   const perValue = originsSections(
     originsText({ ...said, originValues: titledValueOrigins(c.originValues, titleOf) }, input.locale),
   );
