@@ -1,5 +1,5 @@
 import emailAddresses from 'email-addresses';
-import { codePointAt, isDomainChar, widthOf } from './char-class.js';
+import { codePointAt, isAtomChar, isDomainChar, widthOf } from './char-class.js';
 
 /**
  * An email address as the mail system delivers it: the local part as written (only ASCII letters
@@ -53,6 +53,37 @@ export function addressIn(
   if (!isLocalPart(local, domain, options.check)) return undefined;
   const host = mailHost(domain);
   return host === undefined ? undefined : `${asciiLower(local)}@${host}`;
+}
+
+/** The longest `Name <address>` value read as a mailbox; a longer one is no address. */
+const MAX_MAILBOX_CHARS = 512;
+
+/**
+ * The address a whole value names, as `local@host`: `ana@example.com`, or a mailbox with a display
+ * name (`Ana <ana@example.com>`), which mail is delivered to by its address alone (the name is shown,
+ * never routed). Checked by the RFC 5322 parser; `undefined` for anything else.
+ */
+export function addressOfValue(raw: string): string | undefined {
+  const whole = wholeAddress(raw);
+  if (whole !== undefined || !raw.endsWith('>') || raw.length > MAX_MAILBOX_CHARS) return whole;
+  const open = raw.lastIndexOf('<');
+  const inner = raw.slice(open + 1, -1);
+  const address = open === -1 ? undefined : wholeAddress(inner);
+  if (address === undefined) return undefined;
+  const parsed = emailAddresses.parseOneAddress({ input: raw, rfc6532: true, strict: true, rejectTLD: true });
+  return parsed?.type === 'mailbox' && parsed.address === inner ? address : undefined;
+}
+
+/** The whole value as one address (every character one an unquoted address may hold). */
+function wholeAddress(raw: string): string | undefined {
+  const at = raw.indexOf('@');
+  if (at <= 0 || raw.indexOf('@', at + 1) !== -1 || raw.length > MAX_ADDRESS_CHARS) return undefined;
+  for (let i = 0; i < raw.length; ) {
+    const cp = codePointAt(raw, i);
+    if (!isAtomChar(cp)) return undefined;
+    i += widthOf(cp);
+  }
+  return addressIn(raw, { start: 0, at, end: raw.length }, { inText: false, check: 'rfc5322' });
 }
 
 function isTrailing(text: string, from: number, end: number): boolean {

@@ -1,13 +1,5 @@
-import {
-  codePointAt,
-  isAtomChar,
-  isDomainChar,
-  isLetter,
-  isSpace,
-  isWordChar,
-  widthOf,
-} from './char-class.js';
-import { addressIn, MAX_ADDRESS_CHARS } from './email-address.js';
+import { codePointAt, isDomainChar, isLetter, isSpace, isWordChar, widthOf } from './char-class.js';
+import { addressIn, addressOfValue } from './email-address.js';
 import { isIban } from './iban.js';
 import { scanTokens } from './scan-tokens.js';
 import { hostBeforeSentence, hostOfName, hostOfUrl, startsUrl } from './url-host.js';
@@ -38,7 +30,7 @@ export function keyOf(value: string): string | undefined {
   const raw = value.trim();
   const text = plain(raw);
   if (text === '') return undefined;
-  const address = wholeAddress(raw);
+  const address = addressOfValue(raw);
   if (address !== undefined) return `e:${address}`;
   if (looksLikeAddress(text)) return undefined;
   if (startsUrl(text, 0)) {
@@ -286,18 +278,6 @@ function addWords(text: string, start: number, end: number, add: (key: string) =
     // An ASCII word is its own NFKC form: lower-casing is all `plain` would do.
     add(isIban(word) ? `i:${word.toLowerCase()}` : `v:${isAscii ? word.toLowerCase() : plain(word)}`);
   }
-}
-
-/** The whole value as one address, when it is one (nothing around it). */
-function wholeAddress(raw: string): string | undefined {
-  const at = raw.indexOf('@');
-  if (at <= 0 || raw.indexOf('@', at + 1) !== -1 || raw.length > MAX_ADDRESS_CHARS) return undefined;
-  for (let i = 0; i < raw.length; ) {
-    const cp = codePointAt(raw, i);
-    if (!isAtomChar(cp)) return undefined;
-    i += widthOf(cp);
-  }
-  return addressIn(raw, { start: 0, at, end: raw.length }, { inText: false, check: 'rfc5322' });
 }
 
 /** Folded text that reads as an address (`x@y.z`, no space): judged as written, or not at all. */

@@ -137,6 +137,16 @@ describe('an email address is vouched whole, as the mail system delivers it', ()
     expect(await to('ａｎａ@example.com')).toEqual({ to: [{ from: 'none' }] });
     expect(await to('ANA@Example.com')).toEqual({ to: [{ from: 'request' }] });
   });
+
+  it('a display name is shown, never routed: the mailbox is judged by its address', async () => {
+    const { registry } = desk();
+    const run = await begin(registry, { request: 'Email Ana Smith <ana@example.com> the report' });
+    const to = (address: string) =>
+      originsOf(registry, registry.propose('mail.send', { to: address }, { run }));
+    expect(await to('Ana Smith <ana@example.com>')).toEqual({ to: [{ from: 'request' }] });
+    expect(await to('Ana <ana@example.com>')).toEqual({ to: [{ from: 'request' }] });
+    expect(await to('Ana Smith <evil@attacker.test>')).toEqual({ to: [{ from: 'none' }] });
+  });
 });
 
 describe('a piece of an identifier vouches nothing', () => {

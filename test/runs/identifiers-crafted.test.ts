@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { addressIn } from '../../src/runs/email-address.js';
 import { keyOf, keysIn, MAX_SCANNED_CHARS } from '../../src/runs/identifiers.js';
 
 // Issue 31: what crafted text (long runs of `.`, `@`, `-`, `www.`, letters, hex before an address)
@@ -138,6 +139,23 @@ describe('as properties', () => {
           expect(found.has(`e:${tail.toLowerCase()}@${d}`)).toBe(tail.toLowerCase() === l.toLowerCase());
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('the dot-atom fast path reads every candidate as the RFC 5322 parser does', () => {
+    const char = fc.constantFrom(..."aZ09.!#$%&'*+-/=?^_`{|}~éü名𝐚".split(/(?:)/u));
+    const candidate = fc.tuple(
+      fc.array(char, { minLength: 1, maxLength: 12 }),
+      fc.constantFrom('x.com', 'bücher.example', 'a-b.co.uk', 'x', '-x.com'),
+    );
+    fc.assert(
+      fc.property(candidate, ([chars, domain]) => {
+        const text = `${chars.join('')}@${domain}`;
+        const run = { start: 0, at: text.indexOf('@', chars.join('').length), end: text.length };
+        const fast = addressIn(text, run, { inText: false, check: 'dot-atom' });
+        expect(fast).toBe(addressIn(text, run, { inText: false, check: 'rfc5322' }));
+      }),
+      { numRuns: 1_000 },
     );
   });
 });

@@ -31,6 +31,11 @@ describe('keyOf', () => {
     expect(keyOf('ana@bücher.example')).toBe('e:ana@xn--bcher-kva.example');
     // An ASCII domain is sent as written, even where IDNA would refuse it (`xn--ab` is no punycode).
     expect(keyOf('Ab@XN--AB.com')).toBe('e:ab@xn--ab.com');
+    // A mailbox with a display name is delivered to its address alone; the name is never routed.
+    expect(keyOf('Ana Smith <Ana@Example.com>')).toBe('e:ana@example.com');
+    expect(keyOf('"Lopez, Ana" <ana@example.com>')).toBe('e:ana@example.com');
+    expect(keyOf('ana@example.com <evil@attacker.test>')).not.toMatch(/^e:/);
+    expect(keyOf('Ana <ana@example.com>, Bob <bob@example.com>')).not.toMatch(/^e:/);
     // Reads as an address once folded, is none as written: never judged as one.
     expect(keyOf('ana\u200b@example.com')).toBeUndefined();
     expect(keyOf('ana＠example.com')).toBeUndefined();
