@@ -1,7 +1,9 @@
 import type { Ajv2020, ErrorObject, Options } from 'ajv/dist/2020.js';
 import { loadAjv, loadedAjv } from '#ajv-engine';
 import type { ValidationIssue } from '../result.js';
+import { findDisputedKeyword } from './disputed-keywords.js';
 import { withoutDraftMarker } from './draft-marker.js';
+import { useDecimalMultipleOf } from './multiple-of.js';
 import { linearRegExp } from './patterns.js';
 import { useLinearUniqueItems } from './unique-items.js';
 import type { JsonSchemaValidator } from './validator.js';
@@ -50,7 +52,10 @@ export function createAjvValidator(options: Options = {}): JsonSchemaValidator {
       const engine = loadAjv();
       return engine instanceof Promise ? engine.then(() => undefined) : undefined;
     },
+    findUnsupported: findDisputedKeyword,
     compile(schema) {
+      const disputed = findDisputedKeyword(schema);
+      if (disputed !== undefined) throw new Error(disputed);
       // Every validator an Ajv instance compiles keeps the whole instance (all its schemas and code)
       // alive; a fresh instance every few dozen compiles lets validators of removed tools go.
       if (ajv === undefined || compiles >= COMPILES_PER_INSTANCE) {
@@ -66,6 +71,7 @@ export function createAjvValidator(options: Options = {}): JsonSchemaValidator {
         });
         engine.addFormats(ajv);
         useLinearUniqueItems(ajv);
+        useDecimalMultipleOf(ajv);
         compiles = 0;
       }
       compiles += 1;
