@@ -70,6 +70,7 @@ export function createAjvValidator(options: Options = {}): JsonSchemaValidator {
           code: { regExp: linearRegExp, ...options.code },
         });
         engine.addFormats(ajv);
+        for (const [name, format] of Object.entries(engine.formats)) ajv.addFormat(name, format);
         useLinearUniqueItems(ajv);
         useDecimalMultipleOf(ajv);
         compiles = 0;
