@@ -81,9 +81,17 @@ describe('every enabled format runs in linear time on both validators', () => {
       for (const format of FORMATS) {
         const check = validator().compile({ type: 'string', format });
         for (const input of crafted(SAMPLES[format] ?? '', 50_000)) {
-          const started = performance.now();
+          let started = performance.now();
           check(input);
-          const ms = performance.now() - started;
+          if (performance.now() - started < slowest.ms) continue;
+          // A slow one is timed twice more (the median counts), so that a pause of the machine is not it.
+          const times = [performance.now() - started];
+          for (let again = 0; again < 2; again += 1) {
+            started = performance.now();
+            check(input);
+            times.push(performance.now() - started);
+          }
+          const ms = times.sort((a, b) => a - b)[1] ?? 0;
           if (ms > slowest.ms) Object.assign(slowest, { ms, format, input: input.slice(0, 24) });
         }
       }
