@@ -28,9 +28,12 @@ const VALID = Object.freeze({ valid: true as const });
  * `load()` imports Ajv and ajv-formats (the registry awaits it once, before its first compile, so a
  * wrapper must pass `load` on), and `compile` throws until it has resolved. Its cost is bounded in the
  * input: `pattern` and `patternProperties` run in linear time (RE2, or V8's RegExp where that is
- * provably linear; `options.code.regExp` replaces the engine), and `uniqueItems` is one pass over
- * canonical JSON keys, not Ajv's pairwise compare. Ajv generates code (`new Function`): where that
- * is forbidden (Cloudflare Workers), the default is {@link createCfworkerValidator}.
+ * provably linear; `options.code.regExp` replaces the engine), every ajv-formats format runs a linear
+ * check (formats.ts), and `uniqueItems` is one pass over canonical JSON keys, not Ajv's pairwise
+ * compare. `multipleOf` reads decimals as written (0.07 is a multiple of 0.01). It refuses at
+ * `register` what the Workers validator would read otherwise (`$recursiveRef`, `unevaluatedItems`
+ * beside `contains`). Ajv generates code (`new Function`): where that is forbidden (Cloudflare
+ * Workers), the default is {@link createCfworkerValidator}, which gives the same verdicts or refuses.
  *
  * @example
  * ```ts

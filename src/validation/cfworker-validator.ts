@@ -161,12 +161,17 @@ function toIssues(errors: readonly OutputUnit[]): ValidationIssue[] {
  * conditions (Cloudflare Workers, what wrangler bundles); pass it as `validator` to choose it
  * elsewhere. Creating it loads nothing; `load()` imports the engine (the registry awaits it once).
  *
- * Patterns run in linear time here too: every `pattern` is rewritten into a `format` that runs on
- * RE2 (or V8's RegExp where that is provably linear), since cfworker's own `new RegExp` backtracks;
- * `email`, `uri`, `date-time` and the other string formats run ajv-formats' checks, as Ajv's do.
- * A `patternProperties` key is run by cfworker itself, so one that V8 could backtrack on is refused
- * at `register` (`findUnsupported`). cfworker checks `uniqueItems` pairwise (quadratic in the array),
- * and does not check the schema against the meta-schema: a schema Ajv refuses may compile here.
+ * It gives the verdicts Ajv gives, or refuses the schema at `register` (`findUnsupported`, and
+ * `compile` throws the same): a property test over generated schemas and inputs checks it. Every
+ * `pattern` is rewritten into a `format` that runs on RE2 (or V8's RegExp where that is provably
+ * linear), since cfworker's own `new RegExp` backtracks; every format runs the linear checks Ajv runs
+ * (formats.ts), number formats (`int32`, `int64`) included; `multipleOf` reads decimals as Ajv now
+ * does; `nullable: true` adds `null` to the type, as in Ajv. `uniqueItems` is checked in one pass
+ * beside cfworker (whose own check is pairwise), where it always applies; under `anyOf`, `oneOf`,
+ * `not`, `if` or `contains` it is refused. Also refused: a `patternProperties` key V8 could backtrack
+ * on (cfworker runs those keys itself), `$dynamicRef` and ajv-formats' `formatMinimum` family (cfworker
+ * ignores them), and what Ajv reads otherwise (`$recursiveRef`; `unevaluatedItems` beside `contains`).
+ * Unlike Ajv, it does not check the schema against the meta-schema: a schema Ajv refuses may compile here.
  *
  * @example
  * ```ts

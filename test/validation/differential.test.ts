@@ -3,7 +3,8 @@ import { type CompiledValidator, createAjvValidator, createCfworkerValidator } f
 import { beforeAll, describe, expect, it } from 'vitest';
 
 // The default validator on Node, Bun and Deno (Ajv) and the one under workerd (cfworker) must accept
-// and refuse the same inputs: a tool's contract cannot depend on where it runs. Messages may differ.
+// and refuse the same inputs, or cfworker must refuse the schema at register (fail closed): a tool's
+// contract cannot depend on where it runs. Messages may differ.
 const ajv = createAjvValidator();
 const cfworker = createCfworkerValidator();
 beforeAll(async () => {
