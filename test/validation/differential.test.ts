@@ -211,6 +211,18 @@ const FIXED: [string, Schema, unknown[]][] = [
     [{ id: 'ab', n: 0 }, { id: 'a' }, { n: -1 }, { id: 3 }],
   ],
   [
+    'formats neither validator knows (idn-email, iri, a typo): ignored by both',
+    {
+      type: 'object',
+      properties: {
+        a: { type: 'string', format: 'idn-email' },
+        b: { type: 'string', format: 'iri' },
+        c: { type: 'string', format: 'emial' },
+      },
+    },
+    [{ a: 'not an address', b: '::', c: 'x' }, { a: 3 }],
+  ],
+  [
     'strings measured in code points, not UTF-16 units',
     { type: 'string', minLength: 2, maxLength: 2 },
     ['😀😀', '😀', 'ab', 'abc'],
