@@ -86,14 +86,15 @@ function toCfworkerSchema(node: unknown, engine: CfworkerEngine): unknown {
       const check = NUMBER_FORMATS[value];
       if (check !== undefined) added.push({ anyOf: [{ not: { type: 'number' } }, check] });
     } else if (keyword === 'format' && typeof value === 'string') out[keyword] = ajvFormat(value, engine);
-    else if (keyword === 'nullable') out.type = withNullable(node as Record<string, unknown>);
+    else if (keyword === 'nullable' && typeof value === 'boolean')
+      out.type = withNullable(node as Record<string, unknown>);
     else if (keyword === 'uniqueItems')
       continue; // checked in one pass beside cfworker: cfworker-unique-items.ts
     else if (SCHEMA_MAPS.has(keyword) && typeof value === 'object' && value !== null && !Array.isArray(value))
       out[keyword] = Object.fromEntries(
         Object.entries(value).map(([name, schema]) => [name, toCfworkerSchema(schema, engine)]),
       );
-    else if (keyword === 'type' && 'nullable' in node)
+    else if (keyword === 'type' && typeof (node as { nullable?: unknown }).nullable === 'boolean')
       continue; // written by `nullable`, wherever it sits
     else out[keyword] = toCfworkerSchema(value, engine);
   }

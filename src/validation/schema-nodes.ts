@@ -1,5 +1,8 @@
-/** Keywords whose values are data (examples, defaults), never schemas: a `pattern` there is text. */
-export const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
+/**
+ * Keywords whose values are data (examples, defaults, property names), never schemas: a `pattern` or
+ * `nullable` there is text.
+ */
+export const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'dependentRequired']);
 /** Keywords whose values map names to schemas: a key there is a name, even `pattern` or `enum`. */
 export const SCHEMA_MAPS = new Set([
   'properties',

@@ -223,6 +223,15 @@ const FIXED: [string, Schema, unknown[]][] = [
     [{ a: 'not an address', b: '::', c: 'x' }, { a: 3 }],
   ],
   [
+    'keyword names used as property names (nullable, formatMinimum, uniqueItems), also in dependentRequired',
+    {
+      type: 'object',
+      properties: { nullable: { type: 'string' }, formatMinimum: { type: 'number' }, uniqueItems: {} },
+      dependentRequired: { nullable: ['formatMinimum'], formatMinimum: ['uniqueItems'] },
+    },
+    [{ nullable: 'a', formatMinimum: 1, uniqueItems: [1, 1] }, { nullable: 'a' }, { nullable: null }, {}],
+  ],
+  [
     'strings measured in code points, not UTF-16 units',
     { type: 'string', minLength: 2, maxLength: 2 },
     ['😀😀', '😀', 'ab', 'abc'],
