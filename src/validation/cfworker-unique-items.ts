@@ -25,6 +25,25 @@ const ALWAYS_APPLIED = new Set([
 const isNode = (value: unknown): value is Node =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/**
+ * The one branch of an `anyOf` or `oneOf` that an array can pass, when it is typed `array` and every
+ * other branch's `type` leaves arrays out (a nullable list: `[{ type: 'array', … }, { type: 'null' }]`):
+ * for an array the combinator then holds exactly when that branch does, so its `uniqueItems` always
+ * applies to arrays.
+ */
+export function soleArrayBranch(branches: unknown): Node | undefined {
+  if (!Array.isArray(branches)) return undefined;
+  const arrays = branches.filter((branch) => isNode(branch) && branch.type === 'array');
+  const [only] = arrays;
+  const othersRefuseArrays = branches.every((branch) => {
+    if (branch === only) return true;
+    if (!isNode(branch)) return false;
+    const types = typeof branch.type === 'string' ? [branch.type] : branch.type;
+    return Array.isArray(types) && types.length > 0 && !types.includes('array');
+  });
+  return arrays.length === 1 && othersRefuseArrays ? (only as Node) : undefined;
+}
+
 /** True when `schema` has `uniqueItems: true` anywhere. */
 export function usesUniqueItems(schema: unknown, seen = new Set<object>()): boolean {
   if (!isNode(schema) || seen.has(schema)) return false;
@@ -54,7 +73,9 @@ export function findUnplacedUniqueItems(root: Node): string | undefined {
     if (node.uniqueItems === true && !always) return `uniqueItems under ${where}`;
     for (const [keyword, child] of childSchemas(node)) {
       const stillAlways =
-        always && ALWAYS_APPLIED.has(keyword) && !(keyword === 'items' && Array.isArray(node.items));
+        always &&
+        ((ALWAYS_APPLIED.has(keyword) && !(keyword === 'items' && Array.isArray(node.items))) ||
+          ((keyword === 'anyOf' || keyword === 'oneOf') && child === soleArrayBranch(node[keyword])));
       const found = visit(child, stillAlways, keyword);
       if (found !== undefined) return found;
     }
@@ -64,7 +85,7 @@ export function findUnplacedUniqueItems(root: Node): string | undefined {
   const problem = visit(root, true, 'the root');
   return problem === undefined
     ? undefined
-    : `uniqueItems is checked in linear time by this validator only where it always applies (under properties, patternProperties, additionalProperties, prefixItems, items, allOf or a local $ref); this schema has ${problem}. Move the check out of the conditional keyword, or check it in the tool's run.`;
+    : `uniqueItems is checked in linear time by this validator only where it always applies (under properties, patternProperties, additionalProperties, prefixItems, items, allOf, a local $ref, or the one array branch of an anyOf or oneOf whose other branches' types leave arrays out); this schema has ${problem}. Move the check out of the conditional keyword, or check it in the tool's run.`;
 }
 
 /** Issues for every array `root` (with its `uniqueItems` placed, see above) requires unique, in one pass each. */
@@ -75,6 +96,9 @@ export function checkUniqueItems(root: Node, input: unknown): ValidationIssue[] 
     onPath.add(node); // a `$ref` cycle that does not descend into the value stops here
     if (typeof node.$ref === 'string') check(resolveLocal(root, node.$ref), value, path, onPath);
     if (Array.isArray(node.allOf)) for (const part of node.allOf) check(part, value, path, onPath);
+    if (Array.isArray(value))
+      for (const branch of [soleArrayBranch(node.anyOf), soleArrayBranch(node.oneOf)])
+        if (branch !== undefined) check(branch, value, path, onPath);
     if (Array.isArray(value)) checkArray(node, value, path);
     else if (typeof value === 'object' && value !== null) checkObject(node, value as Node, path);
   };

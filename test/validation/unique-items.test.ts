@@ -117,6 +117,28 @@ describe('uniqueItems on the Workers validator (cfworker)', () => {
     ]);
   });
 
+  it('checks the list of a nullable list (anyOf or oneOf: an array branch, the others no arrays)', async () => {
+    for (const combinator of ['anyOf', 'oneOf']) {
+      const nullable = new ToolRegistry({ validator: createCfworkerValidator() }).register({
+        name: 'kb.tag',
+        description: 'Tag.',
+        sideEffect: 'read',
+        inputSchema: {
+          type: 'object',
+          properties: { tags: { [combinator]: [{ type: 'array', uniqueItems: true }, { type: 'null' }] } },
+        },
+        run: () => 'ok',
+      });
+      expect((await nullable.invoke('kb.tag', { tags: null })).ok).toBe(true);
+      expect((await nullable.invoke('kb.tag', { tags: [1, 2] })).ok).toBe(true);
+      const duplicate = await nullable.invoke('kb.tag', { tags: [1, 1] });
+      expect(duplicate.ok ? [] : duplicate.issues).toContainEqual({
+        path: '/tags',
+        message: 'must NOT have duplicate items (items ## 0 and 1 are identical)',
+      });
+    }
+  });
+
   it('refuses at register a uniqueItems it cannot place (under anyOf), rather than checking it pairwise', () => {
     expect(() =>
       new ToolRegistry({ validator: createCfworkerValidator() }).register({
@@ -125,7 +147,15 @@ describe('uniqueItems on the Workers validator (cfworker)', () => {
         sideEffect: 'read',
         inputSchema: {
           type: 'object',
-          properties: { tags: { anyOf: [{ type: 'array', uniqueItems: true }, { type: 'null' }] } },
+          // Two branches an array can pass: which one holds decides whether uniqueItems applies.
+          properties: {
+            tags: {
+              anyOf: [
+                { type: 'array', uniqueItems: true },
+                { type: 'array', maxItems: 1 },
+              ],
+            },
+          },
         },
         run: () => 'ok',
       }),
