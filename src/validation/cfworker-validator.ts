@@ -84,7 +84,7 @@ function toCfworkerSchema(node: unknown, engine: CfworkerEngine): unknown {
       added.push({ format: patternFormat(value, engine) });
     else if (keyword === 'format' && typeof value === 'string' && Object.hasOwn(NUMBER_FORMATS, value)) {
       const check = NUMBER_FORMATS[value];
-      if (check !== undefined) added.push({ anyOf: [{ not: { type: 'number' } }, check] });
+      if (check !== undefined) added.push({ anyOf: [{ not: { type: 'number' } }, { ...check }] }); // a copy: cfworker marks each schema object it is given
     } else if (keyword === 'format' && typeof value === 'string') out[keyword] = ajvFormat(value, engine);
     else if (keyword === 'nullable' && typeof value === 'boolean')
       out.type = withNullable(node as Record<string, unknown>);
