@@ -2,6 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ToolRegistry } from 'graded-tools';
 import { compareRates, formatRate, timeOnce, verdict } from './measure.js';
 import { searchArgs, searchRun, searchSchema } from './search-tool.js';
+import { benchCraftedValidation } from './validation-crafted.js';
 
 // The 3-property schema of bench/core.ts, and the same with a `pattern` (which runs on RE2 here).
 const plain = searchSchema;
@@ -94,6 +95,7 @@ export async function benchValidation({ quick = false } = {}): Promise<string[]>
       quick,
     )),
     ...(await redos()),
+    ...(await benchCraftedValidation({ quick })),
   ];
   return lines;
 }

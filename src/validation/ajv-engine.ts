@@ -1,4 +1,5 @@
 import type * as AjvModule from 'ajv/dist/2020.js';
+import { fullFormats, type LinearFormat, linearFormats } from './formats.js';
 
 // What `#ajv-engine` resolves to on Node, Bun and Deno (package.json `imports`); the `workerd` and
 // `worker` conditions get ajv-engine.workerd.ts, so that no bundle for them holds Ajv's code.
@@ -8,10 +9,11 @@ import type * as AjvModule from 'ajv/dist/2020.js';
 /** True where code generation is allowed: Ajv is then the default validator, the fastest. */
 export const generatesCode = true;
 
-/** Ajv's draft 2020-12 engine and ajv-formats' plugin, once loaded. */
+/** Ajv's draft 2020-12 engine, ajv-formats' plugin, and its formats made linear (formats.ts), once loaded. */
 export interface AjvEngine {
   readonly Ajv2020: typeof AjvModule.Ajv2020;
   readonly addFormats: (ajv: AjvModule.Ajv2020) => unknown;
+  readonly formats: Readonly<Record<string, LinearFormat>>;
 }
 
 /** A CommonJS module's `module.exports`, wherever the loader put it (Node: `default`; some bundlers: `default.default`). */
@@ -30,11 +32,16 @@ let ajv: AjvEngine | Promise<AjvEngine> | undefined;
 
 /** Ajv and ajv-formats: loaded on the first call, the same promise (then the engine itself) after. */
 export function loadAjv(): AjvEngine | Promise<AjvEngine> {
-  ajv ??= Promise.all([import('ajv/dist/2020.js'), import('ajv-formats')]).then(
-    ([core, formats]) => {
+  ajv ??= Promise.all([
+    import('ajv/dist/2020.js'),
+    import('ajv-formats'),
+    import('ajv-formats/dist/formats.js'),
+  ]).then(
+    ([core, plugin, formats]) => {
       ajv = {
         Ajv2020: commonJsExport<typeof AjvModule.Ajv2020>(core, 'Ajv2020'),
-        addFormats: commonJsExport<AjvEngine['addFormats']>(formats, 'formatsPlugin'),
+        addFormats: commonJsExport<AjvEngine['addFormats']>(plugin, 'formatsPlugin'),
+        formats: linearFormats(fullFormats(formats)),
       };
       return ajv;
     },

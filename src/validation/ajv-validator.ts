@@ -1,7 +1,9 @@
 import type { Ajv2020, ErrorObject, Options } from 'ajv/dist/2020.js';
 import { loadAjv, loadedAjv } from '#ajv-engine';
 import type { ValidationIssue } from '../result.js';
+import { findDisputedKeyword } from './disputed-keywords.js';
 import { withoutDraftMarker } from './draft-marker.js';
+import { useDecimalMultipleOf } from './multiple-of.js';
 import { linearRegExp } from './patterns.js';
 import { useLinearUniqueItems } from './unique-items.js';
 import type { JsonSchemaValidator } from './validator.js';
@@ -26,9 +28,12 @@ const VALID = Object.freeze({ valid: true as const });
  * `load()` imports Ajv and ajv-formats (the registry awaits it once, before its first compile, so a
  * wrapper must pass `load` on), and `compile` throws until it has resolved. Its cost is bounded in the
  * input: `pattern` and `patternProperties` run in linear time (RE2, or V8's RegExp where that is
- * provably linear; `options.code.regExp` replaces the engine), and `uniqueItems` is one pass over
- * canonical JSON keys, not Ajv's pairwise compare. Ajv generates code (`new Function`): where that
- * is forbidden (Cloudflare Workers), the default is {@link createCfworkerValidator}.
+ * provably linear; `options.code.regExp` replaces the engine), every ajv-formats format runs a linear
+ * check (formats.ts), and `uniqueItems` is one pass over canonical JSON keys, not Ajv's pairwise
+ * compare. `multipleOf` reads decimals as written (0.07 is a multiple of 0.01). It refuses at
+ * `register` what the Workers validator would read otherwise (`$recursiveRef`, `unevaluatedItems`
+ * beside `contains`). Ajv generates code (`new Function`): where that is forbidden (Cloudflare
+ * Workers), the default is {@link createCfworkerValidator}, which gives the same verdicts or refuses.
  *
  * @example
  * ```ts
@@ -50,7 +55,10 @@ export function createAjvValidator(options: Options = {}): JsonSchemaValidator {
       const engine = loadAjv();
       return engine instanceof Promise ? engine.then(() => undefined) : undefined;
     },
+    findUnsupported: findDisputedKeyword,
     compile(schema) {
+      const disputed = findDisputedKeyword(schema);
+      if (disputed !== undefined) throw new Error(disputed);
       // Every validator an Ajv instance compiles keeps the whole instance (all its schemas and code)
       // alive; a fresh instance every few dozen compiles lets validators of removed tools go.
       if (ajv === undefined || compiles >= COMPILES_PER_INSTANCE) {
@@ -65,7 +73,9 @@ export function createAjvValidator(options: Options = {}): JsonSchemaValidator {
           code: { regExp: linearRegExp, ...options.code },
         });
         engine.addFormats(ajv);
+        for (const [name, format] of Object.entries(engine.formats)) ajv.addFormat(name, format);
         useLinearUniqueItems(ajv);
+        useDecimalMultipleOf(ajv);
         compiles = 0;
       }
       compiles += 1;

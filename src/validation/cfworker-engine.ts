@@ -1,14 +1,14 @@
 import type * as CfworkerModule from '@cfworker/json-schema';
-import type * as FormatsModule from 'ajv-formats/dist/formats.js';
+import { fullFormats, type LinearFormat, linearFormats } from './formats.js';
 
 // Loaded by dynamic `import()` on the first compile: on Node it costs nothing until chosen.
 
-/** @cfworker/json-schema, and ajv-formats' table of formats (plain functions and regexes, no Ajv). */
+/** @cfworker/json-schema, and ajv-formats' table of formats made linear (formats.ts), the same Ajv runs. */
 export interface CfworkerEngine {
   readonly Validator: typeof CfworkerModule.Validator;
   /** cfworker's own table of formats, which its `format` keyword reads: the only hook it has. */
   readonly cfworkerFormats: Record<string, (text: string) => boolean>;
-  readonly ajvFormats: typeof FormatsModule.fullFormats;
+  readonly ajvFormats: Readonly<Record<string, LinearFormat>>;
 }
 
 let cfworker: CfworkerEngine | Promise<CfworkerEngine> | undefined;
@@ -20,10 +20,8 @@ export function loadCfworker(): CfworkerEngine | Promise<CfworkerEngine> {
       cfworker = {
         Validator: engine.Validator,
         cfworkerFormats: engine.format,
-        ajvFormats:
-          (formats as { fullFormats?: unknown; default?: { fullFormats?: unknown } }).fullFormats ??
-          (formats as { default: { fullFormats: unknown } }).default.fullFormats,
-      } as CfworkerEngine;
+        ajvFormats: linearFormats(fullFormats(formats)),
+      };
       return cfworker;
     },
     (error: unknown) => {

@@ -2,14 +2,44 @@ import type { OutputUnit, Schema } from '@cfworker/json-schema';
 import type { JsonSchema } from '../json-schema.js';
 import type { ValidationIssue } from '../result.js';
 import { type CfworkerEngine, loadCfworker, loadedCfworker } from './cfworker-engine.js';
+import { checkUniqueItems, findUnplacedUniqueItems, usesUniqueItems } from './cfworker-unique-items.js';
+import { findDisputedKeyword } from './disputed-keywords.js';
 import { withoutDraftMarker } from './draft-marker.js';
 import { linearRegExp, runsLinearInV8 } from './patterns.js';
+import { DATA_KEYWORDS, findInSchema, SCHEMA_MAPS } from './schema-nodes.js';
 import type { JsonSchemaValidator } from './validator.js';
 
-/** Keywords whose values are data, never schemas: a `pattern` there is text. */
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples']);
-/** Keywords whose values map names to schemas: a key there is a name, even `pattern` or `enum`. */
-const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+/**
+ * ajv-formats' number formats as schemas cfworker checks (its `format` reads strings only): like Ajv,
+ * each applies to numbers alone; `float` and `double` take any number.
+ */
+const NUMBER_FORMATS: Record<string, object | undefined> = {
+  int32: { type: 'integer', minimum: -(2 ** 31), maximum: 2 ** 31 - 1 },
+  int64: { type: 'integer' },
+  float: undefined,
+  double: undefined,
+};
+
+/** Keywords cfworker does not read, which Ajv does: a schema with one is refused rather than half checked. */
+const UNREAD_KEYWORDS = [
+  '$dynamicRef',
+  '$dynamicAnchor',
+  'formatMinimum',
+  'formatMaximum',
+  'formatExclusiveMinimum',
+  'formatExclusiveMaximum',
+];
+
+/** `type` with `null` added when `nullable: true` (OpenAPI 3.0), as Ajv reads it, and Ajv's two refusals. */
+function withNullable(node: Record<string, unknown>): unknown {
+  const types = node.type === undefined ? [] : Array.isArray(node.type) ? node.type : [node.type];
+  if (types.includes('null')) {
+    if (node.nullable === false) throw new Error('type: null contradicts nullable: false');
+    return node.type;
+  }
+  if (types.length === 0) throw new Error('"nullable" cannot be used without "type"');
+  return node.nullable === true ? [...types, 'null'] : node.type;
+}
 /** The prefixes of the `format`s this validator adds to cfworker's table; the pattern or the format's name follows. */
 const PATTERN_FORMAT = 'graded-tools:pattern:';
 const AJV_FORMAT = 'graded-tools:format:';
@@ -47,26 +77,39 @@ function toCfworkerSchema(node: unknown, engine: CfworkerEngine): unknown {
   if (Array.isArray(node)) return node.map((item) => toCfworkerSchema(item, engine));
   if (typeof node !== 'object' || node === null) return node;
   const out: Record<string, unknown> = {};
-  let pattern: string | undefined;
+  const added: unknown[] = [];
   for (const [keyword, value] of Object.entries(node)) {
     if (DATA_KEYWORDS.has(keyword)) out[keyword] = value;
-    else if (keyword === 'pattern' && typeof value === 'string') pattern = value;
-    else if (keyword === 'format' && typeof value === 'string') out[keyword] = ajvFormat(value, engine);
+    else if (keyword === 'pattern' && typeof value === 'string')
+      added.push({ format: patternFormat(value, engine) });
+    else if (keyword === 'format' && typeof value === 'string' && Object.hasOwn(NUMBER_FORMATS, value)) {
+      const check = NUMBER_FORMATS[value];
+      if (check !== undefined) added.push({ anyOf: [{ not: { type: 'number' } }, { ...check }] }); // a copy: cfworker marks each schema object it is given
+    } else if (keyword === 'format' && typeof value === 'string') out[keyword] = ajvFormat(value, engine);
+    else if (keyword === 'nullable' && typeof value === 'boolean')
+      out.type = withNullable(node as Record<string, unknown>);
+    else if (keyword === 'uniqueItems')
+      continue; // checked in one pass beside cfworker: cfworker-unique-items.ts
     else if (SCHEMA_MAPS.has(keyword) && typeof value === 'object' && value !== null && !Array.isArray(value))
       out[keyword] = Object.fromEntries(
         Object.entries(value).map(([name, schema]) => [name, toCfworkerSchema(schema, engine)]),
       );
+    else if (keyword === 'type' && typeof (node as { nullable?: unknown }).nullable === 'boolean')
+      continue; // written by `nullable`, wherever it sits
     else out[keyword] = toCfworkerSchema(value, engine);
   }
-  if (pattern !== undefined) {
-    const name = `${PATTERN_FORMAT}${pattern}`;
-    if (engine.cfworkerFormats[name] === undefined) {
-      const regExp = linearRegExp(pattern, 'u');
-      engine.cfworkerFormats[name] = (text) => regExp.test(text);
-    }
-    out.allOf = [...(Array.isArray(out.allOf) ? out.allOf : []), { format: name }];
-  }
+  if (added.length > 0) out.allOf = [...(Array.isArray(out.allOf) ? out.allOf : []), ...added];
   return out;
+}
+
+/** The name of the `format` that runs `pattern` on the linear engine, added to cfworker's table once. */
+function patternFormat(pattern: string, engine: CfworkerEngine): string {
+  const name = `${PATTERN_FORMAT}${pattern}`;
+  if (engine.cfworkerFormats[name] === undefined) {
+    const regExp = linearRegExp(pattern, 'u');
+    engine.cfworkerFormats[name] = (text) => regExp.test(text);
+  }
+  return name;
 }
 
 /** The first `patternProperties` key V8 could backtrack on; cfworker runs those keys itself. */
@@ -119,12 +162,17 @@ function toIssues(errors: readonly OutputUnit[]): ValidationIssue[] {
  * conditions (Cloudflare Workers, what wrangler bundles); pass it as `validator` to choose it
  * elsewhere. Creating it loads nothing; `load()` imports the engine (the registry awaits it once).
  *
- * Patterns run in linear time here too: every `pattern` is rewritten into a `format` that runs on
- * RE2 (or V8's RegExp where that is provably linear), since cfworker's own `new RegExp` backtracks;
- * `email`, `uri`, `date-time` and the other string formats run ajv-formats' checks, as Ajv's do.
- * A `patternProperties` key is run by cfworker itself, so one that V8 could backtrack on is refused
- * at `register` (`findUnsupported`). cfworker checks `uniqueItems` pairwise (quadratic in the array),
- * and does not check the schema against the meta-schema: a schema Ajv refuses may compile here.
+ * It gives the verdicts Ajv gives, or refuses the schema at `register` (`findUnsupported`, and
+ * `compile` throws the same): a property test over generated schemas and inputs checks it. Every
+ * `pattern` is rewritten into a `format` that runs on RE2 (or V8's RegExp where that is provably
+ * linear), since cfworker's own `new RegExp` backtracks; every format runs the linear checks Ajv runs
+ * (formats.ts), number formats (`int32`, `int64`) included; `multipleOf` reads decimals as Ajv now
+ * does; `nullable: true` adds `null` to the type, as in Ajv. `uniqueItems` is checked in one pass
+ * beside cfworker (whose own check is pairwise), where it always applies; under `anyOf`, `oneOf`,
+ * `not`, `if` or `contains` it is refused. Also refused: a `patternProperties` key V8 could backtrack
+ * on (cfworker runs those keys itself), `$dynamicRef` and ajv-formats' `formatMinimum` family (cfworker
+ * ignores them), and what Ajv reads otherwise (`$recursiveRef`; `unevaluatedItems` beside `contains`).
+ * Unlike Ajv, it does not check the schema against the meta-schema: a schema Ajv refuses may compile here.
  *
  * @example
  * ```ts
@@ -141,9 +189,12 @@ function toIssues(errors: readonly OutputUnit[]): ValidationIssue[] {
 export function createCfworkerValidator(): JsonSchemaValidator {
   const findUnsupported = (schema: JsonSchema): string | undefined => {
     const key = findBacktrackingKey(schema);
-    return key === undefined
-      ? undefined
-      : `the patternProperties key ${JSON.stringify(key)} could backtrack in this validator, which runs those keys with V8's RegExp: anchor it with ^ and keep it to one path per character (no groups or alternation), or use a property name and \`pattern\` on its value.`;
+    if (key !== undefined)
+      return `the patternProperties key ${JSON.stringify(key)} could backtrack in this validator, which runs those keys with V8's RegExp: anchor it with ^ and keep it to one path per character (no groups or alternation), or use a property name and \`pattern\` on its value.`;
+    const unread = findInSchema(schema, (node) => UNREAD_KEYWORDS.find((keyword) => keyword in node));
+    if (unread !== undefined)
+      return `${unread} is not checked by this validator (@cfworker/json-schema), which would let every value through it: on Workers, describe the value without it (use $ref into $defs for a recursive shape).`;
+    return findDisputedKeyword(schema) ?? findUnplacedUniqueItems(schema);
   };
   return {
     load() {
@@ -161,9 +212,12 @@ export function createCfworkerValidator(): JsonSchemaValidator {
       if (problem !== undefined) throw new Error(problem);
       const source = toCfworkerSchema(withoutDraftMarker(schema), engine) as Schema;
       const validator = new engine.Validator(source, '2020-12', false);
+      const unique = usesUniqueItems(schema) ? schema : undefined;
       return (input) => {
         const result = validator.validate(input);
-        return result.valid ? VALID : { valid: false, issues: toIssues(result.errors) };
+        const duplicates = unique === undefined ? [] : checkUniqueItems(unique, input);
+        if (result.valid && duplicates.length === 0) return VALID;
+        return { valid: false, issues: [...(result.valid ? [] : toIssues(result.errors)), ...duplicates] };
       };
     },
   };

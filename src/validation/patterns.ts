@@ -40,6 +40,11 @@ function toRe2Syntax(pattern: string): string {
   return RE2JS.translateRegExp(out);
 }
 
+/** `pattern` (ECMAScript syntax) compiled for RE2: linear in the input whatever the pattern. Throws what RE2 cannot run. */
+export function compileRe2(pattern: string): RE2JS {
+  return RE2JS.compile(toRe2Syntax(pattern));
+}
+
 /** Compiled patterns by source, shared by the register-time check and Ajv; a few hundred at most. */
 const compiled = new Map<string, RE2JS | Error>();
 const MAX_CACHED = 512;

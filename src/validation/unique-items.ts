@@ -10,7 +10,7 @@ function canonicalJson(value: unknown): string {
 }
 
 /** The indices of the first repeated item, earlier first, or undefined. Linear: one Map lookup an item. */
-function findDuplicate(items: readonly unknown[]): [number, number] | undefined {
+export function findDuplicate(items: readonly unknown[]): [number, number] | undefined {
   // Primitives are their own keys; objects and arrays go by canonical text, in a Map apart so that
   // the string '{}' never equals the object {}.
   const primitives = new Map<unknown, number>();
@@ -27,6 +27,11 @@ function findDuplicate(items: readonly unknown[]): [number, number] | undefined 
   return undefined;
 }
 
+/** Ajv's words for a repeated item, which both validators use. */
+export function duplicateMessage([earlier, later]: [number, number]): string {
+  return `must NOT have duplicate items (items ## ${earlier} and ${later} are identical)`;
+}
+
 const uniqueItems: FuncKeywordDefinition = {
   keyword: 'uniqueItems',
   type: 'array',
@@ -38,20 +43,15 @@ const uniqueItems: FuncKeywordDefinition = {
     const duplicate = findDuplicate(items);
     if (duplicate === undefined) return true;
     const [j, i] = duplicate;
-    self.errors = [
-      {
-        keyword: 'uniqueItems',
-        params: { i, j },
-        message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
-      },
-    ];
+    self.errors = [{ keyword: 'uniqueItems', params: { i, j }, message: duplicateMessage(duplicate) }];
     return false;
   },
 };
 
 /**
  * Replaces Ajv's `uniqueItems`, which compares objects pairwise (40,000 objects: tens of seconds),
- * with a linear check over canonical JSON keys; same keyword, params and message shape.
+ * with a linear check over canonical JSON keys; same keyword, params and message shape. The Workers
+ * validator runs the same check (cfworker-unique-items.ts).
  */
 export function useLinearUniqueItems(ajv: Ajv2020): void {
   ajv.removeKeyword('uniqueItems');
