@@ -1,4 +1,4 @@
-import { readDestinationPath } from '../runs/destination-path.js';
+import { readDestinationPath } from '../util/destination-path.js';
 import type { TitledOrigin, TitledValueOrigin } from '../util/read-origins.js';
 import type { Locale } from './catalog.js';
 

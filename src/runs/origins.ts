@@ -1,5 +1,5 @@
 import type { Origin, Origins, ValueOrigin, ValueOrigins } from '../origins.js';
-import { readDestinationPath, valuesAt } from './destination-path.js';
+import { readDestinationPath, valuesAt } from '../util/destination-path.js';
 import { keyOf, keyText } from './identifiers.js';
 
 /** What origins need from an agent run: where a key was found, and whether the person or app vouched for it. */

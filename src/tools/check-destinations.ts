@@ -1,8 +1,8 @@
 import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import type { JsonSchema } from '../json-schema.js';
-import { type DestinationPath, isIndex, readDestinationPath } from '../runs/destination-path.js';
 import { keyOf } from '../runs/identifiers.js';
 import type { SideEffect } from '../tool.js';
+import { type DestinationPath, isIndex, readDestinationPath } from '../util/destination-path.js';
 import { isRecord } from '../util/is-record.js';
 
 /** A tool's `destinations` and `egress`, read once at register. */

@@ -4,8 +4,8 @@ import type { CompiledRule } from '../../policy/rules/compile-rules.js';
 import { evaluateRules, type LimitUse } from '../../policy/rules/evaluate-rules.js';
 import { ruleCall } from '../../policy/rules/rule-call.js';
 import type { ApprovalRequirement } from '../../rule.js';
-import { readDestinationPath } from '../../runs/destination-path.js';
 import type { PayloadEdit } from '../../stores/store.js';
+import { readDestinationPath } from '../../util/destination-path.js';
 import { isRecord } from '../../util/is-record.js';
 import { editedFields } from '../reading/edited-fields.js';
 
