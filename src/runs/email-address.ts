@@ -83,7 +83,9 @@ function wholeAddress(raw: string): string | undefined {
     if (!isAtomChar(cp)) return undefined;
     i += widthOf(cp);
   }
-  return addressIn(raw, { start: 0, at, end: raw.length }, { inText: false, check: 'rfc5322' });
+  // Every character is one an unquoted address may hold, so the dot-atom check decides as the parser
+  // would (a differential property holds them equal); the parser costs ~60 µs a call on every proposal.
+  return addressIn(raw, { start: 0, at, end: raw.length }, { inText: false, check: 'dot-atom' });
 }
 
 function isTrailing(text: string, from: number, end: number): boolean {
