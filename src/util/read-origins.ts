@@ -27,24 +27,7 @@ export function readOrigins(
   value: unknown,
   withTitles = false,
 ): Readonly<Record<string, readonly TitledOrigin[]>> | undefined {
-  if (!isRecord(value)) return undefined;
-  const read: Record<string, unknown> = {};
-  let fields = 0;
-  for (const field of Object.keys(value)) {
-    if (fields >= MAX_FIELDS) break;
-    const list = value[field];
-    if (!isName(field) || !Array.isArray(list)) continue;
-    const origins: TitledOrigin[] = [];
-    for (const item of list.slice(0, MAX_PER_FIELD)) {
-      const origin = originOf(item, withTitles);
-      if (origin !== undefined) origins.push(origin);
-    }
-    setOwn(read, field, origins);
-    fields += 1;
-  }
-  return fields === 0 && Object.keys(value).length > 0
-    ? undefined
-    : (read as Record<string, readonly TitledOrigin[]>);
+  return perField(value, MAX_PER_FIELD, (item) => originOf(item, withTitles));
 }
 
 /**
@@ -69,30 +52,43 @@ export function readValueOrigins(
   value: unknown,
   withTitles = false,
 ): Readonly<Record<string, readonly TitledValueOrigin[]>> | undefined {
+  return perField(value, MAX_VALUES_PER_FIELD, (item) => {
+    if (!isRecord(item) || typeof item.value !== 'string') return undefined;
+    const origins = Array.isArray(item.origins)
+      ? item.origins.slice(0, MAX_PER_FIELD).flatMap((o) => originOf(o, withTitles) ?? [])
+      : [];
+    return { value: item.value.slice(0, MAX_VALUE), origins: origins.length === 0 ? [NONE] : origins };
+  });
+}
+
+const NONE: TitledOrigin = { from: 'none' };
+
+/**
+ * A record of lists read field by field (a non-empty name, a list), each item by `readItem` (what it
+ * cannot read is dropped), at most `MAX_FIELDS` fields and `maxItems` items a field. `undefined` when
+ * the record had fields and none could be read.
+ */
+function perField<Item>(
+  value: unknown,
+  maxItems: number,
+  readItem: (item: unknown) => Item | undefined,
+): Readonly<Record<string, readonly Item[]>> | undefined {
   if (!isRecord(value)) return undefined;
-  const read: Record<string, unknown> = {};
+  const read: Record<string, readonly Item[]> = {};
   let fields = 0;
   for (const field of Object.keys(value)) {
     if (fields >= MAX_FIELDS) break;
     const list = value[field];
     if (!isName(field) || !Array.isArray(list)) continue;
-    const values: TitledValueOrigin[] = [];
-    for (const item of list.slice(0, MAX_VALUES_PER_FIELD)) {
-      if (!isRecord(item) || typeof item.value !== 'string') continue;
-      const origins = Array.isArray(item.origins)
-        ? item.origins.slice(0, MAX_PER_FIELD).flatMap((o) => originOf(o, withTitles) ?? [])
-        : [];
-      values.push({
-        value: item.value.slice(0, MAX_VALUE),
-        origins: origins.length === 0 ? [{ from: 'none' }] : origins,
-      });
+    const items: Item[] = [];
+    for (const raw of list.slice(0, maxItems)) {
+      const item = readItem(raw);
+      if (item !== undefined) items.push(item);
     }
-    setOwn(read, field, values);
+    setOwn(read, field, items);
     fields += 1;
   }
-  return fields === 0 && Object.keys(value).length > 0
-    ? undefined
-    : (read as Record<string, readonly TitledValueOrigin[]>);
+  return fields === 0 && Object.keys(value).length > 0 ? undefined : read;
 }
 
 /** A value with its origins, each tool origin titled for people where known. */
