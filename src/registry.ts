@@ -108,7 +108,7 @@ export class ToolRegistry<AppContext = unknown> {
     const confirmations = createConfirmationPath(settings, {
       sendTool: (name) => confirmableTool(this.#tools, name),
       titleOf: (tool) => this.#tools.resolve(tool)?.tool.info.title ?? tool,
-      longestSendTimeoutMs: () => this.#tools.longestTimeoutMs('send', settings.defaultTimeoutMs),
+      longestDeliveryTimeoutMs: () => this.#tools.longestDeliveryTimeoutMs(settings.defaultTimeoutMs),
       registered: () => this.#tools.tools(),
     });
     this.#flow = confirmations.flow;

@@ -31,7 +31,7 @@ export interface ConfirmationPathSettings {
 export interface ConfirmationPathTools {
   readonly sendTool: (name: string) => SendToolHandle | undefined;
   readonly titleOf: (tool: string) => string;
-  readonly longestSendTimeoutMs: () => number;
+  readonly longestDeliveryTimeoutMs: () => number;
   /** The tools registered now, for their escalation steps. */
   readonly registered: () => Iterable<RegisteredTool>;
 }
@@ -75,7 +75,7 @@ export function createConfirmationPath(
     defaultTimeoutMs: settings.defaultTimeoutMs,
     onEvent: withConfirmationSteps(onEvent, settings.telemetry),
     sendTool: tools.sendTool,
-    longestSendTimeoutMs: tools.longestSendTimeoutMs,
+    longestDeliveryTimeoutMs: tools.longestDeliveryTimeoutMs,
     describeError: settings.describeError,
     telemetry: settings.telemetry,
     audit,

@@ -42,8 +42,8 @@ export interface ConfirmationFlowSettings {
   readonly defaultTimeoutMs: number;
   readonly onEvent: EventListener | undefined;
   readonly sendTool: (name: string) => SendToolHandle | undefined;
-  /** The longest `timeoutMs` of the send tools registered now (the default when none sets one). */
-  readonly longestSendTimeoutMs: () => number;
+  /** The longest `timeoutMs` of the send and write tools registered now (the default when none sets one). */
+  readonly longestDeliveryTimeoutMs: () => number;
   readonly describeError: (error: unknown, tool: string) => string;
   /** Who tells approvers (the registry's `notify`), if anyone. */
   readonly notices: ApproverNotices | undefined;

@@ -60,8 +60,9 @@ export interface ApprovalsConsoleOptions<AppContext = unknown> {
   readonly sweepIntervalMs?: number;
   /**
    * How long a delivery may run before a sweep calls its outcome `unknown` (default 10 minutes). Never
-   * below the longest send tool's `timeoutMs` plus a minute, and never a delivery this process is
-   * still running: a delivery still under way is not offered for a retry, so it cannot be sent twice.
+   * below the longest `timeoutMs` of the send and write tools plus a minute, and never a delivery this
+   * process is still running: a delivery (or a confirmed write) still under way is not offered for a
+   * retry, so it cannot be sent or run twice.
    */
   readonly staleAfterMs?: number;
   /**

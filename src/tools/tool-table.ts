@@ -2,7 +2,6 @@ import { ToolDefinitionError } from '../errors/tool-definition-error.js';
 import type { JsonSchema } from '../json-schema.js';
 import type { GateSnapshot } from '../policy/call-context.js';
 import { isAvailableIn, isModelCallable } from '../policy/gates.js';
-import type { SideEffect } from '../tool.js';
 import type { ToolInfo } from '../tool-info.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { createDefaultValidator } from '../validation/default-validator.js';
@@ -107,11 +106,14 @@ export class ToolTable {
     return typeof name === 'string' ? this.#byAnyName.get(name) : undefined;
   }
 
-  /** The longest `timeoutMs` among the tools of a grade (the default for those without one); 0 for none. */
-  longestTimeoutMs(grade: SideEffect, defaultTimeoutMs: number): number {
+  /**
+   * The longest `timeoutMs` among the tools a confirmation can deliver or run — sends, and writes a
+   * person confirms — (the default for those without one); 0 for none.
+   */
+  longestDeliveryTimeoutMs(defaultTimeoutMs: number): number {
     let longest = 0;
     for (const { info } of this.tools())
-      if (info.sideEffect === grade) longest = Math.max(longest, info.timeoutMs ?? defaultTimeoutMs);
+      if (info.sideEffect !== 'read') longest = Math.max(longest, info.timeoutMs ?? defaultTimeoutMs);
     return longest;
   }
 

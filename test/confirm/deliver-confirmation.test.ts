@@ -351,7 +351,7 @@ describe('registry.confirm', () => {
     expect(result.ok ? '' : result.error).toMatch(/it was delivered/);
     expect(deliveries).toHaveLength(1);
     expect((await inner.get(asked.confirmationId))?.status).toBe('delivering');
-    clock.advance(2 * 60_000); // past the longest send timeout (30 s) plus the minute no sweep goes below
+    clock.advance(2 * 60_000); // past the longest send or write timeout (30 s) plus the minute no sweep goes below
     const swept = await registry.recoverStale({ olderThanMs: 30_000 });
     expect(swept.ok && swept.changed.map((c) => c.id)).toEqual([asked.confirmationId]);
   });

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { desk, recordingSendTool, registryWith } from './setup.js';
+import { type ConfirmRequired, createMemoryStore, ToolRegistry } from 'graded-tools';
+import { describe, expect, it, vi } from 'vitest';
+import { desk, manualClock, recordingSendTool, registryWith } from './setup.js';
 
 describe('expiry', () => {
   it('refuses a confirm after expiresAt with EXPIRED, marks it expired, and sends nothing', async () => {
@@ -49,7 +50,7 @@ describe('registry.recoverStale', () => {
     const early = await registry.recoverStale({ olderThanMs: 60_000 });
     expect(early.ok && early.changed).toEqual([]);
     clock.advance(60_000);
-    // Past 60 s, but not past the longest send timeout plus a minute: a delivery may still be running.
+    // Past 60 s, but not past the longest send or write timeout plus a minute: a delivery may still be running.
     const soon = await registry.recoverStale({ olderThanMs: 60_000 });
     expect(soon.ok && soon.changed).toEqual([]);
     clock.advance(60_000);
@@ -77,5 +78,56 @@ describe('registry.recoverStale', () => {
         code: 'INVALID_OPTION',
       });
     }
+  });
+});
+
+describe('a confirmed write still running in another instance', () => {
+  /** Two instances over one store: the write takes up to ten minutes; the send tools only 30 s. */
+  function twoInstances() {
+    const clock = manualClock();
+    const store = createMemoryStore();
+    let finish: (value: unknown) => void = () => {};
+    const runs: unknown[] = [];
+    const write = (registry: ToolRegistry) =>
+      registry
+        .register({
+          name: 'ledger.rebuild',
+          description: 'Rebuild the ledger.',
+          sideEffect: 'write',
+          timeoutMs: 10 * 60_000,
+          inputSchema: { type: 'object', properties: { year: { type: 'number' } } },
+          run: (input: unknown) => {
+            runs.push(input);
+            return new Promise((resolve) => {
+              finish = resolve;
+            });
+          },
+        })
+        .register(recordingSendTool().tool);
+    const a = write(new ToolRegistry({ now: clock.now, confirmations: store }));
+    const b = write(new ToolRegistry({ now: clock.now, confirmations: store }));
+    return { a, b, clock, runs, finish: (value: unknown) => finish(value) };
+  }
+
+  it('is not called unknown, nor offered for a retry, before its own timeout plus a minute', async () => {
+    const { a, b, clock, runs, finish } = twoInstances();
+    const asked = await a.propose('ledger.rebuild', { year: 2029 }, { actor: 'agent:books' });
+    expect(asked).toMatchObject({ ok: true, requiresConfirm: true });
+    const { confirmationId: id } = asked as ConfirmRequired;
+    const confirming = a.confirm(id, { approvedBy: 'lead-2' });
+    await vi.waitFor(() => expect(runs).toHaveLength(1));
+    clock.advance(2 * 60_000);
+    const early = await b.recoverStale({ olderThanMs: 0 });
+    expect(early.ok && early.changed).toEqual([]);
+    await expect(b.retry(id, { approvedBy: 'lead-2' })).resolves.toMatchObject({ ok: false });
+    const swept = await b.sweep({ staleAfterMs: 0 });
+    expect(swept.ok && swept.recovered).toEqual([]);
+    expect(runs).toHaveLength(1);
+    // Past its own timeout plus the minute: it may be called unknown now.
+    clock.advance(9 * 60_000 + 1);
+    const late = await b.recoverStale({ olderThanMs: 0 });
+    expect(late.ok && late.changed.map((c) => c.status)).toEqual(['unknown']);
+    finish({ rebuilt: true });
+    await confirming;
   });
 });

@@ -83,7 +83,7 @@ describe('the console sweeps while it is open', () => {
     }
   });
 
-  it('takes staleAfterMs, and never sweeps below the longest send timeout plus a margin', async () => {
+  it('takes staleAfterMs, and never sweeps below the longest send or write timeout plus a margin', async () => {
     const { registry } = desk();
     expect(() => createApprovalsConsole({ registry, authenticate, staleAfterMs: -5 } as never)).toThrow(
       /staleAfterMs/,

@@ -11,7 +11,7 @@ export interface Sweeping {
 /**
  * Runs `registry.sweep({ staleAfterMs })` every `intervalMs` (0: never): overdue sends expire, stale
  * deliveries become `unknown` (never one this process is still running, nor one younger than the
- * longest send timeout), reminders go out. One sweep at a time; never keeps the process alive; a
+ * longest send or write timeout), reminders go out. One sweep at a time; never keeps the process alive; a
  * sweep that fails waits for the next.
  */
 export function startSweeping(

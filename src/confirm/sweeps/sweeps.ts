@@ -8,7 +8,7 @@ import { escalateDue } from './escalations.js';
 
 /** How long a delivery may run before `sweep` calls it `unknown`, unless told otherwise. */
 export const DEFAULT_STALE_AFTER_MS = 10 * 60_000;
-/** Added to the longest send timeout: a delivery is never called stale before it could have timed out. */
+/** Added to the longest delivery timeout: a delivery is never called stale before it could have timed out. */
 export const STALE_MARGIN_MS = 60_000;
 
 /**
@@ -24,11 +24,12 @@ export async function expireDue(ctx: FlowContext): Promise<Confirmation[]> {
 }
 
 /**
- * The stale threshold actually used: never below the longest send tool's timeout plus a margin, so a
- * delivery that may still be running somewhere is not called `unknown` (and then retried: sent twice).
+ * The stale threshold actually used: never below the longest timeout of a send or write tool plus a
+ * margin, so a delivery or a confirmed write that may still be running somewhere is not called `unknown`
+ * (and then retried: sent or run twice).
  */
 export function staleThreshold(ctx: FlowContext, olderThanMs: number): number {
-  return Math.max(olderThanMs, ctx.longestSendTimeoutMs() + STALE_MARGIN_MS);
+  return Math.max(olderThanMs, ctx.longestDeliveryTimeoutMs() + STALE_MARGIN_MS);
 }
 
 /**
