@@ -1,5 +1,6 @@
 import { describeThrown } from '../util/describe-thrown.js';
 import type { AuditChain } from './audit-chain.js';
+import { GENESIS_HASH } from './audit-entry.js';
 import { type AuditKey, isAuditHeadSigned, type SignedAuditHead, signAuditHead } from './signed-head.js';
 import { type AuditVerification, ChainCheck } from './verify-chain.js';
 
@@ -136,7 +137,7 @@ export class AuditLog {
   async signHead(privateKey: AuditKey): Promise<SignedAuditHead> {
     await this.#chain?.sequence();
     const last = await this.#chain?.last();
-    const head = last === undefined ? { seq: 0, hash: '0'.repeat(64) } : { seq: last.seq, hash: last.hash };
+    const head = last === undefined ? { seq: 0, hash: GENESIS_HASH } : { seq: last.seq, hash: last.hash };
     return signAuditHead(head, privateKey, this.#now());
   }
 

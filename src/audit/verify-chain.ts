@@ -90,9 +90,9 @@ export class ChainCheck {
   /** Hashes at the seqs a signed head asks about, remembered while they pass by. */
   readonly #hashAt = new Map<number, string>();
 
-  /** Remembers the hash at `seq` for `end` (call before `check`). */
+  /** Remembers the hash at `seq` for `end` (call before `check`); at 0, the empty log's, is the genesis. */
   watch(seq: number): void {
-    this.#hashAt.set(seq, '');
+    this.#hashAt.set(seq, seq === 0 ? GENESIS_HASH : '');
   }
 
   #breakAt(entry: AuditEntry, page: readonly AuditEntry[]): Broken | undefined {

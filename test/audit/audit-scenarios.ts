@@ -1,7 +1,13 @@
 // What the SQLite and PostgreSQL audit tests share: a registry that fills a log with every kind of
 // entry, and the tampering each test does to the rows with plain SQL.
-import { createHash, generateKeyPairSync } from 'node:crypto';
-import { type AuditEntry, canonicalJson, type RegistryEvent, ToolRegistry } from 'graded-tools';
+import { createHash, generateKeyPairSync, type KeyObject, sign } from 'node:crypto';
+import {
+  type AuditEntry,
+  canonicalJson,
+  type RegistryEvent,
+  type SignedAuditHead,
+  ToolRegistry,
+} from 'graded-tools';
 import type { ConfirmationStore } from 'graded-tools/store';
 import { expect } from 'vitest';
 
@@ -99,6 +105,14 @@ export function headKeys() {
   return generateKeyPairSync('ed25519');
 }
 
+/** A head of our own choosing, signed as `SignedAuditHead` documents it (a forgery with the real key). */
+function signAuditHeadAt(privateKey: KeyObject, head: { seq: number; hash: string }): SignedAuditHead {
+  const signedAt = new Date().toISOString();
+  const text = canonicalJson({ hash: head.hash, seq: head.seq, signedAt });
+  const signature = sign(null, Buffer.from(`graded-tools audit head v1\n${text}`, 'utf8'), privateKey);
+  return { ...head, signedAt, signature: signature.toString('base64') };
+}
+
 /** Every entry, read back through the export. */
 export async function entriesOf(registry: ToolRegistry): Promise<AuditEntry[]> {
   const entries: AuditEntry[] = [];
@@ -122,6 +136,30 @@ export async function expectTamperingCaught(
     expect(await registry.audit.verify(), tampering.name).toMatchObject({ ok: false, ...tampering.expected });
     await close();
   }
+}
+
+/**
+ * A head signed on an empty log is the genesis (`seq` 0): it verifies on the empty log and on the log
+ * grown since, and a head at 0 that names another hash is still caught.
+ */
+export async function expectEmptyHeadVerifies(store: ConfirmationStore): Promise<void> {
+  const registry = auditedRegistry(store);
+  const { privateKey, publicKey } = headKeys();
+  const signedHead = await registry.audit.signHead(privateKey);
+  expect(signedHead).toMatchObject({ seq: 0 });
+  expect(await registry.audit.verify({ signedHead, publicKey })).toMatchObject({
+    ok: true,
+    entries: 0,
+    head: { seq: 0, hash: signedHead.hash },
+  });
+  await fillLog(registry);
+  expect(await registry.audit.verify({ signedHead, publicKey })).toMatchObject({ ok: true, entries: 7 });
+  const forged = signAuditHeadAt(privateKey, { seq: 0, hash: 'f'.repeat(64) });
+  expect(await registry.audit.verify({ signedHead: forged, publicKey })).toMatchObject({
+    ok: false,
+    reason: 'edited',
+    brokenAt: 0,
+  });
 }
 
 /** Deleting only the newest entries passes `verify()` alone, and is caught against a signed head. */

@@ -1,8 +1,12 @@
 import { createMemoryStore, ToolRegistry } from 'graded-tools';
 import { describe, expect, it } from 'vitest';
-import { entriesOf, expectEveryChangeLogged, headKeys } from './audit-scenarios.js';
+import { entriesOf, expectEmptyHeadVerifies, expectEveryChangeLogged, headKeys } from './audit-scenarios.js';
 
 describe('audit log on the memory store', () => {
+  it('verifies a head signed on the empty log, and catches one at 0 naming another hash', async () => {
+    await expectEmptyHeadVerifies(createMemoryStore());
+  });
+
   it('records each approval toward a quorum and a limit that refused, and verifies', async () => {
     const registry = new ToolRegistry()
       .register({

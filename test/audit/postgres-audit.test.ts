@@ -6,6 +6,7 @@ import {
   auditedRegistry,
   entriesOf,
   expectAuditFaultChangesNothing,
+  expectEmptyHeadVerifies,
   expectTamperingCaught,
   expectTruncationCaughtBySignedHead,
   fillLog,
@@ -61,6 +62,12 @@ await describePostgres('audit log on a PostgreSQL table', (url) => {
 
   it('names the first edited, deleted or reordered entry', async () => {
     await expectTamperingCaught(fresh);
+  });
+
+  it('verifies a head signed on the empty log, and catches one at 0 naming another hash', async () => {
+    const { store, close } = await fresh();
+    await expectEmptyHeadVerifies(store);
+    await close();
   });
 
   it('catches the newest entries deleted only against a signed head', async () => {

@@ -8,6 +8,7 @@ import {
   auditedRegistry,
   entriesOf,
   expectAuditFaultChangesNothing,
+  expectEmptyHeadVerifies,
   expectTamperingCaught,
   expectTruncationCaughtBySignedHead,
   fillLog,
@@ -63,6 +64,12 @@ describe('audit log on a SQLite file', () => {
 
   it('names the first edited, deleted or reordered entry', async () => {
     await expectTamperingCaught(fresh);
+  });
+
+  it('verifies a head signed on the empty log, and catches one at 0 naming another hash', async () => {
+    const { store, close } = await fresh();
+    await expectEmptyHeadVerifies(store);
+    await close();
   });
 
   it('catches the newest entries deleted only against a signed head', async () => {
