@@ -218,11 +218,12 @@ export class ToolRegistry<AppContext = unknown> {
   }
 
   /**
-   * An autonomous caller (an agent run, a plan, a job) asks a person to confirm a send: gates 1 and 2
-   * run, the input is validated, `prepare` builds the payload, and it is stored as a pending
-   * confirmation with `note`, `links` and `ref` — the same `ConfirmRequired` a person's `invoke`
-   * answers. Nothing is ever delivered here; no adapter, wire name or plan step reaches this method.
-   * Never throws; a read or write tool, or an unreadable option, is `INVALID_OPTION`.
+   * An autonomous caller (an agent run, a plan, a job) asks a person to confirm a send or a write:
+   * gates 1 and 2 run, the input is validated, `prepare` builds a send's payload (a write's payload is
+   * its input), its rules apply, and it is stored as a pending confirmation with `note`, `links` and
+   * `ref` — the same `ConfirmRequired` a person's `invoke` answers. A write waits for a person whether
+   * or not a rule asks for one. Nothing is ever delivered or run here; no adapter, wire name or plan
+   * step reaches this method. Never throws; a read tool, or an unreadable option, is `INVALID_OPTION`.
    */
   propose(name: string, input?: unknown, options: ProposeOptions<AppContext> = {}): Promise<ProposeResult> {
     const about = readProposal(options);

@@ -18,9 +18,16 @@ import type { ChangeWatchers } from './notices/change-watchers.js';
 import type { ConfirmationFailure } from './types.js';
 
 /** A registered `send` tool as the confirmation path needs it. */
+/** Where a confirmed call runs: the scope it was confirmed in, and the app's `context` given to the confirm. */
+export interface RunIn {
+  readonly scope: string | undefined;
+  readonly context: unknown;
+}
+
 export interface SendToolHandle {
   readonly info: ToolInfo;
-  readonly deliver: (payload: unknown, approval: Approval) => unknown;
+  /** A send's `deliver`, or a confirmed write's `run` in `runIn` (a send's `deliver` gets the approval only). */
+  readonly deliver: (payload: unknown, approval: Approval, runIn: RunIn) => unknown;
   /** What a person may edit before confirming, when the tool declares `payloadSchema`. */
   readonly edit: EditRules | undefined;
   /** `payloadSchema` as JSON Schema, for a confirmation screen. */

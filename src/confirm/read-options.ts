@@ -36,6 +36,8 @@ export interface Approving {
   readonly payload: unknown;
   readonly editing: boolean;
   readonly authorize: AuthorizeDecision | undefined;
+  /** The app's own value, handed to a confirmed write's `run` as `ctx.context`. */
+  readonly context: unknown;
 }
 
 /** A reject or markDelivered, read. */
@@ -102,9 +104,19 @@ export function readApproving(
   mode: 'confirm' | 'retry',
   settings: { readonly locale: Locale; readonly requireDigest: boolean },
 ): Read<Approving> {
-  const keys = ['approvedBy', 'link', 'digest', 'flags', 'scope', 'signal', 'payload', 'authorize'];
+  const keys = [
+    'approvedBy',
+    'link',
+    'digest',
+    'flags',
+    'scope',
+    'signal',
+    'payload',
+    'authorize',
+    'context',
+  ];
   return readWith(options, keys, settings.locale, (read) => {
-    const { approvedBy, link, digest, flags, scope, signal, payload, authorize } = read;
+    const { approvedBy, link, digest, flags, scope, signal, payload, authorize, context } = read;
     const editing = payload !== undefined;
     if (link !== undefined) {
       if (typeof link !== 'string') return '`link` must be the token of a one-time approval link';
@@ -141,6 +153,7 @@ export function readApproving(
       payload,
       editing,
       authorize: authorize as AuthorizeDecision | undefined,
+      context,
     };
   });
 }

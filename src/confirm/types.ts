@@ -41,6 +41,11 @@ interface ConfirmOptionsBase {
   readonly authorize?: AuthorizeDecision | undefined;
   /** The language of the result's message. */
   readonly locale?: Locale | undefined;
+  /**
+   * The app's own value (the signed-in approver, a tenant, a DB handle …) handed to a confirmed
+   * write's `run` as `ctx.context`, as `invoke`'s `context` is; a send's `deliver` does not take it.
+   */
+  readonly context?: unknown;
 }
 
 /** A confirm by a named person, with their flags and scope. */

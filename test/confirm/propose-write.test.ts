@@ -257,3 +257,92 @@ describe('propose of a write: what the rules and the other callers still decide'
     ).toThrow(/a read tool is never confirmed/);
   });
 });
+
+describe('what a confirmed write and a send are handed', () => {
+  /** A write and a send in scope `desk`, each recording what its functions were handed. */
+  function desk() {
+    const seen: Record<string, unknown>[] = [];
+    const registry = new ToolRegistry<{ tenant: string }>()
+      .register({
+        name: 'ledger.note',
+        description: 'Add a note to the ledger.',
+        sideEffect: 'write',
+        scopes: ['desk'],
+        inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+        run: (input, ctx) => {
+          seen.push({ fn: 'run', caller: ctx.caller, scope: ctx.scope, context: ctx.context });
+          if (input.text === 'flaky' && seen.length === 1) throw new Error('the ledger was busy');
+          return 'noted';
+        },
+      })
+      .register({
+        name: 'mail.send',
+        description: 'Email a customer.',
+        sideEffect: 'send',
+        scopes: ['desk'],
+        inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+        prepare: (input, ctx) => {
+          seen.push({ fn: 'prepare', caller: ctx.caller, scope: ctx.scope, context: ctx.context });
+          return { text: String(input.text) };
+        },
+        deliver: (_payload, approval) => {
+          seen.push({ fn: 'deliver', approvedBy: approval.approvedBy, id: approval.confirmationId });
+          return 'sent';
+        },
+      });
+    return { registry, seen };
+  }
+
+  it("a confirmed write's run sees the scope it was confirmed in and the confirm's context", async () => {
+    const { registry, seen } = desk();
+    const asked = await registry.propose(
+      'ledger.note',
+      { text: 'hi' },
+      { actor: 'agent:books', scope: 'desk', context: { tenant: 'asker' } },
+    );
+    const { confirmationId: id } = asked as ConfirmRequired;
+    expect((await registry.confirmations.get(id)).confirmation).toMatchObject({ scope: 'desk' });
+    const done = await registry.confirm(id, { approvedBy: 'lead-2', context: { tenant: 'acme' } });
+    expect(done).toMatchObject({ ok: true, data: 'noted' });
+    expect(seen).toEqual([{ fn: 'run', caller: 'person', scope: 'desk', context: { tenant: 'acme' } }]);
+  });
+
+  it('a confirm naming no scope runs it in the scope it was asked in; no context when none is given', async () => {
+    const { registry, seen } = desk();
+    const asked = await registry.propose('ledger.note', { text: 'hi' }, { actor: 'a', scope: 'desk' });
+    const { confirmationId: id } = asked as ConfirmRequired;
+    await registry.confirm(id, { approvedBy: 'lead-2' });
+    expect(seen).toEqual([{ fn: 'run', caller: 'person', scope: 'desk', context: undefined }]);
+  });
+
+  it('a retry runs it in the scope the retry was gated in, with the context it gives', async () => {
+    const { registry, seen } = desk();
+    const asked = await registry.propose('ledger.note', { text: 'flaky' }, { actor: 'a', scope: 'desk' });
+    const { confirmationId: id } = asked as ConfirmRequired;
+    await expect(registry.confirm(id, { approvedBy: 'lead-2' })).resolves.toMatchObject({
+      code: 'DELIVERY_FAILED',
+      confirmation: { status: 'failed' },
+    });
+    const again = await registry.retry(id, { approvedBy: 'lead-3', context: { tenant: 'retry' } });
+    expect(again).toMatchObject({ ok: true, data: 'noted' });
+    expect(seen).toEqual([
+      { fn: 'run', caller: 'person', scope: 'desk', context: undefined },
+      { fn: 'run', caller: 'person', scope: 'desk', context: { tenant: 'retry' } },
+    ]);
+  });
+
+  it("a send's prepare sees the asker's scope and context; deliver its approval", async () => {
+    const { registry, seen } = desk();
+    const asked = await registry.propose(
+      'mail.send',
+      { text: 'hi' },
+      { actor: 'agent:mail', scope: 'desk', context: { tenant: 'asker' } },
+    );
+    const { confirmationId: id } = asked as ConfirmRequired;
+    await registry.confirm(id, { approvedBy: 'lead-2', context: { tenant: 'acme' } });
+    expect(seen).toEqual([
+      { fn: 'prepare', caller: 'autonomous', scope: 'desk', context: { tenant: 'asker' } },
+      { fn: 'deliver', approvedBy: 'lead-2', id },
+    ]);
+  });
+});

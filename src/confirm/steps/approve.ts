@@ -147,6 +147,8 @@ async function approveOnce(
       payload: edit === undefined ? cleared.payload : JSON.parse(edit.payloadJson),
       approvedBy: person.id,
       signal: approving.signal,
+      // The scope its gates were just checked in (the approver's, else the one it was asked in).
+      runIn: { scope: person.scope ?? record.scope, context: approving.context },
       fail: asked.fail,
     });
   } catch (error) {

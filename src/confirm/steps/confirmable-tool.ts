@@ -4,7 +4,8 @@ import type { SendToolHandle } from '../flow-context.js';
 
 /**
  * The tool a confirmation delivers with, as registered now (one unregistered since is refused): a send
- * tool's `deliver`, or the `run` of a write tool a rule sent to a person, given the confirmed input.
+ * tool's `deliver`, or the `run` of a write tool sent to a person, given the confirmed input, the scope it
+ * was confirmed in and the confirm's `context`.
  */
 export function confirmableTool(table: ToolTable, name: string): SendToolHandle | undefined {
   const entry = table.resolve(name);
@@ -14,12 +15,12 @@ export function confirmableTool(table: ToolTable, name: string): SendToolHandle 
   if (info.sideEffect === 'write' && run !== undefined) {
     return {
       info,
-      deliver: (input, approval) =>
+      deliver: (input, approval, runIn) =>
         run.call(tool.receiver, input, {
           signal: approval.signal,
           caller: 'person',
-          scope: undefined,
-          context: undefined,
+          scope: runIn.scope,
+          context: runIn.context,
           toolName: info.name,
         }),
       payloadSchema: undefined,

@@ -83,7 +83,17 @@ export async function deliverClaimed(
     return current;
   }
   const approvedBy = approverOf(claimed) ?? '';
-  const result = await deliverOnce(ctx, { claimed, tool, payload, approvedBy, signal: undefined, fail });
+  // Nobody confirms here: the run is in the scope the call was asked in, with no app context.
+  const runIn = { scope: claimed.scope, context: undefined };
+  const result = await deliverOnce(ctx, {
+    claimed,
+    tool,
+    payload,
+    approvedBy,
+    signal: undefined,
+    runIn,
+    fail,
+  });
   return result.confirmation ?? claimed;
 }
 

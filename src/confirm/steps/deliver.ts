@@ -9,6 +9,7 @@ import {
   callStore,
   type Fail,
   type FlowContext,
+  type RunIn,
   type SendToolHandle,
   storeFailure,
 } from '../flow-context.js';
@@ -23,6 +24,8 @@ export interface ClaimedDelivery {
   readonly payload: unknown;
   readonly approvedBy: string;
   readonly signal: AbortSignal | undefined;
+  /** What a confirmed write's `run` is handed as its scope and context. */
+  readonly runIn: RunIn;
   readonly fail: Fail;
 }
 
@@ -31,7 +34,7 @@ export interface ClaimedDelivery {
  * in `ctx.running`, so no sweep of this process calls it stale.
  */
 export async function deliverOnce(ctx: FlowContext, call: ClaimedDelivery): Promise<ConfirmResult> {
-  const { claimed, tool, payload, approvedBy, signal } = call;
+  const { claimed, tool, payload, approvedBy, signal, runIn } = call;
   const timeoutMs = tool.info.timeoutMs ?? ctx.defaultTimeoutMs;
   const guard = new GuardedCall(timeoutMs, signal);
   // The signal is made only if `deliver` reads it.
@@ -44,7 +47,7 @@ export async function deliverOnce(ctx: FlowContext, call: ClaimedDelivery): Prom
   };
   ctx.running.add(claimed.id);
   try {
-    const outcome = await guard.run(() => tool.deliver(payload, approval), asIs);
+    const outcome = await guard.run(() => tool.deliver(payload, approval, runIn), asIs);
     return await recordOutcome(ctx, { claimed, outcome, timeoutMs, fail: call.fail });
   } finally {
     ctx.running.delete(claimed.id);
