@@ -5,10 +5,12 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const tsdown = readFileSync(join(root, 'tsdown.config.ts'), 'utf8');
-const entries = [...tsdown.matchAll(/^\s*'?([\w-]+)'?: '(src\/[\w/.-]+\.ts)',/gm)]
+const { exports } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+const entries = [...tsdown.matchAll(/^\s*'?([\w.-]+)'?: '(src\/[\w/.-]+\.ts)',/gm)]
   .map(([, name, path]) => ({ name, path }))
-  // The CLI is a bin, not an import: nothing to reference.
-  .filter(({ name }) => name !== 'cli');
+  // Only what package.json exports is an import users write: not the CLI (a bin), nor the private
+  // `#ajv-engine` entries (package.json `imports`).
+  .filter(({ name }) => Object.hasOwn(exports, name === 'index' ? '.' : `./${name}`));
 
 /** @type {Partial<import('typedoc').TypeDocOptions & import('typedoc-plugin-markdown').PluginOptions>} */
 export default {
