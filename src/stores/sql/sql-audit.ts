@@ -184,7 +184,7 @@ export function sqlAuditChain(
     ),
   );
   const countPending = lazy(() =>
-    dialect.prepare(`SELECT count(*) AS pending FROM ${audit} WHERE seq IS NULL`, false),
+    dialect.prepare(`SELECT count(*) AS pending FROM ${audit} WHERE seq IS NULL AND at < $1`, false),
   );
   const rowsOf = (rows: readonly unknown[]): AuditEntry[] => (rows as readonly AuditRow[]).map(entryOf);
 
@@ -194,8 +194,10 @@ export function sqlAuditChain(
       await insert()(draftValues(draft));
     },
     sequence,
-    async pending() {
-      const [row] = (await countPending()([])).rows as readonly unknown[] as readonly { pending: unknown }[];
+    async pending(before = Number.MAX_SAFE_INTEGER) {
+      const [row] = (await countPending()([before])).rows as readonly unknown[] as readonly {
+        pending: unknown;
+      }[];
       return Number(row?.pending ?? 0);
     },
     async read({ afterSeq, limit, since, until }) {
