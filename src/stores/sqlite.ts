@@ -1,8 +1,7 @@
-import { sqliteSequencer } from './sql/audit-sequencer.js';
 import { schemaStatements } from './sql/schema.js';
 import { auditSchemaStatements, auditTableOf, sqlAuditChain } from './sql/sql-audit.js';
 import { createSqlStore } from './sql/sql-store.js';
-import { sqliteDialect } from './sql/sqlite-dialect.js';
+import { sqliteDialect, sqliteSequencer } from './sql/sqlite-dialect.js';
 import { type SqliteDatabase, type SqliteDriver, sqliteDriverOf } from './sql/sqlite-driver.js';
 import { sqliteOpener } from './sql/sqlite-open.js';
 import { watchDataVersion } from './sql/sqlite-watch.js';
@@ -124,20 +123,26 @@ export function createSqliteStore(options: SqliteStoreSource & SqliteStoreOption
     db.exec('PRAGMA journal_mode = WAL');
     db.exec(`PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   }
+  const audit = auditTableOf(table);
+  // Each entry is chained in the transaction that commits it: covered with nothing called by the app.
+  const sequencer = sqliteSequencer(db, audit);
   const dialect = sqliteDialect({
     db,
     table,
     tableName,
     syncDecisions: owned && synchronous === 'decisions',
+    chainInTransaction: sequencer.inTransaction,
   });
-  const audit = auditTableOf(table);
   const auditColumns = (db.prepare(`PRAGMA table_info(${audit})`).all([]) as { name: string }[]).map(
     ({ name }) => name,
   );
   db.exec(
     [...schemaStatements(dialect), ...auditSchemaStatements(table, 'sqlite', auditColumns)].join(';\n'),
   );
-  const store = createSqlStore(dialect, sqlAuditChain(dialect, sqliteSequencer(db, audit)));
+  const store = createSqlStore(
+    dialect,
+    sqlAuditChain(dialect, sequencer.sequence, { sequenceAfterAppend: true }),
+  );
   const watcher = watchDataVersion(db, watchIntervalMs);
   return {
     ...store,
