@@ -62,8 +62,9 @@ function epochOf(value: Date | string | number | undefined, name: string): numbe
  * What it does **not** catch without a signed head: the newest entries deleted (the chain just ends
  * sooner), and someone with write access rewriting the chain from some entry to the end with fresh
  * hashes (SHA-256 needs no key). Sign the head now and then (`signHead`) and keep the copy elsewhere:
- * `verify({ signedHead, publicKey })` then proves every entry up to it. Entries committed but not yet
- * sequenced are covered by nothing: `verify` sequences them first, and says how many it could not.
+ * `verify({ signedHead, publicKey })` then proves every entry up to it. Every store chains what
+ * commits within `AUDIT_SEQUENCE_BOUND_MS` by itself; `verify` fails (`uncovered`) on an older entry
+ * no chain covers, and counts younger ones as `unsequenced`.
  *
  * @example
  * ```ts
