@@ -6,6 +6,7 @@ describe('the root entry', () => {
   it('exports exactly these values (adding one is an API decision)', () => {
     expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
       [
+        "AUDIT_SEQUENCE_BOUND_MS",
         "CONFIRMATION_STATUSES",
         "MAX_WIRE_NAME_LENGTH",
         "SIDE_EFFECTS",

@@ -27,8 +27,11 @@ export interface AuditChain {
    * how many it sequenced.
    */
   sequence(): Promise<number>;
-  /** How many committed entries are not sequenced yet (not covered by `verify` or a signed head). */
-  pending(): Promise<number>;
+  /**
+   * How many committed entries are not sequenced yet (not covered by `verify` or a signed head); with
+   * `before` (epoch ms), only those whose `at` is earlier.
+   */
+  pending(before?: number): Promise<number>;
   /** Sequenced entries in `seq` order, as stored (a verifier checks them; nothing here does). */
   read(query: AuditPageQuery): Promise<AuditEntry[]>;
   /** The sequenced entry with the highest `seq`, or `undefined` for an empty log. */

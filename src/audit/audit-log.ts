@@ -7,6 +7,32 @@ import { type AuditVerification, ChainCheck } from './verify-chain.js';
 /** Entries read per page by `verify` and `export`. */
 const PAGE = 500;
 
+/**
+ * The bound, in milliseconds, within which every store sequences what commits, with nothing called by
+ * the app: SQLite chains each entry in the transaction that commits it, D1 in the write that commits
+ * it, the memory store at every read, and a PostgreSQL store once a second from a timer of its own.
+ * `verify` fails (`uncovered`) when an entry committed longer ago than this is still in no chain; the
+ * margin over PostgreSQL's second allows for a slow sequencing and for clocks of different hosts.
+ *
+ * @example
+ * ```ts
+ * import { AUDIT_SEQUENCE_BOUND_MS } from 'graded-tools';
+ *
+ * console.log(`an entry is chained within ${AUDIT_SEQUENCE_BOUND_MS / 1000} s of its commit`);
+ * ```
+ */
+export const AUDIT_SEQUENCE_BOUND_MS = 10_000;
+
+/** How an `AuditLog` reads its chain. */
+export interface AuditLogOptions {
+  readonly now?: () => number;
+  /**
+   * A reader's log (the CLI's): it never sequences, so it needs no write access; what is not
+   * sequenced is counted, never written.
+   */
+  readonly readOnly?: boolean;
+}
+
 /** `verify`'s options: a head signed earlier, and the public key to check its signature with. */
 export interface AuditVerifyOptions {
   readonly signedHead?: SignedAuditHead;
@@ -37,8 +63,9 @@ function epochOf(value: Date | string | number | undefined, name: string): numbe
  * What it does **not** catch without a signed head: the newest entries deleted (the chain just ends
  * sooner), and someone with write access rewriting the chain from some entry to the end with fresh
  * hashes (SHA-256 needs no key). Sign the head now and then (`signHead`) and keep the copy elsewhere:
- * `verify({ signedHead, publicKey })` then proves every entry up to it. Entries committed but not yet
- * sequenced are covered by nothing: `verify` sequences them first, and says how many it could not.
+ * `verify({ signedHead, publicKey })` then proves every entry up to it. Every store chains what
+ * commits within `AUDIT_SEQUENCE_BOUND_MS` by itself; `verify` fails (`uncovered`) on an older entry
+ * no chain covers, and counts younger ones as `unsequenced`.
  *
  * @example
  * ```ts
@@ -56,10 +83,29 @@ function epochOf(value: Date | string | number | undefined, name: string): numbe
 export class AuditLog {
   readonly #chain: AuditChain | undefined;
   readonly #now: () => number;
+  readonly #readOnly: boolean;
 
-  constructor(chain: AuditChain | undefined, now: () => number = Date.now) {
+  constructor(chain: AuditChain | undefined, options: AuditLogOptions = {}) {
     this.#chain = chain;
-    this.#now = now;
+    this.#now = options.now ?? Date.now;
+    this.#readOnly = options.readOnly === true;
+  }
+
+  /** Sequences what is committed, unless this log only reads; a failure is left for `pending` to count. */
+  async #sequenceQuietly(): Promise<void> {
+    if (!this.#readOnly) await this.#chain?.sequence().catch(() => 0);
+  }
+
+  /**
+   * How many committed entries no chain covers: `late` ones committed longer ago than
+   * `AUDIT_SEQUENCE_BOUND_MS` (the log fails on them), `all` of them.
+   */
+  async uncovered(): Promise<{ readonly all: number; readonly late: number }> {
+    const chain = this.#chain;
+    if (chain === undefined) return { all: 0, late: 0 };
+    const all = await chain.pending();
+    const late = all === 0 ? 0 : await chain.pending(this.#now() - AUDIT_SEQUENCE_BOUND_MS);
+    return { all, late };
   }
 
   /** Reads the whole log, page by page, and says whether it is one unbroken chain (and up to where). */
@@ -85,22 +131,33 @@ export class AuditLog {
         };
     }
     // What cannot be sequenced here (a read-only file) is counted below, not hidden.
-    await chain.sequence().catch(() => 0);
+    await this.#sequenceQuietly();
     const check = new ChainCheck();
     if (signedHead !== undefined) check.watch(signedHead.seq);
-    let unsequenced: number;
+    let uncovered: { all: number; late: number };
     try {
       for (let afterSeq = 0; ; ) {
         const page = await chain.read({ afterSeq, limit: PAGE });
         if (!check.check(page) || page.length < PAGE) break;
         afterSeq = (page.at(-1) as { seq: number }).seq;
       }
-      unsequenced = await chain.pending();
+      uncovered = await this.uncovered();
     } catch (error) {
       return unreadable(describeThrown(error).slice(0, 500));
     }
     const verdict = check.end(signedHead);
-    return verdict.ok ? { ...verdict, unsequenced } : verdict;
+    if (!verdict.ok) return verdict;
+    if (uncovered.late > 0)
+      return {
+        ok: false,
+        entries: verdict.entries,
+        brokenAt: verdict.head.seq + 1,
+        reason: 'uncovered',
+        message:
+          `${uncovered.all} entries not covered: ${uncovered.late} of them committed more than ` +
+          `${AUDIT_SEQUENCE_BOUND_MS / 1000} s ago and never sequenced (an edit or a deletion of them would not show)`,
+      };
+    return { ...verdict, unsequenced: uncovered.all };
   }
 
   /**
@@ -121,7 +178,7 @@ export class AuditLog {
     if (chain === undefined) return;
     const since = epochOf(range.since, 'since');
     const until = epochOf(range.until, 'until');
-    await chain.sequence();
+    if (!this.#readOnly) await chain.sequence();
     for (let afterSeq = 0; ; ) {
       const page = await chain.read({ afterSeq, limit: PAGE, since, until });
       for (const entry of page) yield `${JSON.stringify(entry)}\n`;

@@ -49,8 +49,10 @@ export function memoryAuditChain(maxEntries: number): MemoryAuditChain {
     async sequence() {
       return sequenceNow();
     },
-    async pending() {
-      return unsequenced.length;
+    async pending(before) {
+      return before === undefined
+        ? unsequenced.length
+        : unsequenced.reduce((n, draft) => (draft.at < before ? n + 1 : n), 0);
     },
     async read({ afterSeq, limit, since, until }) {
       sequenceNow();

@@ -16,6 +16,11 @@ export type AuditBreak =
   | 'reordered'
   /** The signed head's signature does not hold for the public key. */
   | 'signature'
+  /**
+   * Entries committed longer ago than `AUDIT_SEQUENCE_BOUND_MS` are in no chain (never sequenced):
+   * nothing covers them, so an edit or a deletion of them would not show (`message` says how many).
+   */
+  | 'uncovered'
   /** The log could not be read (`message` says why), or this store keeps none. */
   | 'unreadable';
 
@@ -26,9 +31,9 @@ export type AuditVerification =
       readonly entries: number;
       readonly head: AuditHead;
       /**
-       * Entries committed but not sequenced yet (sequencing failed or could not write here, e.g. a
-       * read-only file): they are in the log, but neither this verification nor a signed head covers
-       * them. 0 when every entry is covered.
+       * Entries committed within the last `AUDIT_SEQUENCE_BOUND_MS` and not sequenced yet: in the log,
+       * but neither this verification nor a signed head covers them yet. 0 when every entry is covered.
+       * (One older than the bound and not sequenced makes the log fail as `uncovered`.)
        */
       readonly unsequenced: number;
     }

@@ -95,11 +95,14 @@ export async function runAuditCommand(args: readonly string[], io: AuditIo): Pro
     if (request.command === 'export') {
       const write = io.write ?? ((text: string) => io.out(text.slice(0, -1)));
       for await (const line of opened.log.export({ since: request.since, until: request.until })) write(line);
+      const { all } = await opened.log.uncovered();
+      if (all > 0) io.error(`${PREFIX} ${all} entries not covered (never sequenced) are not in this export.`);
       return 0;
     }
     const verdict = await opened.log.verify(signed ?? {});
     if (verdict.ok) {
-      io.out(`ok: ${verdict.entries} entries, head ${verdict.head.seq} ${verdict.head.hash}`);
+      const young = verdict.unsequenced > 0 ? `; ${verdict.unsequenced} entries not covered yet` : '';
+      io.out(`ok: ${verdict.entries} entries, head ${verdict.head.seq} ${verdict.head.hash}${young}`);
       return 0;
     }
     if (verdict.reason === 'unreadable') {

@@ -1,5 +1,4 @@
-import { d1Sequencer } from './sql/audit-sequencer.js';
-import { type D1Database, d1Dialect, marksSchema } from './sql/d1-dialect.js';
+import { type D1Database, d1Dialect, d1Sequencer, marksSchema } from './sql/d1-dialect.js';
 import { schemaStatements } from './sql/schema.js';
 import { auditSchemaStatements, auditTableOf, sqlAuditChain } from './sql/sql-audit.js';
 import { createSqlStore } from './sql/sql-store.js';
@@ -67,7 +66,9 @@ export function createD1Store(options: D1StoreOptions): D1ConfirmationStore {
     });
     return made;
   };
-  const dialect = d1Dialect({ db, table, tableName, ready });
+  // No timer runs across requests on Workers: each write chains the entries pending before it resolves.
+  const sequence = d1Sequencer(db, auditTableOf(table), ready);
+  const dialect = d1Dialect({ db, table, tableName, ready, chainAfterRecords: sequence });
   async function migrate(): Promise<void> {
     const statements = [
       ...schemaStatements(dialect),
@@ -76,7 +77,7 @@ export function createD1Store(options: D1StoreOptions): D1ConfirmationStore {
     ];
     await db.batch(statements.map((sql) => db.prepare(sql)));
   }
-  const store = createSqlStore(dialect, sqlAuditChain(dialect, d1Sequencer(db, auditTableOf(table), ready)));
+  const store = createSqlStore(dialect, sqlAuditChain(dialect, sequence, { sequenceAfterAppend: true }));
   return {
     ...store,
     table,

@@ -1,8 +1,8 @@
 import type { Pool, PoolConfig } from 'pg';
-import { postgresSequencer } from './sql/audit-sequencer.js';
-import { postgresDialect } from './sql/postgres-dialect.js';
+import { postgresDialect, postgresSequencer } from './sql/postgres-dialect.js';
 import { notifyChannel, notifyStatements, watchNotifications } from './sql/postgres-watch.js';
 import { schemaStatements } from './sql/schema.js';
+import { sequencingTimer } from './sql/sequencing-timer.js';
 import { auditSchemaStatements, auditTableOf, sqlAuditChain } from './sql/sql-audit.js';
 import { createSqlStore } from './sql/sql-store.js';
 import { DEFAULT_TABLE, quoteTableName } from './sql/table-name.js';
@@ -116,7 +116,10 @@ export function createPostgresStore(
   }
   const pool = options.pool ?? createPool(options.connectionString as string, options.poolConfig);
   const dialect = postgresDialect({ pool, table, tableName, relax: synchronous === 'decisions' });
-  const audit = sqlAuditChain(dialect, postgresSequencer(pool, auditTableOf(table)));
+  const sequence = postgresSequencer(pool, auditTableOf(table));
+  // Many instances write at once: a timer of each that commits entries chains them, off the decision.
+  const sequencing = sequencingTimer(sequence);
+  const audit = sqlAuditChain(dialect, sequence, { onRecord: sequencing.start });
   const store = createSqlStore(dialect, audit);
   const watcher = watchNotifications(pool, notifyChannel(tableName));
 
@@ -149,6 +152,7 @@ export function createPostgresStore(
 
     async close() {
       watcher.close();
+      await sequencing.stop();
       if (owned) await pool.end();
     },
   };

@@ -1,16 +1,9 @@
-import type BetterSqlite3 from 'better-sqlite3';
-import { sqliteSequencer } from './sql/audit-sequencer.js';
 import { schemaStatements } from './sql/schema.js';
 import { auditSchemaStatements, auditTableOf, sqlAuditChain } from './sql/sql-audit.js';
 import { createSqlStore } from './sql/sql-store.js';
-import { sqliteDialect } from './sql/sqlite-dialect.js';
-import {
-  type BunSqliteDatabase,
-  type NodeSqliteDatabase,
-  type SqliteDatabase,
-  type SqliteDriver,
-  sqliteDriverOf,
-} from './sql/sqlite-driver.js';
+import { sqliteDialect, sqliteSequencer } from './sql/sqlite-dialect.js';
+import { type SqliteDatabase, type SqliteDriver, sqliteDriverOf } from './sql/sqlite-driver.js';
+import { sqliteOpener } from './sql/sqlite-open.js';
 import { watchDataVersion } from './sql/sqlite-watch.js';
 import { DEFAULT_TABLE, quoteTableName } from './sql/table-name.js';
 import type { FullConfirmationStore, StoreNotice } from './store.js';
@@ -70,49 +63,14 @@ export interface SqliteConfirmationStore extends FullConfirmationStore {
   close(): void;
 }
 
-type Opener = (path: string) => SqliteDriver;
-
-// A built-in module, never bundled: named through a constant so that neither TypeScript's Node 20
-// types nor a bundler for another runtime tries to resolve it.
-const BUN_SQLITE = 'bun:sqlite';
-const NODE_SQLITE = 'node:sqlite';
-
-/**
- * How `{ path }` opens a file, found once when the entry loads: `bun:sqlite` on Bun; otherwise
- * better-sqlite3 if it is installed and loads here (its native addon is built for one Node ABI, and
- * Deno refuses it); otherwise `node:sqlite` (Node >= 22.5, Deno). A missing driver is an error only
- * when a file is to be opened.
- */
-async function findOpener(): Promise<Opener | { readonly missing: unknown }> {
-  if (typeof (globalThis as { Bun?: unknown }).Bun !== 'undefined') {
-    const bun = (await import(BUN_SQLITE)) as { Database: new (path: string) => BunSqliteDatabase };
-    return (path) => sqliteDriverOf(new bun.Database(path));
-  }
-  let missing: unknown;
-  try {
-    const loaded = (await import('better-sqlite3')) as { default?: typeof BetterSqlite3 };
-    const Better = (loaded.default ?? loaded) as typeof BetterSqlite3;
-    new Better(':memory:').close();
-    return (path) => sqliteDriverOf(new Better(path));
-  } catch (error) {
-    missing = error;
-  }
-  try {
-    const node = (await import(NODE_SQLITE)) as { DatabaseSync: new (path: string) => NodeSqliteDatabase };
-    return (path) => sqliteDriverOf(new node.DatabaseSync(path));
-  } catch {
-    return { missing };
-  }
-}
-
-const opener = await findOpener();
+// Found once when the entry loads; a missing driver is an error only when a file is to be opened.
+const opener = await sqliteOpener().catch((error: unknown) => error as Error);
 
 function openDatabase(path: string): SqliteDriver {
   if (typeof opener === 'function') return opener(path);
-  throw new Error(
-    'graded-tools/sqlite needs a SQLite driver: npm install better-sqlite3@12 (an optional peer dependency), or run on Node >= 22.5 (node:sqlite), Deno, or Bun (bun:sqlite)',
-    { cause: opener.missing },
-  );
+  throw new Error(opener.message.replace('graded-tools needs', 'graded-tools/sqlite needs'), {
+    cause: opener.cause,
+  });
 }
 
 /**
@@ -165,20 +123,26 @@ export function createSqliteStore(options: SqliteStoreSource & SqliteStoreOption
     db.exec('PRAGMA journal_mode = WAL');
     db.exec(`PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   }
+  const audit = auditTableOf(table);
+  // Each entry is chained in the transaction that commits it: covered with nothing called by the app.
+  const sequencer = sqliteSequencer(db, audit);
   const dialect = sqliteDialect({
     db,
     table,
     tableName,
     syncDecisions: owned && synchronous === 'decisions',
+    chainInTransaction: sequencer.inTransaction,
   });
-  const audit = auditTableOf(table);
   const auditColumns = (db.prepare(`PRAGMA table_info(${audit})`).all([]) as { name: string }[]).map(
     ({ name }) => name,
   );
   db.exec(
     [...schemaStatements(dialect), ...auditSchemaStatements(table, 'sqlite', auditColumns)].join(';\n'),
   );
-  const store = createSqlStore(dialect, sqlAuditChain(dialect, sqliteSequencer(db, audit)));
+  const store = createSqlStore(
+    dialect,
+    sqlAuditChain(dialect, sequencer.sequence, { sequenceAfterAppend: true }),
+  );
   const watcher = watchDataVersion(db, watchIntervalMs);
   return {
     ...store,

@@ -1,3 +1,4 @@
+import { AUDIT_SEQUENCE_BOUND_MS } from 'graded-tools';
 import { createPostgresStore } from 'graded-tools/postgres';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
@@ -36,6 +37,18 @@ await describePostgres('audit log on a PostgreSQL table', (url) => {
       close: () => store.close(),
     };
   };
+
+  it('chains committed entries within AUDIT_SEQUENCE_BOUND_MS by itself: no sweep, verify or export', async () => {
+    const { store, audit, close } = await fresh();
+    await fillLog(auditedRegistry(store));
+    const unsequenced = async () =>
+      Number((await pool.query(`SELECT count(*) AS n FROM ${audit} WHERE seq IS NULL`)).rows[0].n);
+    // Waits for a condition, not a time: the bound is only the deadline.
+    const deadline = Date.now() + AUDIT_SEQUENCE_BOUND_MS;
+    while ((await unsequenced()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(await unsequenced()).toBe(0);
+    await close();
+  });
 
   it('records every step, chained, with a store-wide seq', async () => {
     const { store, close } = await fresh();

@@ -62,6 +62,16 @@ describe('audit log on a SQLite file', () => {
     await close();
   });
 
+  it('chains every entry in the transaction that commits it: covered with no sweep, verify or export', async () => {
+    const { store, close } = await fresh();
+    await fillLog(auditedRegistry(store));
+    const db = new Database(join(dir.path, `audit-${files}.db`), { readonly: true });
+    const rows = db.prepare(`SELECT seq FROM ${AUDIT} ORDER BY id`).all() as { seq: number | null }[];
+    db.close();
+    expect(rows.map((row) => row.seq)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+    await close();
+  });
+
   it('names the first edited, deleted or reordered entry', async () => {
     await expectTamperingCaught(fresh);
   });

@@ -65,3 +65,42 @@ describe('graded-tools audit', () => {
     ).toBe(2);
   });
 });
+
+describe('graded-tools audit on a log not covered', () => {
+  /** A file whose 7 entries were never sequenced (no sweep ran), as of `agoMs` before now. */
+  const unsequencedFile = async (name: string, agoMs: number) => {
+    const path = join(dir.path, name);
+    const store = createSqliteStore({ path });
+    await fillLog(auditedRegistry(store));
+    store.close();
+    const db = new Database(path);
+    db.exec(
+      `UPDATE "graded_tools_confirmations_audit" SET seq = NULL, prev_hash = NULL, hash = NULL, at = at - ${agoMs}`,
+    );
+    return db;
+  };
+
+  it('verify fails, saying how many entries are not covered, when entries older than the bound are not sequenced', async () => {
+    const db = await unsequencedFile('uncovered.db', 60 * 60_000);
+    db.exec(`DELETE FROM "graded_tools_confirmations_audit" WHERE action = 'confirmed'`);
+    db.close();
+    const verified = await run(['audit', 'verify', '--store', 'sqlite:uncovered.db']);
+    expect(verified.code).toBe(1);
+    expect(verified.out).toContain('6 entries not covered');
+    expect(verified.out).not.toMatch(/^ok/);
+  });
+
+  it('verify passes entries committed within the bound, and says they are not covered yet', async () => {
+    (await unsequencedFile('young.db', 0)).close();
+    const verified = await run(['audit', 'verify', '--store', 'sqlite:young.db']);
+    expect(verified).toMatchObject({ code: 0, out: expect.stringContaining('7 entries not covered yet') });
+  });
+
+  it('export reads a file it may not write, and says what it could not cover', async () => {
+    (await unsequencedFile('readonly.db', 60 * 60_000)).close();
+    const exported = await run(['audit', 'export', '--store', 'sqlite:readonly.db']);
+    expect(exported.code).toBe(0);
+    expect(exported.out).toBe('');
+    expect(exported.error).toContain('7 entries not covered');
+  });
+});

@@ -1,5 +1,7 @@
 import { AuditWriteError } from '../../audit/audit-chain.js';
+import { chained, headOf, sequencerOf } from './audit-sequencer.js';
 import { type BoundSql, CHANGED, type SqlDialect, type SqlResult } from './dialect.js';
+import { type AuditRow, type AuditSequencer, UNSEQUENCED_COLUMNS } from './sql-audit.js';
 import type { ConfirmationRow } from './sql-row.js';
 import { SQLITE_SQL } from './sqlite-sql.js';
 import { marksTableOf } from './table-name.js';
@@ -50,11 +52,17 @@ export function d1Dialect({
   table,
   tableName,
   ready,
+  chainAfterRecords,
 }: {
   readonly db: D1Database;
   readonly table: string;
   readonly tableName: string;
   readonly ready: () => Promise<void>;
+  /**
+   * Chains the audit entries pending, after a change with records committed (no timer runs across
+   * requests on Workers, so the write that commits an entry chains it before it resolves).
+   */
+  readonly chainAfterRecords?: () => Promise<unknown>;
 }): SqlDialect {
   const marks = marksTableOf(table);
   const prepared = new Map<string, D1PreparedStatement>();
@@ -117,7 +125,10 @@ export function d1Dialect({
             ];
       try {
         const [changed] = await db.batch(batch);
-        return changed?.meta.changes ?? 0;
+        const count = changed?.meta.changes ?? 0;
+        // The decision is made: a failure to chain leaves its entry pending for the next write or sweep.
+        if (count > 0 && records.length > 0) await chainAfterRecords?.().catch(() => {});
+        return count;
       } catch (error) {
         if (records.length > 0 && (await succeedsAlone(change))) throw new AuditWriteError(error);
         throw error;
@@ -132,4 +143,43 @@ export function d1Dialect({
       };
     },
   };
+}
+
+/**
+ * D1's sequencer, safe with any number of isolates at once: read the head and the entries not yet
+ * sequenced (one batch, one snapshot), chain them here, then write the links in one batch whose first
+ * statement fails the whole batch when the head moved since the read (`json()` of non-JSON raises) —
+ * another isolate sequenced meanwhile, so read again. Entries are chained in `id` order, which is
+ * commit order (D1 has one writer).
+ */
+export function d1Sequencer(db: D1Database, audit: string, ready: () => Promise<void>): AuditSequencer {
+  const head = `SELECT seq, hash FROM ${audit} WHERE seq IS NOT NULL ORDER BY seq DESC LIMIT 1`;
+  const unsequenced = `SELECT ${UNSEQUENCED_COLUMNS} FROM ${audit} WHERE seq IS NULL ORDER BY id LIMIT ?1`;
+  const guard =
+    `SELECT CASE WHEN coalesce((SELECT max(seq) FROM ${audit}), 0) = ?1 THEN 1` +
+    ` ELSE json('graded-tools: the audit head moved') END`;
+  const link =
+    `UPDATE ${audit} SET seq = json_extract(v.value, '$[1]'), prev_hash = json_extract(v.value, '$[2]'),` +
+    ` hash = json_extract(v.value, '$[3]') FROM json_each(?1) AS v` +
+    ` WHERE ${audit}.id = json_extract(v.value, '$[0]') AND ${audit}.seq IS NULL`;
+  return sequencerOf(async (limit) => {
+    await ready();
+    const [last, pending] = await db.batch<AuditRow>([db.prepare(head), db.prepare(unsequenced).bind(limit)]);
+    const rows = pending?.results ?? [];
+    if (rows.length === 0) return 0;
+    const start = headOf(last?.results[0]);
+    const links = chained(start, rows).map((l) => [Number(l.id), l.seq, l.prevHash, l.hash]);
+    try {
+      await db.batch([db.prepare(guard).bind(start.seq), db.prepare(link).bind(JSON.stringify(links))]);
+      return rows.length;
+    } catch (error) {
+      if (
+        String((error as Error)?.message)
+          .toLowerCase()
+          .includes('malformed json')
+      )
+        return undefined;
+      throw error;
+    }
+  });
 }

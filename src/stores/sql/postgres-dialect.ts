@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { AuditWriteError } from '../../audit/audit-chain.js';
+import { chained, headOf, sequencerOf } from './audit-sequencer.js';
 import { type BoundSql, CHANGED, type SqlDialect } from './dialect.js';
+import { type AuditRow, type AuditSequencer, UNSEQUENCED_COLUMNS } from './sql-audit.js';
 import type { ConfirmationRow } from './sql-row.js';
 import { indexName } from './table-name.js';
 
@@ -153,4 +155,47 @@ END $do$`,
       };
     },
   };
+}
+
+/**
+ * PostgreSQL's sequencer: a transaction per batch under a transaction-scoped advisory lock (one key
+ * per audit table), so one instance sequences at a time — the sequencer alone waits for it, never a
+ * decision. An entry whose transaction commits later than a later `id`'s is simply chained later.
+ */
+export function postgresSequencer(pool: Pool, audit: string): AuditSequencer {
+  const lockKey = `graded-tools-audit-sequencer:${audit}`;
+  return sequencerOf(async (limit) => {
+    const client = await pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [lockKey]);
+      const head = await client.query(
+        `SELECT seq, hash FROM ${audit} WHERE seq IS NOT NULL ORDER BY seq DESC LIMIT 1`,
+      );
+      const { rows } = await client.query<AuditRow>(
+        `SELECT ${UNSEQUENCED_COLUMNS} FROM ${audit} WHERE seq IS NULL ORDER BY id LIMIT $1`,
+        [limit],
+      );
+      const links = chained(headOf(head.rows[0]), rows);
+      if (links.length > 0)
+        await client.query(
+          `UPDATE ${audit} AS a SET seq = v.seq, prev_hash = v.prev_hash, hash = v.hash` +
+            ' FROM unnest($1::bigint[], $2::bigint[], $3::text[], $4::text[]) AS v(id, seq, prev_hash, hash)' +
+            ' WHERE a.id = v.id AND a.seq IS NULL',
+          [
+            links.map((l) => l.id),
+            links.map((l) => l.seq),
+            links.map((l) => l.prevHash),
+            links.map((l) => l.hash),
+          ],
+        );
+      await client.query('COMMIT');
+      return rows.length;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  });
 }

@@ -131,6 +131,14 @@ function draftValues(draft: AuditDraft): unknown[] {
 /** Sequences what is committed: the part of the chain each database does its own way. */
 export type AuditSequencer = () => Promise<number>;
 
+/** How a store gets its entries chained within `AUDIT_SEQUENCE_BOUND_MS` with nothing called by the app. */
+export interface AuditCoverage {
+  /** Called as an entry is about to commit (PostgreSQL's store starts its sequencing timer). */
+  readonly onRecord?: () => void;
+  /** Sequence as soon as an entry committed alone (`append`) has (SQLite, D1: no timer runs for them). */
+  readonly sequenceAfterAppend?: boolean;
+}
+
 /**
  * A SQL store's audit log. An entry is committed by `recordOf` inside the change it records (see
  * `SqlDialect.together`) or alone by `append`; `sequence` (the database's own sequencer) chains them.
@@ -139,6 +147,7 @@ export type AuditSequencer = () => Promise<number>;
 export function sqlAuditChain(
   dialect: SqlDialect,
   sequence: AuditSequencer,
+  coverage: AuditCoverage = {},
 ): AuditChain & {
   /** The insert that commits `draft` with a change (its condition is the change's). */
   recordOf(draft: AuditDraft): BoundSql;
@@ -184,18 +193,26 @@ export function sqlAuditChain(
     ),
   );
   const countPending = lazy(() =>
-    dialect.prepare(`SELECT count(*) AS pending FROM ${audit} WHERE seq IS NULL`, false),
+    dialect.prepare(`SELECT count(*) AS pending FROM ${audit} WHERE seq IS NULL AND at < $1`, false),
   );
   const rowsOf = (rows: readonly unknown[]): AuditEntry[] => (rows as readonly AuditRow[]).map(entryOf);
 
   return {
-    recordOf: (draft) => ({ sql: recordSql, values: draftValues(draft) }),
+    recordOf: (draft) => {
+      coverage.onRecord?.();
+      return { sql: recordSql, values: draftValues(draft) };
+    },
     async append(draft) {
+      coverage.onRecord?.();
       await insert()(draftValues(draft));
+      // Committed: a failure to chain it leaves it pending for the next write or sweep.
+      if (coverage.sequenceAfterAppend) await sequence().catch(() => 0);
     },
     sequence,
-    async pending() {
-      const [row] = (await countPending()([])).rows as readonly unknown[] as readonly { pending: unknown }[];
+    async pending(before = Number.MAX_SAFE_INTEGER) {
+      const [row] = (await countPending()([before])).rows as readonly unknown[] as readonly {
+        pending: unknown;
+      }[];
       return Number(row?.pending ?? 0);
     },
     async read({ afterSeq, limit, since, until }) {

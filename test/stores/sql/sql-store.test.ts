@@ -3,12 +3,11 @@ import Database from 'better-sqlite3';
 import { storeContract } from 'graded-tools/testing';
 import pg from 'pg';
 import { afterAll } from 'vitest';
-import { postgresSequencer, sqliteSequencer } from '../../../src/stores/sql/audit-sequencer.js';
-import { postgresDialect } from '../../../src/stores/sql/postgres-dialect.js';
+import { postgresDialect, postgresSequencer } from '../../../src/stores/sql/postgres-dialect.js';
 import { schemaStatements } from '../../../src/stores/sql/schema.js';
 import { auditSchemaStatements, auditTableOf, sqlAuditChain } from '../../../src/stores/sql/sql-audit.js';
 import { createSqlStore } from '../../../src/stores/sql/sql-store.js';
-import { sqliteDialect } from '../../../src/stores/sql/sqlite-dialect.js';
+import { sqliteDialect, sqliteSequencer } from '../../../src/stores/sql/sqlite-dialect.js';
 import { sqliteDriverOf } from '../../../src/stores/sql/sqlite-driver.js';
 import { describePostgres, storeTables, uniqueTable } from '../../helpers/postgres.js';
 import { tempDir } from '../../helpers/temp-dir.js';
@@ -24,7 +23,7 @@ storeContract('SQL engine on SQLite, rows not remembered', async () => {
   const db = sqliteDriverOf(raw);
   const dialect = sqliteDialect({ db, table: '"plain"', tableName: 'plain', syncDecisions: false });
   db.exec([...schemaStatements(dialect), ...auditSchemaStatements('"plain"', 'sqlite')].join(';\n'));
-  const audit = sqlAuditChain(dialect, sqliteSequencer(db, auditTableOf('"plain"')));
+  const audit = sqlAuditChain(dialect, sqliteSequencer(db, auditTableOf('"plain"')).sequence);
   return { store: createSqlStore(dialect, audit, { rememberRows: false }), cleanup: () => void db.close() };
 });
 
