@@ -58,6 +58,7 @@ export type {
   ConfirmationApproval,
   ConfirmationBundle,
   ConfirmationHistoryEntry,
+  ConfirmationIdempotency,
   ConfirmationLink,
   ConfirmationStatus,
   CountedLimit,

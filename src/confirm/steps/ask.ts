@@ -1,4 +1,10 @@
-import type { Confirmation, CountedLimit, Origins, ValueOrigins } from '../../confirmation.js';
+import type {
+  Confirmation,
+  ConfirmationIdempotency,
+  CountedLimit,
+  Origins,
+  ValueOrigins,
+} from '../../confirmation.js';
 import { nameProblem, recordableLabel } from '../../policy/labels.js';
 import type { ConfirmRequired, ErrorCode } from '../../result.js';
 import type { ApprovalRequirement } from '../../rule.js';
@@ -8,6 +14,7 @@ import { describeThrown } from '../../util/describe-thrown.js';
 import { newConfirmationId } from '../confirmation-id.js';
 import { confirmationDigest } from '../digest.js';
 import { type FlowContext, storeFailure, storeFailureCode } from '../flow-context.js';
+import { lostRace } from '../intents/propose-once.js';
 import type { Proposal } from '../proposal.js';
 
 /** What a person's invoke of a send tool produced, to be stored for confirmation. */
@@ -31,6 +38,8 @@ export interface NewConfirmation {
   readonly originsOutsideRun?: true | undefined;
   /** What the call counted against limits that count on delivery (given back if it does not go out). */
   readonly counted?: readonly CountedLimit[] | undefined;
+  /** Proposed with an `idempotencyKey`: the scoped key and the intent, stored with the record. */
+  readonly idempotency?: ConfirmationIdempotency | undefined;
 }
 
 /** Why a confirmation could not be created: the registry words and reports it like any failure. */
@@ -56,7 +65,13 @@ export async function askConfirmation(ctx: FlowContext, asked: NewConfirmation):
     try {
       await ctx.store.create(confirmation);
     } catch (error) {
-      return { ok: false, code: storeFailureCode(error), detail: storeFailure(error) };
+      // Another process stored the same key first: its confirmation answers, this one counted nothing.
+      const lost = await lostRace(ctx, confirmation);
+      if (lost === undefined)
+        return { ok: false, code: storeFailureCode(error), detail: storeFailure(error) };
+      if (lost.kept.idempotency?.intent !== confirmation.idempotency?.intent)
+        return { ok: false, code: 'IDEMPOTENCY_CONFLICT', detail: lost.kept.bundle?.id ?? lost.kept.id };
+      return confirmRequired(lost.kept);
     }
     await ctx.emit('created', confirmation, asked.actor);
     return confirmRequired(confirmation);
@@ -123,6 +138,7 @@ function newRecord(ctx: FlowContext, asked: NewConfirmation, payload: unknown, i
     ...(asked.originValues === undefined ? {} : { originValues: asked.originValues }),
     ...(asked.originsOutsideRun === true ? { originsOutsideRun: true as const } : {}),
     ...(asked.counted === undefined || asked.counted.length === 0 ? {} : { counted: asked.counted }),
+    ...(asked.idempotency === undefined ? {} : { idempotency: asked.idempotency }),
     createdAt,
     expiresAt: new Date(now + ctx.ttlMs).toISOString(),
     updatedAt: createdAt,
