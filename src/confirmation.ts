@@ -99,6 +99,12 @@ export interface Confirmation {
    * digested, which no other confirmation in the store holds, and the digest of what was asked.
    */
   readonly idempotency?: ConfirmationIdempotency;
+  /**
+   * When it was proposed, another pending confirmation of the same tool had the same payload digest:
+   * its id (the newest). Every surface flags it ("another pending refund with the same payload: #…"),
+   * so a double refund is not one click away. Absent on a store without the `idempotency` capability.
+   */
+  readonly alike?: { readonly id: string };
   readonly createdAt: string;
   /** After this, it can no longer be confirmed. */
   readonly expiresAt: string;

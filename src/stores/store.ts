@@ -348,6 +348,15 @@ export interface BundleStore {
 export interface IdempotencyStore {
   /** The kept confirmation holding `key` (`Confirmation.idempotency.key`), whatever its status, or `undefined`. */
   findKeyed(key: string): Promise<Confirmation | undefined>;
+  /**
+   * The id of the newest `pending` confirmation of `query.tool` whose `digest` is `query.digest` and
+   * that expires after `query.now`, or `undefined`: one indexed lookup (`propose` flags a duplicate).
+   */
+  findAlike(query: {
+    readonly tool: string;
+    readonly digest: string;
+    readonly now: number;
+  }): Promise<string | undefined>;
 }
 
 /** Capability `watch`: changes made by other processes sharing the store are reported. */

@@ -8,6 +8,7 @@ import type {
 import { nameProblem, recordableLabel } from '../../policy/labels.js';
 import type { ConfirmRequired, ErrorCode } from '../../result.js';
 import type { ApprovalRequirement } from '../../rule.js';
+import { hasCapability } from '../../stores/store-capabilities.js';
 import { historyEntry } from '../../stores/transitions.js';
 import { snapshotJson } from '../../util/canonical-json.js';
 import { describeThrown } from '../../util/describe-thrown.js';
@@ -61,7 +62,7 @@ export async function askConfirmation(ctx: FlowContext, asked: NewConfirmation):
   try {
     const prepared = prepareConfirmation(ctx, asked, newConfirmationId());
     if (!prepared.ok) return prepared;
-    const { confirmation } = prepared;
+    const confirmation = await withAlike(ctx, prepared.confirmation);
     try {
       await ctx.store.create(confirmation);
     } catch (error) {
@@ -77,6 +78,21 @@ export async function askConfirmation(ctx: FlowContext, asked: NewConfirmation):
     return confirmRequired(confirmation);
   } catch (error) {
     return { ok: false, code: 'RUN_FAILED', detail: describeThrown(error) };
+  }
+}
+
+/**
+ * The record flagged with the newest other pending confirmation of its tool holding the same payload
+ * digest, when the store can say (one indexed lookup); a lookup that fails flags nothing.
+ */
+async function withAlike(ctx: FlowContext, record: Confirmation): Promise<Confirmation> {
+  const { store } = ctx;
+  if (!hasCapability(store, 'idempotency')) return record;
+  try {
+    const id = await store.findAlike({ tool: record.tool, digest: record.digest, now: ctx.now() });
+    return id === undefined || id === record.id ? record : { ...record, alike: { id } };
+  } catch {
+    return record;
   }
 }
 

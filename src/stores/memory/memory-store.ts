@@ -134,6 +134,8 @@ export function createMemoryStore(
   const slots = new Map<string, Slot>();
   /** Idempotency keys (`Confirmation.idempotency.key`) of the kept records, to their slots. */
   const keyed = new Map<string, Slot>();
+  /** The kept records by the payload digest they were stored with (`findAlike`). */
+  const byDigest = new Map<string, Set<Slot>>();
   // Creation order. While that is also `createdAt` order (a clock that moves forward), `list` reads
   // from the end and stops at its limit; dropped slots are skipped, and compacted away in bulk.
   let created: Slot[] = [];
@@ -163,6 +165,9 @@ export function createMemoryStore(
     slots.delete(slot.record.id);
     const key = slot.record.idempotency?.key;
     if (key !== undefined && keyed.get(key) === slot) keyed.delete(key);
+    const same = byDigest.get(slot.record.digest);
+    same?.delete(slot);
+    if (same?.size === 0) byDigest.delete(slot.record.digest);
     if (created.length > 2 * slots.size + 1_024) created = created.filter((s) => s.alive);
     if (finishedHead > 1_024 && finishedHead > finished.length / 2) {
       finished = finished.slice(finishedHead).filter((s) => s.alive);
@@ -312,6 +317,8 @@ export function createMemoryStore(
     if (last !== undefined && slot.createdMs < last.createdMs) inTimeOrder = false;
     slots.set(record.id, slot);
     if (key !== undefined) keyed.set(key, slot);
+    const same = byDigest.get(record.digest) ?? new Set<Slot>();
+    byDigest.set(record.digest, same.add(slot));
     created.push(slot);
     hold(slot, record.status);
   };
@@ -354,6 +361,17 @@ export function createMemoryStore(
     async get(id) {
       const slot = slots.get(id);
       return slot && out(slot.record);
+    },
+
+    async findAlike({ tool, digest, now }) {
+      let newest: Slot | undefined;
+      for (const slot of byDigest.get(digest) ?? []) {
+        const { record } = slot;
+        if (record.status !== 'pending' || record.tool !== tool || record.digest !== digest) continue;
+        if (slot.expiresMs <= now || (newest !== undefined && slot.order < newest.order)) continue;
+        newest = slot;
+      }
+      return newest?.record.id;
     },
 
     async findKeyed(key) {

@@ -65,6 +65,8 @@ export function schemaStatements(dialect: SqlDialect): string[] {
     // Step "idempotency" (#32): one kept confirmation per idempotency key, across every process (NULLs
     // are distinct: confirmations proposed without a key never clash). `prune` frees a key.
     `CREATE UNIQUE INDEX IF NOT EXISTS ${indexName(tableName, 'idempotency_key')} ON ${table} (idempotency_key)`,
+    // A proposal's look for another pending one with the same payload (`findAlike`): one digest's rows.
+    index('digest', 'digest'),
     // Which reminders were claimed, and by the first instance only (a primary key decides). Finding the
     // due ones walks the pending range of `status_created`: an index on (status, expires_at) would tempt
     // both planners away from it for the inbox's own list, which also filters on `expires_at`.

@@ -117,6 +117,7 @@ function aboutOf(
   | 'counted'
   | 'bundle'
   | 'idempotency'
+  | 'alike'
 > {
   const about = (JSON.parse(text) ?? {}) as {
     note?: unknown;
@@ -130,6 +131,7 @@ function aboutOf(
     counted?: unknown;
     bundle?: unknown;
     intent?: unknown;
+    alike?: unknown;
   };
   const origins = readOrigins(about.origins);
   const originValues = readValueOrigins(about.originValues);
@@ -147,6 +149,7 @@ function aboutOf(
     ...(originValues === undefined ? {} : { originValues }),
     ...(about.originsOutsideRun === true ? { originsOutsideRun: true as const } : {}),
     ...(isBundle(about.bundle) ? { bundle: about.bundle } : {}),
+    ...(typeof about.alike === 'string' ? { alike: { id: about.alike } } : {}),
     ...(typeof key === 'string' && typeof about.intent === 'string'
       ? { idempotency: { key, intent: about.intent } }
       : {}),
@@ -190,6 +193,7 @@ function aboutText(confirmation: Confirmation): string | null {
   const { note, links, ref, requires, origins, originValues, originsOutsideRun, counted, bundle } =
     confirmation;
   const intent = confirmation.idempotency?.intent;
+  const alike = confirmation.alike?.id;
   const sideEffect = confirmation.sideEffect === 'write' ? 'write' : undefined;
   if (
     note === undefined &&
@@ -202,7 +206,8 @@ function aboutText(confirmation: Confirmation): string | null {
     counted === undefined &&
     sideEffect === undefined &&
     bundle === undefined &&
-    intent === undefined
+    intent === undefined &&
+    alike === undefined
   )
     return null;
   return JSON.stringify({
@@ -217,6 +222,7 @@ function aboutText(confirmation: Confirmation): string | null {
     counted,
     bundle,
     intent,
+    alike,
   });
 }
 

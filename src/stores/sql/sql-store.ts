@@ -98,6 +98,11 @@ export function createSqlStore(
   ).join(', ')})`;
   const selectOne = dialect.prepare(`SELECT * FROM ${table} WHERE id = $1`, false);
   const selectKeyed = dialect.prepare(`SELECT * FROM ${table} WHERE idempotency_key = $1`, false);
+  const selectAlike = dialect.prepare(
+    `SELECT id FROM ${table} WHERE digest = $1 AND tool = $2 AND status = 'pending' AND expires_at > $3` +
+      ` ORDER BY created_at DESC LIMIT 1`,
+    false,
+  );
   const read = async (id: string): Promise<ConfirmationRow | undefined> => {
     const [row] = (await selectOne([id])).rows;
     if (row === undefined) known.delete(id);
@@ -297,6 +302,11 @@ export function createSqlStore(
       });
       const sql = `INSERT INTO ${table} (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`;
       await rows.insertMany({ sql, values }, created, DECISIONS.has('create'));
+    },
+
+    async findAlike({ tool, digest, now }) {
+      const [row] = (await selectAlike([digest, tool, dialect.time(now)])).rows;
+      return row?.id;
     },
 
     async findKeyed(key) {
