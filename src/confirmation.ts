@@ -94,6 +94,17 @@ export interface Confirmation {
   readonly links?: readonly ConfirmationLink[];
   /** The app's own reference (`propose`'s `ref`): a conversation, a ticket, a workflow id. */
   readonly ref?: string;
+  /**
+   * Proposed with an `idempotencyKey` (`propose`, or a bundle's first step): the key as scoped and
+   * digested, which no other confirmation in the store holds, and the digest of what was asked.
+   */
+  readonly idempotency?: ConfirmationIdempotency;
+  /**
+   * When it was proposed, another pending confirmation of the same tool had the same payload digest:
+   * its id (the newest). Every surface flags it ("another pending refund with the same payload: #…"),
+   * so a double refund is not one click away. Absent on a store without the `idempotency` capability.
+   */
+  readonly alike?: { readonly id: string };
   readonly createdAt: string;
   /** After this, it can no longer be confirmed. */
   readonly expiresAt: string;
@@ -161,6 +172,16 @@ export interface CountedLimit {
   /** When that window ends (epoch ms): a count given again after a retry goes to the same window. */
   readonly windowEnd: number;
   readonly amount: number;
+}
+
+/**
+ * What a confirmation proposed with an `idempotencyKey` keeps: `key`, SHA-256 (hex) of the key with its
+ * scope (the tool and the actor for `propose`, the actor for a bundle), unique in its store while the
+ * confirmation is kept; `intent`, SHA-256 (hex) of the tool and input asked (a bundle: every step's).
+ */
+export interface ConfirmationIdempotency {
+  readonly key: string;
+  readonly intent: string;
 }
 
 /** Where a confirmation stands in its bundle. */

@@ -59,6 +59,7 @@ export type {
   ConfirmationApproval,
   ConfirmationBundle,
   ConfirmationHistoryEntry,
+  ConfirmationIdempotency,
   ConfirmationLink,
   ConfirmationStatus,
   CountedLimit,

@@ -62,6 +62,11 @@ export interface ApprovalNotice {
     >;
     /** The tool names destinations but the call named no agent run: channels say it was not recorded. */
     readonly originsOutsideRun?: true;
+    /**
+     * Another pending confirmation of the same tool had the same payload when this one was proposed:
+     * its id, and the flag in the notice's language ("another pending Refund with the same payload: #…").
+     */
+    readonly alike?: { readonly id: string; readonly text: string };
     /** The top-level payload fields a person changed by editing: channels say those destinations are theirs. */
     readonly editedFields?: readonly string[];
   };

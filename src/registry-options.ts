@@ -50,6 +50,13 @@ export interface ProposeOptions<AppContext = unknown> extends GateContext {
   readonly links?: readonly ConfirmationLink[] | undefined;
   /** The app's own reference (at most 256 characters), kept on the record and in every notice. */
   readonly ref?: string | undefined;
+  /**
+   * One proposal per intent (at most 256 characters): a second `propose` with the same key, tool and
+   * actor (`proposeBundle`: the same key and actor) answers the first confirmation — the same id,
+   * nothing stored or counted — for as long as the store keeps it, decided or not. The same key with
+   * another input is refused (`IDEMPOTENCY_CONFLICT`). Needs a store with the `idempotency` capability.
+   */
+  readonly idempotencyKey?: string | undefined;
   /** Cancels the call while `prepare` runs. */
   readonly signal?: AbortSignal | undefined;
   /** The app's own value, handed to `prepare` as `ctx.context`. */

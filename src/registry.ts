@@ -3,6 +3,11 @@ import type { BundleDecisionResult } from './confirm/bundles/decide-bundle.js';
 import type { BundleStep, ProposeBundleResult } from './confirm/bundles/propose-bundle.js';
 import type { ConfirmationFlow } from './confirm/confirmation-flow.js';
 import { createConfirmationPath } from './confirm/confirmation-path.js';
+import {
+  bundleIdempotency,
+  proposalIdempotency,
+  readIdempotencyKey,
+} from './confirm/intents/idempotency-key.js';
 import type { ApprovalLinks } from './confirm/links/approval-links.js';
 import { readProposal } from './confirm/proposal.js';
 import { confirmableTool } from './confirm/steps/confirmable-tool.js';
@@ -231,8 +236,27 @@ export class ToolRegistry<AppContext = unknown> {
       const message = formatMessage('INVALID_OPTION', { detail: about.problem }, this.#locale);
       return Promise.resolve(failure('INVALID_OPTION', message));
     }
+    const keyed = readIdempotencyKey(options);
     // A proposal never runs a tool: it ends as a pending confirmation or a failure, never as data.
-    return this.#invokePath.invoke('propose', name, input, options, about) as Promise<ProposeResult>;
+    if (keyed === undefined)
+      return this.#invokePath.invoke('propose', name, input, options, about) as Promise<ProposeResult>;
+    const locale = localeOption(options, this.#locale);
+    // An unknown tool is answered as without a key; a known one's key is scoped to its internal name.
+    const tool = this.#tools.resolve(name)?.tool.info.name;
+    const idempotency =
+      'problem' in keyed || tool === undefined ? keyed : proposalIdempotency(keyed, tool, input);
+    if ('problem' in idempotency) {
+      const message = formatMessage('INVALID_OPTION', { detail: idempotency.problem }, locale);
+      return Promise.resolve(failure('INVALID_OPTION', message));
+    }
+    if (!('intent' in idempotency))
+      return this.#invokePath.invoke('propose', name, input, options, about) as Promise<ProposeResult>;
+    const settings = this.#pathSettings;
+    return this.#flow.proposeOnce(
+      idempotency,
+      (ask) => new InvokePath({ ...settings, ask }).invoke('propose', name, input, options, about),
+      locale,
+    ) as Promise<ProposeResult>;
   }
 
   /**
@@ -287,6 +311,13 @@ export class ToolRegistry<AppContext = unknown> {
       const message = formatMessage('INVALID_OPTION', { detail: about.problem }, locale);
       return Promise.resolve(failure('INVALID_OPTION', message));
     }
+    const keyed = readIdempotencyKey(options);
+    const idempotency =
+      keyed === undefined || 'problem' in keyed ? keyed : bundleIdempotency(keyed, this.#stepsAsked(steps));
+    if (idempotency !== undefined && 'problem' in idempotency) {
+      const message = formatMessage('INVALID_OPTION', { detail: idempotency.problem }, locale);
+      return Promise.resolve(failure('INVALID_OPTION', message));
+    }
     const settings = this.#pathSettings;
     return this.#flow.proposeBundle(
       steps,
@@ -299,7 +330,21 @@ export class ToolRegistry<AppContext = unknown> {
           about,
         ) as Promise<ProposeResult>,
       locale,
+      idempotency,
     );
+  }
+
+  /** A bundle's steps as its `idempotencyKey`'s intent reads them: each tool by its internal name. */
+  #stepsAsked(steps: unknown): { tool: string; input: unknown }[] {
+    if (!Array.isArray(steps)) return [];
+    return steps.map((step: unknown) => {
+      const { tool, input } = (typeof step === 'object' && step !== null ? step : {}) as {
+        tool?: unknown;
+        input?: unknown;
+      };
+      const name = typeof tool === 'string' ? tool : '';
+      return { tool: this.#tools.resolve(name)?.tool.info.name ?? name, input };
+    });
   }
 
   /**

@@ -56,6 +56,11 @@ export type ErrorCode =
    * used, or expired (`reason` says which).
    */
   | 'LINK_REFUSED'
+  /**
+   * `propose` or `proposeBundle` with an `idempotencyKey` that a kept confirmation (or bundle) of the
+   * same scope already holds for another input: nothing was proposed. Use a new key for a new intent.
+   */
+  | 'IDEMPOTENCY_CONFLICT'
   /** The caller's `authorize` did not allow this person this decision; nothing was done. */
   | 'FORBIDDEN'
   /** One of the tool's rules refused this call (or could not be evaluated, and so refused it). */

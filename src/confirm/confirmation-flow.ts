@@ -1,5 +1,7 @@
-import type { Confirmation } from '../confirmation.js';
+import type { Confirmation, ConfirmationIdempotency } from '../confirmation.js';
+import type { AskConfirmation } from '../invoke/ask-confirmation.js';
 import { type Locale, toLocale } from '../messages/index.js';
+import type { InvokeResult } from '../result.js';
 import type { LinkApprover } from '../stores/store.js';
 import { type BundleView, bundleView, readBundle } from './bundles/bundle-view.js';
 import { afterBundleStep } from './bundles/carry-bundle.js';
@@ -15,6 +17,8 @@ import {
   storeFailed,
   storeFailure,
 } from './flow-context.js';
+import { proposeBundleOnce } from './intents/propose-bundle-once.js';
+import { proposeOnce } from './intents/propose-once.js';
 import { ChangeWatchers } from './notices/change-watchers.js';
 import {
   type Read,
@@ -92,8 +96,34 @@ export class ConfirmationFlow {
   }
 
   /** Stores a bundle's steps, each proposed through `propose`, together, or none of them. */
-  proposeBundle(steps: unknown, propose: ProposeStep, locale: Locale): Promise<ProposeBundleResult> {
-    return proposeBundle(this.#ctx, { steps, propose, fail: failureIn(locale) });
+  proposeBundle(
+    steps: unknown,
+    propose: ProposeStep,
+    locale: Locale,
+    idempotency?: ConfirmationIdempotency,
+  ): Promise<ProposeBundleResult> {
+    const fail = failureIn(locale);
+    const ctx = this.#ctx;
+    if (idempotency === undefined) return proposeBundle(ctx, { steps, propose, fail });
+    return proposeBundleOnce(ctx, {
+      idempotency,
+      fail,
+      propose: () => proposeBundle(ctx, { steps, propose, fail, idempotency }),
+    });
+  }
+
+  /** `propose` with an `idempotencyKey`: the confirmation the key holds answers, or a new one holds it. */
+  proposeOnce(
+    idempotency: ConfirmationIdempotency,
+    propose: (ask: AskConfirmation) => Promise<InvokeResult>,
+    locale: Locale,
+  ): Promise<InvokeResult> {
+    return proposeOnce(this.#ctx, {
+      idempotency,
+      propose,
+      ask: (asked) => this.ask(asked),
+      fail: failureIn(locale),
+    });
   }
 
   /** A person approves a bundle whole (every step they may approve), then it is carried on in order. */

@@ -38,6 +38,11 @@ export type Card = Confirmation & {
   /** Where each of the call's limits stands, in words (a pending card of a tool with limits). */
   readonly limitsText?: readonly string[];
   /**
+   * A pending card proposed while another pending one of its tool had the same payload: "another
+   * pending Refund with the same payload: #<id>", in the person's words.
+   */
+  readonly alikeText?: string;
+  /**
    * A bundle's step (`proposeBundle`): the whole bundle as one card shows it — every step's card in
    * order, and what this person may decide about the bundle.
    */

@@ -2,6 +2,7 @@ import { editedFields } from '../confirm/reading/edited-fields.js';
 import type { ConfirmationsView, ConfirmationToolView } from '../confirm/types.js';
 import type { Confirmation } from '../confirmation.js';
 import type { LimitState } from '../invoke/check-call.js';
+import { alikeText } from '../messages/alike-words.js';
 import type { Locale } from '../messages/index.js';
 import { limitLines } from '../messages/limit-words.js';
 import { type OriginsText, originsText } from '../messages/origin-words.js';
@@ -111,6 +112,9 @@ export class CardMaker {
       ...(tool?.holdMs === undefined ? {} : { holdMs: tool.holdMs }),
       ...(originsText === undefined ? {} : { originsText }),
       ...(limitsText.length === 0 ? {} : { limitsText }),
+      ...(confirmation.status !== 'pending' || confirmation.alike === undefined
+        ? {}
+        : { alikeText: alikeText(tool?.title ?? confirmation.tool, confirmation.alike.id, this.#s.locale) }),
     };
   }
 

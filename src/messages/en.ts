@@ -71,6 +71,8 @@ export const en: MessageCatalog = {
       : p.detail === 'expired'
         ? 'This approval link has expired; nothing was done. Ask for a new link or open the approvals console.'
         : 'This approval link is not valid here (mistyped, or meant for another confirmation); nothing was done.',
+  IDEMPOTENCY_CONFLICT: (p) =>
+    `This idempotency key already holds another proposal (#${p.detail ?? 'unknown'}) with a different input; nothing was proposed. Use a new key for a new request.`,
   FORBIDDEN: () => 'You may not make this decision about this confirmation; nothing was done.',
   RUN_NOT_FOUND: () =>
     'The task this call belongs to has ended or is unknown here, so nothing was done. Do not retry it under that task: stop, and tell the person what you were about to do so they can start again.',

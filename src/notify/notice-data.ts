@@ -21,6 +21,7 @@ export function noticeData(notice: ApprovalNotice, includePayload: boolean): Not
   const origins = readOrigins(c.origins, true);
   const originValues = readValueOrigins(c.originValues, true);
   const edited = names(c.editedFields).slice(0, 100);
+  const alike = alikeOf(c.alike);
   return {
     id: notice.id,
     kind: notice.kind,
@@ -42,6 +43,7 @@ export function noticeData(notice: ApprovalNotice, includePayload: boolean): Not
       ...(originValues === undefined ? {} : { originValues }),
       ...(c.originsOutsideRun === true ? { originsOutsideRun: true as const } : {}),
       ...(edited.length === 0 ? {} : { editedFields: edited }),
+      ...(alike === undefined ? {} : { alike }),
     },
     ...(notice.decision === undefined
       ? {}
@@ -107,4 +109,11 @@ function approvedSoFar(approved: unknown): number | undefined {
   return typeof approved === 'number' && Number.isSafeInteger(approved) && approved >= 0
     ? approved
     : undefined;
+}
+
+/** A notice's `alike` flag, only when it has the shape the registry gives it (a notice may be hand-made). */
+function alikeOf(value: unknown): { readonly id: string; readonly text: string } | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const { id, text } = value as { id?: unknown; text?: unknown };
+  return typeof id === 'string' && typeof text === 'string' ? { id, text: text.slice(0, 500) } : undefined;
 }

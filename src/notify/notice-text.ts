@@ -33,6 +33,8 @@ export interface NoticeWords {
     readonly links: string;
     /** The app's own reference. */
     readonly ref: string;
+    /** The row that flags another pending one with the same payload. */
+    readonly alike: string;
     /** Who decided (a decided notice). */
     readonly decidedBy: string;
     /** What they said (a reject's reason, a failure). */
@@ -108,6 +110,7 @@ const en: NoticeWords = {
     why: 'Why',
     links: 'Links',
     ref: 'Reference',
+    alike: 'Check',
     decidedBy: 'Decided by',
     decisionNote: 'Note',
   },
@@ -162,6 +165,7 @@ const zhCN: NoticeWords = {
     why: '原因',
     links: '相关链接',
     ref: '引用编号',
+    alike: '请核对',
     decidedBy: '决定人',
     decisionNote: '说明',
   },
@@ -231,7 +235,11 @@ export function noticeWords(locale: unknown, sideEffect?: 'send' | 'write'): Not
  */
 export function aboutRows(
   data: {
-    readonly confirmation: { readonly note?: string; readonly ref?: string };
+    readonly confirmation: {
+      readonly note?: string;
+      readonly ref?: string;
+      readonly alike?: { readonly text: string };
+    };
     readonly decision?: { readonly by?: string; readonly note?: string };
   },
   words: NoticeWords,
@@ -240,6 +248,8 @@ export function aboutRows(
   const rows: [string, string][] = [];
   if (note !== undefined) rows.push([words.labels.why, note]);
   if (ref !== undefined) rows.push([words.labels.ref, ref]);
+  const { alike } = data.confirmation;
+  if (alike !== undefined) rows.push([words.labels.alike, alike.text]);
   if (data.decision?.by !== undefined) rows.push([words.labels.decidedBy, data.decision.by]);
   if (data.decision?.note !== undefined) rows.push([words.labels.decisionNote, data.decision.note]);
   return rows;

@@ -21,6 +21,7 @@ export type {
   FinishChange,
   FullConfirmationStore,
   HeldSendStore,
+  IdempotencyStore,
   LimitOutcome,
   LimitSpend,
   LimitStore,

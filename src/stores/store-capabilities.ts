@@ -14,6 +14,7 @@ export const CAPABILITY_MEMBERS: {
   audit: ['audit'],
   bundles: ['createBundle'],
   runs: ['beginRun', 'readRun', 'rememberRead', 'endRun', 'pruneRuns'],
+  idempotency: ['findKeyed', 'findAlike'],
 };
 
 /**

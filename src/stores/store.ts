@@ -202,7 +202,10 @@ export interface ApprovalLinkRecord {
  * result. Records handed out must be snapshots: changing one must not change the store.
  */
 export interface CoreStore {
-  /** Stores a new `pending` confirmation. Rejects when the id exists. */
+  /**
+   * Stores a new `pending` confirmation. Rejects when the id exists, and (a store with `idempotency`)
+   * when another kept confirmation holds its `idempotency.key`.
+   */
   create(confirmation: Confirmation): Promise<void>;
   /** The confirmation, or `undefined`. */
   get(id: string): Promise<Confirmation | undefined>;
@@ -336,6 +339,26 @@ export interface BundleStore {
   createBundle(confirmations: readonly Confirmation[]): Promise<void>;
 }
 
+/**
+ * Capability `idempotency`: one proposal per intent (`propose`'s and `proposeBundle`'s
+ * `idempotencyKey`). `create` and `createBundle` refuse a confirmation whose `idempotency.key` another
+ * kept confirmation holds — one unique index, so of any number of racing processes one stores it —
+ * and the key is free again only once `prune` deleted the confirmation holding it.
+ */
+export interface IdempotencyStore {
+  /** The kept confirmation holding `key` (`Confirmation.idempotency.key`), whatever its status, or `undefined`. */
+  findKeyed(key: string): Promise<Confirmation | undefined>;
+  /**
+   * The id of the newest `pending` confirmation of `query.tool` whose `digest` is `query.digest` and
+   * that expires after `query.now`, or `undefined`: one indexed lookup (`propose` flags a duplicate).
+   */
+  findAlike(query: {
+    readonly tool: string;
+    readonly digest: string;
+    readonly now: number;
+  }): Promise<string | undefined>;
+}
+
 /** Capability `watch`: changes made by other processes sharing the store are reported. */
 export interface WatchStore {
   /**
@@ -444,7 +467,7 @@ type AllOrNone<Capability> = Capability | { readonly [Member in keyof Capability
 /**
  * Where confirmations live: the core methods, and each optional capability (`ReminderStore`,
  * `EscalationStore`, `LinkStore`, `QuorumStore`, `LimitStore`, `HeldSendStore`, `WatchStore`,
- * `AuditStore`, `BundleStore`, `RunStore`) whole or not at all. The registry refuses, at construction or `register`, a tool or
+ * `AuditStore`, `BundleStore`, `RunStore`, `IdempotencyStore`) whole or not at all. The registry refuses, at construction or `register`, a tool or
  * option that needs a capability its store lacks; `hasCapability` tells at run time.
  *
  * The memory store (`createMemoryStore`), `graded-tools/sqlite` and `graded-tools/postgres` have every
@@ -462,6 +485,7 @@ export type ConfirmationStore = CoreStore &
   Partial<WatchStore> &
   Partial<AuditStore> &
   Partial<BundleStore> &
+  Partial<IdempotencyStore> &
   AllOrNone<RunStore>;
 
 /** Each capability a store may have, by name (`hasCapability(store, 'links')`), and what it adds. */
@@ -476,6 +500,7 @@ export interface StoreCapabilities {
   readonly audit: AuditStore;
   readonly bundles: BundleStore;
   readonly runs: RunStore;
+  readonly idempotency: IdempotencyStore;
 }
 
 /** A capability's name. */
@@ -509,7 +534,8 @@ export type StoreWith<Wanted extends StoreCapability> = CoreStore &
   Having<Wanted, 'watch'> &
   Having<Wanted, 'audit'> &
   Having<Wanted, 'bundles'> &
-  Having<Wanted, 'runs'>;
+  Having<Wanted, 'runs'> &
+  Having<Wanted, 'idempotency'>;
 
 /** A store with every capability, as the SQLite and PostgreSQL stores are (the memory store has all but `watch`). */
 export type FullConfirmationStore = StoreWith<StoreCapability>;

@@ -13,6 +13,7 @@ import { HOUR, iso, pendingConfirmation, type StoreUnderTest, T0, usesStore } fr
 import { bundleCases } from './store-contract-bundles.js';
 import { escalationCases } from './store-contract-escalation.js';
 import { heldCases } from './store-contract-held.js';
+import { idempotencyCases } from './store-contract-idempotency.js';
 import { limitCases, quorumCases } from './store-contract-rules.js';
 import { runCases } from './store-contract-runs.js';
 
@@ -471,6 +472,7 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
   heldCases(name, open);
   bundleCases(name, open);
   runCases(name, open);
+  idempotencyCases(name, open);
 
   // The SQL engine's cases (issue 7): prune in batches, list by tool.
   describe(`ConfirmationStore contract, prune and list at volume: ${name}`, () => {

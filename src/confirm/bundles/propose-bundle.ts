@@ -1,4 +1,4 @@
-import type { Confirmation } from '../../confirmation.js';
+import type { Confirmation, ConfirmationIdempotency } from '../../confirmation.js';
 import { refund } from '../../invoke/apply-rules.js';
 import type { AskConfirmation } from '../../invoke/ask-confirmation.js';
 import type { ConfirmRequired, InvokeResult, ToolFailure } from '../../result.js';
@@ -6,6 +6,8 @@ import { hasCapability } from '../../stores/store-capabilities.js';
 import { canonicalJson } from '../../util/canonical-json.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import { type Fail, type FlowContext, storeFailed } from '../flow-context.js';
+import { bundleOf } from '../intents/propose-bundle-once.js';
+import { conflict, lostRace } from '../intents/propose-once.js';
 import { confirmRequired, prepareConfirmation } from '../steps/ask.js';
 import { bundleDigest } from './bundle-digest.js';
 import { MAX_BUNDLE_STEPS, newBundleId, stepId } from './bundle-ids.js';
@@ -47,7 +49,13 @@ export type ProposeStep = (tool: string, input: unknown, ask: AskConfirmation) =
  */
 export async function proposeBundle(
   ctx: FlowContext,
-  asked: { readonly steps: unknown; readonly propose: ProposeStep; readonly fail: Fail },
+  asked: {
+    readonly steps: unknown;
+    readonly propose: ProposeStep;
+    readonly fail: Fail;
+    /** With an `idempotencyKey`: held by the first step (`proposeBundleOnce`). */
+    readonly idempotency?: ConfirmationIdempotency | undefined;
+  },
 ): Promise<ProposeBundleResult> {
   const { fail } = asked;
   const { store } = ctx;
@@ -78,12 +86,24 @@ export async function proposeBundle(
   }
   const digest = bundleDigest(records.map((record) => record.digest));
   const size = records.length;
+  const { idempotency } = asked;
   const stored = records.map(
-    (record, index): Confirmation => ({ ...record, bundle: { id: bundleId, index, size, digest } }),
+    (record, index): Confirmation => ({
+      ...record,
+      ...(index === 0 && idempotency !== undefined ? { idempotency } : {}),
+      bundle: { id: bundleId, index, size, digest },
+    }),
   );
   try {
     await store.createBundle(stored);
   } catch (error) {
+    // Another process stored a bundle under the same key first: it answers (`lostRace` gives back).
+    const lost = await lostRace(ctx, stored[0] as Confirmation);
+    if (lost !== undefined) await giveBack(ctx, records.slice(1));
+    if (lost !== undefined)
+      return lost.kept.idempotency?.intent === idempotency?.intent && lost.kept.bundle !== undefined
+        ? bundleOf(ctx, lost.kept)
+        : conflict(fail, lost.kept);
     await giveBack(ctx, records);
     return storeFailed(fail, error);
   }

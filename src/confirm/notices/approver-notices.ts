@@ -1,6 +1,7 @@
 import type { Confirmation, ConfirmationStatus, Origins } from '../../confirmation.js';
 import { type EventListener, emitSafely } from '../../events.js';
 import { Deadlines, Expiring } from '../../invoke/deadlines.js';
+import { alikeText } from '../../messages/alike-words.js';
 import type { Locale } from '../../messages/index.js';
 import type { ApprovalNotice, NoticeKind, Notifier } from '../../notice.js';
 import { describeThrown } from '../../util/describe-thrown.js';
@@ -139,6 +140,14 @@ export class ApproverNotices {
           : { originValues: titledValueOrigins(c.originValues, (tool) => this.#title(tool)) ?? {} }),
         ...(c.originsOutsideRun === true ? { originsOutsideRun: true as const } : {}),
         ...(edited.length === 0 ? {} : { editedFields: edited }),
+        ...(c.alike === undefined
+          ? {}
+          : {
+              alike: Object.freeze({
+                id: c.alike.id,
+                text: alikeText(this.#title(c.tool), c.alike.id, locale),
+              }),
+            }),
       }),
       ...(kind === 'decided' ? { decision: decisionOf(c) } : {}),
       ...(escalation === undefined ? {} : { escalation: Object.freeze({ ...escalation }) }),

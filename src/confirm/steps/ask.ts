@@ -1,13 +1,21 @@
-import type { Confirmation, CountedLimit, Origins, ValueOrigins } from '../../confirmation.js';
+import type {
+  Confirmation,
+  ConfirmationIdempotency,
+  CountedLimit,
+  Origins,
+  ValueOrigins,
+} from '../../confirmation.js';
 import { nameProblem, recordableLabel } from '../../policy/labels.js';
 import type { ConfirmRequired, ErrorCode } from '../../result.js';
 import type { ApprovalRequirement } from '../../rule.js';
+import { hasCapability } from '../../stores/store-capabilities.js';
 import { historyEntry } from '../../stores/transitions.js';
 import { snapshotJson } from '../../util/canonical-json.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import { newConfirmationId } from '../confirmation-id.js';
 import { confirmationDigest } from '../digest.js';
 import { type FlowContext, storeFailure, storeFailureCode } from '../flow-context.js';
+import { lostRace } from '../intents/propose-once.js';
 import type { Proposal } from '../proposal.js';
 
 /** What a person's invoke of a send tool produced, to be stored for confirmation. */
@@ -31,6 +39,8 @@ export interface NewConfirmation {
   readonly originsOutsideRun?: true | undefined;
   /** What the call counted against limits that count on delivery (given back if it does not go out). */
   readonly counted?: readonly CountedLimit[] | undefined;
+  /** Proposed with an `idempotencyKey`: the scoped key and the intent, stored with the record. */
+  readonly idempotency?: ConfirmationIdempotency | undefined;
 }
 
 /** Why a confirmation could not be created: the registry words and reports it like any failure. */
@@ -52,16 +62,37 @@ export async function askConfirmation(ctx: FlowContext, asked: NewConfirmation):
   try {
     const prepared = prepareConfirmation(ctx, asked, newConfirmationId());
     if (!prepared.ok) return prepared;
-    const { confirmation } = prepared;
+    const confirmation = await withAlike(ctx, prepared.confirmation);
     try {
       await ctx.store.create(confirmation);
     } catch (error) {
-      return { ok: false, code: storeFailureCode(error), detail: storeFailure(error) };
+      // Another process stored the same key first: its confirmation answers, this one counted nothing.
+      const lost = await lostRace(ctx, confirmation);
+      if (lost === undefined)
+        return { ok: false, code: storeFailureCode(error), detail: storeFailure(error) };
+      if (lost.kept.idempotency?.intent !== confirmation.idempotency?.intent)
+        return { ok: false, code: 'IDEMPOTENCY_CONFLICT', detail: lost.kept.bundle?.id ?? lost.kept.id };
+      return confirmRequired(lost.kept);
     }
     await ctx.emit('created', confirmation, asked.actor);
     return confirmRequired(confirmation);
   } catch (error) {
     return { ok: false, code: 'RUN_FAILED', detail: describeThrown(error) };
+  }
+}
+
+/**
+ * The record flagged with the newest other pending confirmation of its tool holding the same payload
+ * digest, when the store can say (one indexed lookup); a lookup that fails flags nothing.
+ */
+async function withAlike(ctx: FlowContext, record: Confirmation): Promise<Confirmation> {
+  const { store } = ctx;
+  if (!hasCapability(store, 'idempotency')) return record;
+  try {
+    const id = await store.findAlike({ tool: record.tool, digest: record.digest, now: ctx.now() });
+    return id === undefined || id === record.id ? record : { ...record, alike: { id } };
+  } catch {
+    return record;
   }
 }
 
@@ -123,6 +154,7 @@ function newRecord(ctx: FlowContext, asked: NewConfirmation, payload: unknown, i
     ...(asked.originValues === undefined ? {} : { originValues: asked.originValues }),
     ...(asked.originsOutsideRun === true ? { originsOutsideRun: true as const } : {}),
     ...(asked.counted === undefined || asked.counted.length === 0 ? {} : { counted: asked.counted }),
+    ...(asked.idempotency === undefined ? {} : { idempotency: asked.idempotency }),
     createdAt,
     expiresAt: new Date(now + ctx.ttlMs).toISOString(),
     updatedAt: createdAt,

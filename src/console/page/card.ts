@@ -152,6 +152,12 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
 
   const why = (card: Card): HTMLElement | false => whyBlock(card, t);
 
+  /** Another pending one of this tool has the same payload: said in words, with a mark, never colour alone. */
+  const alike = (card: Card): HTMLElement | false =>
+    card.status === 'pending' &&
+    card.alikeText !== undefined &&
+    el('p', { class: 'alike', role: 'note' }, el('span', { 'aria-hidden': 'true' }, '⚠ '), card.alikeText);
+
   /** Where each of the call's limits stands, said before the click ("Limit cap: 150 of 500 today for cus-42"). */
   const limits = (card: Card): HTMLElement | false =>
     card.status === 'pending' &&
@@ -335,6 +341,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
             summary !== '' && el('span', { class: 'summary' }, `— ${summary}`),
           ),
           card.status === 'pending' && origins(card, true),
+          alike(card),
           whoText && el('p', { class: 'decided' }, whoText),
           held(card),
           failure(card),
@@ -352,6 +359,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
         head,
         effect,
         needs !== undefined && el('p', { class: 'quorum' }, needs),
+        alike(card),
         limits(card),
         why(card),
         origins(card, false),

@@ -3,6 +3,7 @@ import { describeEffect } from '../../confirm/reading/effect-text.js';
 import type { ConfirmationToolView } from '../../confirm/types.js';
 import type { Confirmation } from '../../confirmation.js';
 import { payloadLabels } from '../../console/payload-labels.js';
+import { alikeText } from '../../messages/alike-words.js';
 import type { Locale } from '../../messages/index.js';
 import { type OriginsText, originsText } from '../../messages/origin-words.js';
 import { chunkLines } from '../../util/chunk-lines.js';
@@ -76,6 +77,9 @@ export function approvalMessage(input: CardInput): SlackMessage {
   const link = input.consoleLink === undefined ? undefined : webUrl(input.consoleLink);
   if (!payload.isWhole && c.status === 'pending')
     blocks.push(section(`:warning: ${escapeMrkdwn(words.tooLongForSlack(link !== undefined))}`));
+  // Another pending one of this tool has the same payload: a double send would be one click away.
+  if (c.alike !== undefined && c.status === 'pending')
+    blocks.push(section(`:warning: ${escapedWithin(alikeText(title, c.alike.id, input.locale), 3000)}`));
   const about = aboutText(c, words);
   if (about !== undefined) blocks.push(section(about));
   for (const origins of originsBlocks(input)) blocks.push(section(origins));

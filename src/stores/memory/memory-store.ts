@@ -132,6 +132,10 @@ export function createMemoryStore(
     throw new RangeError('createMemoryStore: `maxAuditEntries` must be a positive integer.');
   }
   const slots = new Map<string, Slot>();
+  /** Idempotency keys (`Confirmation.idempotency.key`) of the kept records, to their slots. */
+  const keyed = new Map<string, Slot>();
+  /** The kept records by the payload digest they were stored with (`findAlike`). */
+  const byDigest = new Map<string, Set<Slot>>();
   // Creation order. While that is also `createdAt` order (a clock that moves forward), `list` reads
   // from the end and stops at its limit; dropped slots are skipped, and compacted away in bulk.
   let created: Slot[] = [];
@@ -159,6 +163,11 @@ export function createMemoryStore(
     delivering.delete(slot);
     scheduled.delete(slot);
     slots.delete(slot.record.id);
+    const key = slot.record.idempotency?.key;
+    if (key !== undefined && keyed.get(key) === slot) keyed.delete(key);
+    const same = byDigest.get(slot.record.digest);
+    same?.delete(slot);
+    if (same?.size === 0) byDigest.delete(slot.record.digest);
     if (created.length > 2 * slots.size + 1_024) created = created.filter((s) => s.alive);
     if (finishedHead > 1_024 && finishedHead > finished.length / 2) {
       finished = finished.slice(finishedHead).filter((s) => s.alive);
@@ -276,6 +285,9 @@ export function createMemoryStore(
   /** Stores one new record with its `created` entry; throws (storing nothing) when it cannot. */
   const add = (confirmation: Confirmation): void => {
     if (slots.has(confirmation.id)) throw new Error(`a confirmation with id ${confirmation.id} exists`);
+    const key = confirmation.idempotency?.key;
+    if (key !== undefined && keyed.has(key))
+      throw new Error('a confirmation with that idempotency key exists');
     const record = ownShell(confirmation);
     while (slots.size >= maxRecords) {
       const oldest = finished[finishedHead++];
@@ -304,6 +316,9 @@ export function createMemoryStore(
     );
     if (last !== undefined && slot.createdMs < last.createdMs) inTimeOrder = false;
     slots.set(record.id, slot);
+    if (key !== undefined) keyed.set(key, slot);
+    const same = byDigest.get(record.digest) ?? new Set<Slot>();
+    byDigest.set(record.digest, same.add(slot));
     created.push(slot);
     hold(slot, record.status);
   };
@@ -330,8 +345,14 @@ export function createMemoryStore(
       // Every check before the first insert: all of them are stored, or none.
       const ids = new Set(confirmations.map((confirmation) => confirmation.id));
       if (ids.size !== confirmations.length) throw new Error('a bundle holds one id twice');
-      for (const { id } of confirmations)
+      const keys = new Set<string>();
+      for (const { id, idempotency } of confirmations) {
         if (slots.has(id)) throw new Error(`a confirmation with id ${id} exists`);
+        if (idempotency === undefined) continue;
+        if (keyed.has(idempotency.key) || keys.has(idempotency.key))
+          throw new Error('a confirmation with that idempotency key exists');
+        keys.add(idempotency.key);
+      }
       if (confirmations.length > room())
         throw new Error(`the memory store is full: ${maxRecords} confirmations are still open`);
       for (const confirmation of confirmations) add(confirmation);
@@ -339,6 +360,22 @@ export function createMemoryStore(
 
     async get(id) {
       const slot = slots.get(id);
+      return slot && out(slot.record);
+    },
+
+    async findAlike({ tool, digest, now }) {
+      let newest: Slot | undefined;
+      for (const slot of byDigest.get(digest) ?? []) {
+        const { record } = slot;
+        if (record.status !== 'pending' || record.tool !== tool || record.digest !== digest) continue;
+        if (slot.expiresMs <= now || (newest !== undefined && slot.order < newest.order)) continue;
+        newest = slot;
+      }
+      return newest?.record.id;
+    },
+
+    async findKeyed(key) {
+      const slot = keyed.get(key);
       return slot && out(slot.record);
     },
 

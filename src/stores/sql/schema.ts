@@ -34,7 +34,8 @@ export function schemaStatements(dialect: SqlDialect): string[] {
       approvals ${types.text},
       deliver_at ${types.time},
       escalated ${types.integer},
-      revision ${types.integer} NOT NULL DEFAULT 0${dialect.extraColumns}
+      revision ${types.integer} NOT NULL DEFAULT 0,
+      idempotency_key ${types.text}${dialect.extraColumns}
     )`;
   return [
     // Columns a later version added, for a table an earlier one made: before CREATE (which then does
@@ -45,6 +46,8 @@ export function schemaStatements(dialect: SqlDialect): string[] {
     ...dialect.addColumnIfMissing('escalated', types.integer),
     // Every change of a row adds one, and every change is conditional on the one it read.
     ...dialect.addColumnIfMissing('revision', `${types.integer} NOT NULL DEFAULT 0`),
+    // Step "idempotency" (#32): `propose`'s `idempotencyKey`, scoped and digested (unique index below).
+    ...dialect.addColumnIfMissing('idempotency_key', types.text),
     // The undo window's `scheduled` and `cancelled`, for a table whose CHECK predates them.
     ...dialect.widenStatusCheck(CONFIRMATION_STATUSES, createAs),
     createAs(table),
@@ -59,6 +62,11 @@ export function schemaStatements(dialect: SqlDialect): string[] {
     index('status_updated', 'status, updated_at'),
     // The sweep's held sends that are due: one range of (status, deliver_at).
     index('status_deliver_at', 'status, deliver_at'),
+    // Step "idempotency" (#32): one kept confirmation per idempotency key, across every process (NULLs
+    // are distinct: confirmations proposed without a key never clash). `prune` frees a key.
+    `CREATE UNIQUE INDEX IF NOT EXISTS ${indexName(tableName, 'idempotency_key')} ON ${table} (idempotency_key)`,
+    // A proposal's look for another pending one with the same payload (`findAlike`): one digest's rows.
+    index('digest', 'digest'),
     // Which reminders were claimed, and by the first instance only (a primary key decides). Finding the
     // due ones walks the pending range of `status_created`: an index on (status, expires_at) would tempt
     // both planners away from it for the inbox's own list, which also filters on `expires_at`.

@@ -40,6 +40,8 @@ export interface ConfirmationRow {
   readonly deliver_at: unknown;
   /** The highest escalation step announced (`escalateDue`), or null; absent on a row not read back. */
   readonly escalated?: number | string | null;
+  /** `Confirmation.idempotency.key` (unique among the kept rows), or null; absent on a row not read back. */
+  readonly idempotency_key?: string | null;
   /** How many changes the row has had: every change is conditional on the one it read. */
   readonly revision?: number | string;
   /** `list` only: the row's tie-break between equal creation times, as text. */
@@ -66,6 +68,7 @@ export const COLUMNS = [
   'about',
   'approvals',
   'deliver_at',
+  'idempotency_key',
 ] as const;
 
 /** A row read back into a record; `toIso` turns the driver's time value into an ISO string. */
@@ -87,7 +90,7 @@ export function rowToConfirmation(row: ConfirmationRow, toIso: (time: unknown) =
     ...(row.result === null ? {} : { result: JSON.parse(row.result) as unknown }),
     ...(row.error === null ? {} : { error: row.error }),
     history: JSON.parse(row.history) as ConfirmationHistoryEntry[],
-    ...(row.about == null ? {} : aboutOf(row.about)),
+    ...(row.about == null ? {} : aboutOf(row.about, row.idempotency_key)),
     ...(row.approvals == null
       ? {}
       : { approvals: JSON.parse(row.approvals) as readonly ConfirmationApproval[] }),
@@ -100,6 +103,7 @@ export function rowToConfirmation(row: ConfirmationRow, toIso: (time: unknown) =
  */
 function aboutOf(
   text: string,
+  key: string | null | undefined,
 ): Pick<
   Confirmation,
   | 'note'
@@ -112,6 +116,8 @@ function aboutOf(
   | 'sideEffect'
   | 'counted'
   | 'bundle'
+  | 'idempotency'
+  | 'alike'
 > {
   const about = (JSON.parse(text) ?? {}) as {
     note?: unknown;
@@ -124,6 +130,8 @@ function aboutOf(
     originsOutsideRun?: unknown;
     counted?: unknown;
     bundle?: unknown;
+    intent?: unknown;
+    alike?: unknown;
   };
   const origins = readOrigins(about.origins);
   const originValues = readValueOrigins(about.originValues);
@@ -141,6 +149,10 @@ function aboutOf(
     ...(originValues === undefined ? {} : { originValues }),
     ...(about.originsOutsideRun === true ? { originsOutsideRun: true as const } : {}),
     ...(isBundle(about.bundle) ? { bundle: about.bundle } : {}),
+    ...(typeof about.alike === 'string' ? { alike: { id: about.alike } } : {}),
+    ...(typeof key === 'string' && typeof about.intent === 'string'
+      ? { idempotency: { key, intent: about.intent } }
+      : {}),
   };
 }
 
@@ -174,12 +186,14 @@ export function countedOfRow(about: string | null): CountedLimit[] {
 
 /**
  * `note`, `links`, `ref`, `requires`, `origins` (and per value, or not recorded outside a run),
- * `counted`, `bundle` and a write's `sideEffect` as the
- * `about` column holds them.
+ * `counted`, `bundle`, an idempotency key's `intent` and a write's `sideEffect` as the `about` column
+ * holds them (the key itself has its own column, under a unique index).
  */
 function aboutText(confirmation: Confirmation): string | null {
   const { note, links, ref, requires, origins, originValues, originsOutsideRun, counted, bundle } =
     confirmation;
+  const intent = confirmation.idempotency?.intent;
+  const alike = confirmation.alike?.id;
   const sideEffect = confirmation.sideEffect === 'write' ? 'write' : undefined;
   if (
     note === undefined &&
@@ -191,7 +205,9 @@ function aboutText(confirmation: Confirmation): string | null {
     originsOutsideRun === undefined &&
     counted === undefined &&
     sideEffect === undefined &&
-    bundle === undefined
+    bundle === undefined &&
+    intent === undefined &&
+    alike === undefined
   )
     return null;
   return JSON.stringify({
@@ -205,6 +221,8 @@ function aboutText(confirmation: Confirmation): string | null {
     sideEffect,
     counted,
     bundle,
+    intent,
+    alike,
   });
 }
 
@@ -250,6 +268,7 @@ export function confirmationRow(confirmation: Confirmation, time: (ms: number) =
     about: aboutText(confirmation),
     approvals: confirmation.approvals === undefined ? null : approvalsJson(confirmation.approvals),
     deliver_at: confirmation.deliverAt === undefined ? null : time(Date.parse(confirmation.deliverAt)),
+    idempotency_key: confirmation.idempotency?.key ?? null,
   };
 }
 

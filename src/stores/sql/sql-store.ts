@@ -97,6 +97,12 @@ export function createSqlStore(
     column === 'history' && !DECISIONS.has('create') ? dialect.relaxed(`$${i + 1}`) : `$${i + 1}`,
   ).join(', ')})`;
   const selectOne = dialect.prepare(`SELECT * FROM ${table} WHERE id = $1`, false);
+  const selectKeyed = dialect.prepare(`SELECT * FROM ${table} WHERE idempotency_key = $1`, false);
+  const selectAlike = dialect.prepare(
+    `SELECT id FROM ${table} WHERE digest = $1 AND tool = $2 AND status = 'pending' AND expires_at > $3` +
+      ` ORDER BY created_at DESC LIMIT 1`,
+    false,
+  );
   const read = async (id: string): Promise<ConfirmationRow | undefined> => {
     const [row] = (await selectOne([id])).rows;
     if (row === undefined) known.delete(id);
@@ -296,6 +302,18 @@ export function createSqlStore(
       });
       const sql = `INSERT INTO ${table} (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`;
       await rows.insertMany({ sql, values }, created, DECISIONS.has('create'));
+    },
+
+    async findAlike({ tool, digest, now }) {
+      const [row] = (await selectAlike([digest, tool, dialect.time(now)])).rows;
+      return row?.id;
+    },
+
+    async findKeyed(key) {
+      const [row] = (await selectKeyed([key])).rows;
+      if (row === undefined) return undefined;
+      remember(row);
+      return fromRow(row);
     },
 
     async get(id) {
