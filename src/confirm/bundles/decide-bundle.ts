@@ -188,7 +188,7 @@ const GONE: ReadonlySet<ConfirmationStatus> = new Set<ConfirmationStatus>([
 /** A held step cancelled by its bundle's rejection, as the person who rejected it; lost to a sweep, left be. */
 async function cancelHeldStep(ctx: FlowContext, step: Confirmation, deciding: Deciding): Promise<void> {
   const change = { now: ctx.now(), by: deciding.by, note: deciding.note };
-  const written = await callStore(async () => ctx.store.cancel(step.id, change));
+  const written = await callStore(async () => ctx.store.cancel?.(step.id, change));
   if (written.ok && written.value?.ok === true)
     // Not carried: the rejection stops the steps after it, as a person's rejection, not as "stopped".
     await ctx.emit('cancelled', written.value.confirmation, deciding.by, false);
