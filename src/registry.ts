@@ -56,6 +56,7 @@ import { checkDefinition } from './tools/check-definition.js';
 import type { FunctionSchema } from './tools/function-schema.js';
 import { ToolTable } from './tools/tool-table.js';
 import { describeThrown } from './util/describe-thrown.js';
+import { ownOptions } from './util/own-options.js';
 
 export type { InvokeContext, ProposeOptions, RegisterOptions, RegistryOptions } from './registry-options.js';
 
@@ -280,8 +281,15 @@ export class ToolRegistry<AppContext = unknown> {
     steps: readonly BundleStep[],
     options: ProposeOptions<AppContext> = {},
   ): Promise<ProposeBundleResult> {
-    const locale = localeOption(options, this.#locale);
-    const about = readProposal(options);
+    // Read once: a getter must not give each step another asker (one card, one decision, one actor).
+    const read = ownOptions(options);
+    if ('problem' in read) {
+      const message = formatMessage('INVALID_OPTION', { detail: read.problem }, this.#locale);
+      return Promise.resolve(failure('INVALID_OPTION', message));
+    }
+    const once = read.options as ProposeOptions<AppContext>;
+    const locale = localeOption(once, this.#locale);
+    const about = readProposal(once);
     if ('problem' in about) {
       const message = formatMessage('INVALID_OPTION', { detail: about.problem }, locale);
       return Promise.resolve(failure('INVALID_OPTION', message));
@@ -289,12 +297,12 @@ export class ToolRegistry<AppContext = unknown> {
     const settings = this.#pathSettings;
     return this.#flow.proposeBundle(
       steps,
-      (tool, input, ask) =>
-        new InvokePath({ ...settings, ask }).invoke(
+      (tool, input, ask, counter) =>
+        new InvokePath({ ...settings, ask, counter }).invoke(
           'propose',
           tool,
           input,
-          options,
+          once,
           about,
         ) as Promise<ProposeResult>,
       locale,
