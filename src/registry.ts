@@ -239,10 +239,12 @@ export class ToolRegistry<AppContext = unknown> {
    * An autonomous caller proposes related sends and writes as one bundle, in order: each step is
    * proposed exactly as `propose` would (gates, input, rules, `prepare`), with the same `options`, and
    * all of them are stored together — or, if any step is refused (a gate, invalid input, a rule, a read
-   * tool, an unknown tool), none, with that step's failure and its place (`step`, from 0). A person
+   * tool, an unknown tool), none, with that step's failure and its place (`step`, from 0), and nothing
+   * its steps counted against limits stays counted. `options` are read once, at the call. A person
    * then decides the bundle whole with `confirmBundle` (bound to `digest`), and its steps are delivered
    * in order: each only after the one before it was delivered; one rejected, expired, cancelled or
-   * failed stops every step after it. 1 to 100 steps, no step twice; never throws.
+   * failed stops every step after it. 1 to 100 steps, no step twice (the same resolved tool and input);
+   * never throws.
    *
    * @example
    * ```ts
@@ -333,9 +335,11 @@ export class ToolRegistry<AppContext = unknown> {
   }
 
   /**
-   * A person says no to a bundle: its first pending step is rejected (as `reject` would), and every
-   * step after it is stopped — recorded on each step with its audit entry, and told. Options as
-   * `reject` (`rejectedBy`, `reason`, `authorize`), without `link`. Never throws.
+   * A person says no to a bundle: every step that has not gone out is stopped — each held one cancelled
+   * as this person (of a cancel and a sweep, exactly one wins), its first pending step rejected (as
+   * `reject` would), and every step after it stopped — recorded on each step with its audit entry, and
+   * told. The answer says which steps it `stopped` and which had already `gone`. Options as `reject`
+   * (`rejectedBy`, `reason`, `authorize`), without `link`. Never throws.
    *
    * @example
    * ```ts
