@@ -61,6 +61,7 @@ import { checkDefinition } from './tools/check-definition.js';
 import type { FunctionSchema } from './tools/function-schema.js';
 import { ToolTable } from './tools/tool-table.js';
 import { describeThrown } from './util/describe-thrown.js';
+import { ownOptions } from './util/own-options.js';
 
 export type { InvokeContext, ProposeOptions, RegisterOptions, RegistryOptions } from './registry-options.js';
 
@@ -263,10 +264,12 @@ export class ToolRegistry<AppContext = unknown> {
    * An autonomous caller proposes related sends and writes as one bundle, in order: each step is
    * proposed exactly as `propose` would (gates, input, rules, `prepare`), with the same `options`, and
    * all of them are stored together — or, if any step is refused (a gate, invalid input, a rule, a read
-   * tool, an unknown tool), none, with that step's failure and its place (`step`, from 0). A person
+   * tool, an unknown tool), none, with that step's failure and its place (`step`, from 0), and nothing
+   * its steps counted against limits stays counted. `options` are read once, at the call. A person
    * then decides the bundle whole with `confirmBundle` (bound to `digest`), and its steps are delivered
    * in order: each only after the one before it was delivered; one rejected, expired, cancelled or
-   * failed stops every step after it. 1 to 100 steps, no step twice; never throws.
+   * failed stops every step after it. 1 to 100 steps, no step twice (the same resolved tool and input);
+   * never throws.
    *
    * @example
    * ```ts
@@ -305,8 +308,15 @@ export class ToolRegistry<AppContext = unknown> {
     steps: readonly BundleStep[],
     options: ProposeOptions<AppContext> = {},
   ): Promise<ProposeBundleResult> {
-    const locale = localeOption(options, this.#locale);
-    const about = readProposal(options);
+    // Read once: a getter must not give each step another asker (one card, one decision, one actor).
+    const read = ownOptions(options);
+    if ('problem' in read) {
+      const message = formatMessage('INVALID_OPTION', { detail: read.problem }, this.#locale);
+      return Promise.resolve(failure('INVALID_OPTION', message));
+    }
+    const once = read.options as ProposeOptions<AppContext>;
+    const locale = localeOption(once, this.#locale);
+    const about = readProposal(once);
     if ('problem' in about) {
       const message = formatMessage('INVALID_OPTION', { detail: about.problem }, locale);
       return Promise.resolve(failure('INVALID_OPTION', message));
@@ -321,12 +331,12 @@ export class ToolRegistry<AppContext = unknown> {
     const settings = this.#pathSettings;
     return this.#flow.proposeBundle(
       steps,
-      (tool, input, ask) =>
-        new InvokePath({ ...settings, ask }).invoke(
+      (tool, input, ask, counter) =>
+        new InvokePath({ ...settings, ask, counter }).invoke(
           'propose',
           tool,
           input,
-          options,
+          once,
           about,
         ) as Promise<ProposeResult>,
       locale,
@@ -371,9 +381,11 @@ export class ToolRegistry<AppContext = unknown> {
   }
 
   /**
-   * A person says no to a bundle: its first pending step is rejected (as `reject` would), and every
-   * step after it is stopped — recorded on each step with its audit entry, and told. Options as
-   * `reject` (`rejectedBy`, `reason`, `authorize`), without `link`. Never throws.
+   * A person says no to a bundle: every step that has not gone out is stopped — each held one cancelled
+   * as this person (of a cancel and a sweep, exactly one wins), its first pending step rejected (as
+   * `reject` would), and every step after it stopped — recorded on each step with its audit entry, and
+   * told. The answer says which steps it `stopped` and which had already `gone`. Options as `reject`
+   * (`rejectedBy`, `reason`, `authorize`), without `link`. Never throws.
    *
    * @example
    * ```ts

@@ -1,3 +1,4 @@
+import { bundleRejectedText } from '../messages/bundle-words.js';
 import { isAllowed } from './access.js';
 import { consoleWords } from './console-messages.js';
 import type { PersonRequest } from './console-request.js';
@@ -53,7 +54,9 @@ export function bundleDecision(kind: 'confirm' | 'reject') {
       ok: true,
       status: first.status,
       confirmation,
-      message: consoleWords(locale).done[first.status],
+      // A rejection says what it stopped and what had already gone, as every surface says it.
+      message:
+        ask.kind === 'reject' ? bundleRejectedText(result, locale) : consoleWords(locale).done[first.status],
     } satisfies Decision);
   };
 }

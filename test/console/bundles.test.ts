@@ -68,6 +68,8 @@ describe.each(STORES)('bundles in the console (%s)', (_, makeStore) => {
       body: { reason: 'Wrong customer.' },
     });
     expect(body).toMatchObject({ ok: true, confirmation: { bundleCard: { status: 'stopped' } } });
+    // The answer says what the rejection stopped (and, had any gone out, which).
+    expect(body.message).toBe('Rejected: steps 1 and 2 will not go out.');
     expect(body.confirmation.bundleCard.steps.map((s: { status: string }) => s.status)).toEqual([
       'rejected',
       'rejected',

@@ -1,5 +1,5 @@
 import type { Confirmation, ConfirmationIdempotency } from '../../confirmation.js';
-import { refund } from '../../invoke/apply-rules.js';
+import type { LimitCounter } from '../../invoke/apply-rules.js';
 import type { AskConfirmation } from '../../invoke/ask-confirmation.js';
 import type { ConfirmRequired, InvokeResult, ToolFailure } from '../../result.js';
 import { hasCapability } from '../../stores/store-capabilities.js';
@@ -9,6 +9,7 @@ import { type Fail, type FlowContext, storeFailed } from '../flow-context.js';
 import { bundleOf } from '../intents/propose-bundle-once.js';
 import { conflict, lostRace } from '../intents/propose-once.js';
 import { confirmRequired, prepareConfirmation } from '../steps/ask.js';
+import { bundleCounts } from './bundle-counts.js';
 import { bundleDigest } from './bundle-digest.js';
 import { MAX_BUNDLE_STEPS, newBundleId, stepId } from './bundle-ids.js';
 
@@ -39,13 +40,20 @@ export type ProposeBundleResult = BundleProposed | BundleRefused;
  * Proposes one step through the one invoke path as `propose` would (gates, input, rules, `prepare`),
  * with `ask` in place of storing: the registry lends it.
  */
-export type ProposeStep = (tool: string, input: unknown, ask: AskConfirmation) => Promise<InvokeResult>;
+export type ProposeStep = (
+  tool: string,
+  input: unknown,
+  ask: AskConfirmation,
+  counter: LimitCounter,
+) => Promise<InvokeResult>;
 
 /**
- * A bundle, top to bottom: read the steps (an array of 1 to `MAX_BUNDLE_STEPS` `{ tool, input }`, no
- * step twice) → propose each in order through the one invoke path, keeping its record instead of
- * storing it → the first refusal ends it, nothing stored → every record stored in one transaction
- * (`createBundle`) → each announced. The steps' ids come from the bundle id (`stepId`).
+ * A bundle, top to bottom: read the steps (an array of 1 to `MAX_BUNDLE_STEPS` `{ tool, input }`) →
+ * propose each in order through the one invoke path, keeping its record instead of storing it, and
+ * its limits counted through the bundle's own counter → a step repeating one before it (the same
+ * resolved tool, the same input) or the first refusal ends it: nothing stored, every count its steps
+ * made given back → every record stored in one transaction (`createBundle`) → each announced. The
+ * steps' ids come from the bundle id (`stepId`).
  */
 export async function proposeBundle(
   ctx: FlowContext,
@@ -66,7 +74,9 @@ export async function proposeBundle(
   const steps = readSteps(asked.steps);
   if (typeof steps === 'string') return fail('INVALID_OPTION', { detail: steps });
   const bundleId = newBundleId();
+  const counts = bundleCounts(store);
   const records: Confirmation[] = [];
+  const said = new Set<string>();
   for (const [index, step] of steps.entries()) {
     let record: Confirmation | undefined;
     const keep: AskConfirmation = async (request) => {
@@ -75,13 +85,20 @@ export async function proposeBundle(
       record = prepared.confirmation;
       return confirmRequired(record);
     };
-    const answer = await asked.propose(step.tool, step.input, keep);
-    if (!answer.ok || record === undefined) {
-      // Nothing is stored: what the steps before it counted on delivery is given back.
-      await giveBack(ctx, records);
+    const answer = await asked.propose(step.tool, step.input, keep, counts.counter);
+    // The same tool with the same input twice is a loop, not a plan: compared as the tool resolved.
+    const key = record === undefined ? '' : `${record.tool}\u0000${canonicalOrNull(step.input)}`;
+    const repeated = said.has(key);
+    if (!answer.ok || record === undefined || repeated) {
+      // Nothing is stored: nothing the steps counted stays counted.
+      await counts.giveBack();
       if (!answer.ok) return { ...answer, step: index };
-      return { ...fail('INVALID_OPTION', { detail: `step ${index + 1} asks no confirmation` }), step: index };
+      const detail = repeated
+        ? `\`steps[${index}]\` repeats a step before it (the same tool and input)`
+        : `step ${index + 1} asks no confirmation`;
+      return { ...fail('INVALID_OPTION', { detail }), step: index };
     }
+    said.add(key);
     records.push(record);
   }
   const digest = bundleDigest(records.map((record) => record.digest));
@@ -97,36 +114,28 @@ export async function proposeBundle(
   try {
     await store.createBundle(stored);
   } catch (error) {
-    // Another process stored a bundle under the same key first: it answers (`lostRace` gives back).
-    const lost = await lostRace(ctx, stored[0] as Confirmation);
-    if (lost !== undefined) await giveBack(ctx, records.slice(1));
+    // Nothing was stored: every count the steps made goes back, whoever answers.
+    await counts.giveBack();
+    // Another process stored a bundle under the same key first: it answers. (The bundle's counter
+    // gave back every count above, so the first step's are not given back twice.)
+    const lost = await lostRace(ctx, { ...(stored[0] as Confirmation), counted: [] });
     if (lost !== undefined)
       return lost.kept.idempotency?.intent === idempotency?.intent && lost.kept.bundle !== undefined
         ? bundleOf(ctx, lost.kept)
         : conflict(fail, lost.kept);
-    await giveBack(ctx, records);
     return storeFailed(fail, error);
   }
   for (const record of stored) await ctx.emit('created', record, record.actor);
   return { ok: true, bundleId, digest, confirmations: stored.map(confirmRequired) };
 }
 
-/** Gives back what the steps' calls counted against limits that count on delivery (none stored). */
-function giveBack(ctx: FlowContext, records: readonly Confirmation[]): Promise<void> {
-  return refund(
-    ctx.store,
-    records.flatMap((record) => record.counted ?? []),
-  );
-}
-
-/** The steps as given, read once: an array of 1 to `MAX_BUNDLE_STEPS` distinct `{ tool, input }`. */
+/** The steps as given, read once: an array of 1 to `MAX_BUNDLE_STEPS` `{ tool, input }`, each its own object. */
 function readSteps(value: unknown): readonly BundleStep[] | string {
   if (!Array.isArray(value)) return '`steps` must be an array of { tool, input }';
   if (value.length === 0) return '`steps` is empty: a bundle needs at least one step';
   if (value.length > MAX_BUNDLE_STEPS)
     return `\`steps\` holds ${value.length} steps; a bundle holds at most ${MAX_BUNDLE_STEPS}`;
   const seen = new Set<unknown>();
-  const said = new Set<string>();
   const steps: BundleStep[] = [];
   try {
     for (const [i, step] of value.entries()) {
@@ -136,10 +145,6 @@ function readSteps(value: unknown): readonly BundleStep[] | string {
       seen.add(step);
       const { tool, input } = step as { tool?: unknown; input?: unknown };
       if (typeof tool !== 'string' || tool === '') return `\`steps[${i}].tool\` must be a tool's name`;
-      // The same tool with the same input twice is a loop, not a plan: say it once.
-      const key = `${tool}\u0000${canonicalOrNull(input)}`;
-      if (said.has(key)) return `\`steps[${i}]\` repeats a step before it (the same tool and input)`;
-      said.add(key);
       steps.push({ tool, input });
     }
   } catch (error) {

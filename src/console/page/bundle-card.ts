@@ -210,10 +210,11 @@ export function createBundleCardView(initial: Card, ctx: CardContext): CardView 
       render(card);
       ctx.onChange?.();
     },
-    showDecision(decision: Decision) {
+    showDecision(decision: Decision, action) {
       const bundle = decision.confirmation?.bundleCard;
+      // A rejection's words come from the server: what it stopped, and what had already gone.
       outcome.textContent =
-        decision.ok && bundle !== undefined
+        decision.ok && bundle !== undefined && action !== 'reject'
           ? w.done[bundle.status]
           : decision.ok
             ? decision.message

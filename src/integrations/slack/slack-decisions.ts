@@ -2,6 +2,7 @@ import type { BundleView } from '../../confirm/bundles/bundle-view.js';
 import type { CanDecideOptions } from '../../confirm/types.js';
 import type { Confirmation } from '../../confirmation.js';
 import { payloadLabels } from '../../console/payload-labels.js';
+import { bundleRejectedText } from '../../messages/bundle-words.js';
 import type { Locale } from '../../messages/index.js';
 import { isRecord } from '../../util/is-record.js';
 import type { ApprovalMessages } from './approval-messages.js';
@@ -64,7 +65,10 @@ export class SlackDecisions {
     if (click.action === 'cancel') return this.#undo(id, person, to);
     const kind = click.action === 'reject' ? 'reject' : 'confirm';
     if (kind === 'confirm' && !(await this.#shownWhole(id, to))) return;
-    const record = await this.#decidable(id, kind, person, to);
+    // "Reject all" on a bundle's card asks about the step a rejection decides: its first pending one.
+    const bundled = kind === 'reject' ? await this.#bundleOf(id) : undefined;
+    const asks = bundled?.steps.find((step) => step.status === 'pending')?.id ?? id;
+    const record = await this.#decidable(asks, kind, person, to);
     if (record === undefined || click.triggerId === undefined) return;
     const meta: ModalMeta = {
       id,
@@ -85,6 +89,9 @@ export class SlackDecisions {
     if (person === undefined) return this.#s.messages.tell(meta.channel, user, this.#words.notLinked);
     this.#rememberPlace(meta);
     const reason = submit.values[REASON_BLOCK];
+    const bundled = await this.#bundleOf(meta.id);
+    if (bundled !== undefined && this.#s.registry().rejectBundle !== undefined)
+      return this.#rejectBundle(bundled, person, { reason, channel: meta.channel, user });
     const rejected = await this.#s.registry().reject(meta.id, {
       rejectedBy: person.id,
       ...(reason === undefined || reason.trim() === '' ? {} : { reason }),
@@ -190,6 +197,27 @@ export class SlackDecisions {
     });
     if (!result.ok) await this.#s.messages.tell(channel, user, this.#words.notDone(result.error));
     await this.#s.messages.refresh(first);
+  }
+
+  /**
+   * "Reject all" on a bundle's card: `rejectBundle` as this person, which stops every step not gone out
+   * (a held one too); the person is told what it stopped and what had already gone.
+   */
+  async #rejectBundle(
+    bundle: BundleView,
+    person: SlackPerson,
+    asked: { reason: string | undefined; channel: string | undefined; user: string },
+  ): Promise<void> {
+    const locale = this.#s.locale();
+    const result = await this.#s.registry().rejectBundle?.(bundle.id, {
+      rejectedBy: person.id,
+      ...(asked.reason === undefined || asked.reason.trim() === '' ? {} : { reason: asked.reason }),
+      locale,
+    });
+    if (result === undefined) return;
+    const said = result.ok ? bundleRejectedText(result, locale) : this.#words.notDone(result.error);
+    await this.#s.messages.tell(asked.channel, asked.user, said);
+    await this.#s.messages.refresh(bundle.steps[0]?.id ?? bundle.id);
   }
 
   /**

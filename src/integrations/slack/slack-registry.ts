@@ -20,6 +20,8 @@ export interface SlackRegistry {
   cancel(id: string, options: CancelOptions): Promise<ConfirmationResult>;
   /** A bundle approved whole from its one card (`ToolRegistry.confirmBundle`); absent: bundles are decided in the console. */
   confirmBundle?(bundleId: string, options: ConfirmOptions): Promise<BundleDecisionResult>;
+  /** "Reject all" on a bundle's card (`ToolRegistry.rejectBundle`): every step not gone out stopped, a held one too. */
+  rejectBundle?(bundleId: string, options: RejectOptions): Promise<BundleDecisionResult>;
   readonly confirmations: ConfirmationsView;
   /** Any registered tool's title, for a read tool named in a confirmation's `origins` (optional). */
   get?(name: string): { readonly title: string } | undefined;

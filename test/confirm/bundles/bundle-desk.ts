@@ -18,6 +18,8 @@ export function bundleDesk(
   store: ConfirmationStore,
   options: {
     readonly holdMs?: number;
+    /** `email.send`'s undo window, when it has one. */
+    readonly emailHoldMs?: number;
     readonly behave?: (tool: string) => unknown;
     readonly timeoutMs?: number;
   } = {},
@@ -56,7 +58,7 @@ export function bundleDesk(
         ...(options.holdMs === undefined ? {} : { holdMs: options.holdMs }),
       }),
     )
-    .register(sender('email.send'))
+    .register(sender('email.send', options.emailHoldMs === undefined ? {} : { holdMs: options.emailHoldMs }))
     .register({
       name: 'case.note',
       description: 'Note on the case.',

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { blocksProblem } from './support/fake-slack.js';
 import { textOf, useFakeSlack } from './support/fake-slack-session.js';
 import { slackDesk } from './support/slack-desk.js';
-import { buttonOf, click, formBody, signed } from './support/slack-requests.js';
+import { buttonOf, click, formBody, signed, submit } from './support/slack-requests.js';
 
 const session = useFakeSlack();
 const { posted } = session;
@@ -66,5 +66,36 @@ describe('slackApprovals: bundles', () => {
     expect(buttonOf(message, 'graded_tools_approve')).toBeUndefined();
     expect(buttonOf(message, 'graded_tools_reject')).toBeDefined();
     expect(textOf(message)).toContain('too long to show whole');
+  });
+
+  it('"Reject all" stops a held step too, and tells the person what it stopped', async () => {
+    const { slack, registry, delivered, advance } = slackDesk(session.fake);
+    const asked = await registry.proposeBundle(
+      [
+        { tool: 'reminder.send', input: { to: 'ana@example.com' } },
+        { tool: 'payment.send', input: { amount: 150 } },
+      ],
+      { actor: 'agent:desk-bot' },
+    );
+    if (!asked.ok) throw new Error(asked.error);
+    const first = asked.confirmations[0]?.confirmationId ?? '';
+    const message = await posted(first);
+    // Li approves: the reminder is held in its undo window, the payment waits for a second approver.
+    await slack.fetch(signed(formBody(click(message, 'graded_tools_approve', 'U0LI'))));
+    await session.fake.until(() => textOf(message).includes('approved, goes out in its turn'));
+    await slack.fetch(signed(formBody(click(message, 'graded_tools_reject', 'U0WU'))));
+    const opened = await session.fake.until(() => session.fake.ok('views.open')[0]);
+    const view = opened.args.view as Record<string, unknown>;
+    await slack.fetch(signed(formBody(submit(view, 'U0WU', { reason: 'wrong supplier' }))));
+    await session.fake.until(() =>
+      session
+        .ephemerals()
+        .some((e) => String(e.args.text).includes('Rejected: steps 1 and 2 will not go out.')),
+    );
+    const read = await registry.confirmations.bundle(asked.bundleId);
+    expect(read.ok && read.bundle.steps.map((s) => s.status)).toEqual(['cancelled', 'rejected']);
+    advance(31_000);
+    await registry.sweep();
+    expect(delivered).toEqual([]);
   });
 });

@@ -103,6 +103,57 @@ async function expectOrderedOnceOrStopped(store: ConfirmationStore, spec: Shared
   return { delivered, stopped };
 }
 
+/**
+ * `BUNDLES` bundles of two held sends and a two-approver step, approved once: the sends are held, the
+ * last step waits. Two processes sweep and one rejects every bundle whole, all at once. Per bundle: each
+ * send goes out once or not at all, in order; the last step never; what the rejection said it stopped
+ * never went out, and what it said had gone did, once.
+ */
+async function expectRejectedOnce(store: ConfirmationStore, spec: SharedStoreSpec, dir: string) {
+  const deliveriesFile = join(dir, `bundle-reject-deliveries-${spec.kind}.txt`);
+  const bundlesFile = join(dir, `bundles-reject-${spec.kind}.json`);
+  writeFileSync(deliveriesFile, '');
+  const registry = new ToolRegistry({ confirmations: store });
+  for (const tool of bundleRaceTools(deliveriesFile)) registry.register(tool);
+  const bundles: string[][] = [];
+  for (let b = 0; b < BUNDLES; b++) {
+    const asked = await registry.proposeBundle(
+      ['refund.issue', 'email.send', 'payout.approve'].map((tool) => ({ tool, input: { text: `r${b}` } })),
+      { actor: 'agent-7' },
+    );
+    if (!asked.ok) throw new Error(asked.error);
+    const decided = await registry.confirmBundle(asked.bundleId, {
+      approvedBy: 'fin-a',
+      digest: asked.digest,
+    });
+    expect(decided).toMatchObject({ ok: true, steps: [0, 1, 2], bundle: { status: 'pending' } });
+    bundles.push([asked.bundleId, ...asked.confirmations.map((c) => c.confirmationId)]);
+  }
+  writeFileSync(bundlesFile, JSON.stringify(bundles));
+  await new Promise((resolve) => setTimeout(resolve, HOLD_MS));
+  const [, , rejecter] = await race(spec, ['sweep', 'sweep', 'reject'], { bundlesFile, deliveriesFile });
+  const sent = readFileSync(deliveriesFile, 'utf8').split('\n').filter(Boolean);
+  expect(new Set(sent).size).toBe(sent.length);
+  let gone = 0;
+  for (const [bundleId = '', ...steps] of bundles) {
+    const statuses = await Promise.all(steps.map(async (id) => (await store.get(id))?.status));
+    const said = rejecter?.rejected?.[bundleId];
+    expect(said, bundleId).toBeDefined();
+    const lines = steps.map((id) => sent.indexOf(id));
+    const delivered = statuses.flatMap((status, i) => (status === 'delivered' ? [i] : []));
+    expect(said?.gone, `${bundleId}: ${statuses}`).toEqual(delivered);
+    expect(said?.stopped, `${bundleId}: ${statuses}`).toEqual(
+      statuses.flatMap((status, i) => (status === 'delivered' ? [] : [i])),
+    );
+    expect(statuses[2]).toBe('rejected');
+    for (const i of said?.stopped ?? []) expect(lines[i], `${bundleId} step ${i}`).toBe(-1);
+    for (const i of delivered) expect(lines[i]).toBeGreaterThanOrEqual(0);
+    if (delivered.includes(1)) expect(lines[1]).toBeGreaterThan(lines[0] ?? Number.MAX_SAFE_INTEGER);
+    gone += delivered.length;
+  }
+  expect(gone).toBe(sent.length);
+}
+
 const dir = tempDir();
 afterAll(() => dir.remove());
 
@@ -117,6 +168,16 @@ describe('bundles across processes: SQLite file', () => {
     },
     PROCESS_TIMEOUT_MS,
   );
+  it(
+    'two sweepers and a rejectBundle: each held send once or not at all, never after the rejection stopped it',
+    async () => {
+      const rejectPath = join(dir.path, 'bundles-reject.db');
+      const store = createSqliteStore({ path: rejectPath });
+      await expectRejectedOnce(store, { kind: 'sqlite', path: rejectPath }, dir.path);
+      store.close();
+    },
+    PROCESS_TIMEOUT_MS,
+  );
 });
 
 await describePostgres('bundles across processes: PostgreSQL', (url) => {
@@ -124,6 +185,7 @@ await describePostgres('bundles across processes: PostgreSQL', (url) => {
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   afterAll(async () => {
     await pool.query(`DROP TABLE IF EXISTS ${storeTables(table)}`);
+    await pool.query(`DROP TABLE IF EXISTS ${storeTables(`${table}_r`)}`);
     await pool.end();
   });
   it(
@@ -132,6 +194,15 @@ await describePostgres('bundles across processes: PostgreSQL', (url) => {
       const store = createPostgresStore({ pool, table });
       await store.migrate();
       await expectOrderedOnceOrStopped(store, { kind: 'postgres', url, table }, dir.path);
+    },
+    PROCESS_TIMEOUT_MS,
+  );
+  it(
+    'two sweepers and a rejectBundle: each held send once or not at all, never after the rejection stopped it',
+    async () => {
+      const store = createPostgresStore({ pool, table: `${table}_r` });
+      await store.migrate();
+      await expectRejectedOnce(store, { kind: 'postgres', url, table: `${table}_r` }, dir.path);
     },
     PROCESS_TIMEOUT_MS,
   );
