@@ -47,6 +47,8 @@ describe.skipIf(wrangler === undefined)(title, () => {
         String(port),
         '--persist-to',
         join(app, '.state'),
+        // GET /__scheduled runs the Worker's `scheduled` handler, as its Cron Trigger would.
+        '--test-scheduled',
       ],
       {
         cwd: join(app, 'worker'),
@@ -118,6 +120,19 @@ describe.skipIf(wrangler === undefined)(title, () => {
     expect(await get(`/runs/end?run=${run}`)).toEqual({ ended: true });
     expect(await get(`/runs/read?run=${run}`)).toEqual({ read: 'RUN_NOT_FOUND' });
   }, 180_000);
+
+  it('sweeps from the scheduled handler (the Cron Trigger): a held send due is delivered, an overdue confirmation expires', async () => {
+    const held = await get('/sweep/held');
+    expect(held.confirm).toBe('SCHEDULED');
+    const overdue = await get('/sweep/overdue');
+    expect(overdue.id).toEqual(expect.any(String));
+    expect(await get(`/sweep/status?id=${held.id}`)).toEqual({ status: 'scheduled' });
+    expect(await get(`/sweep/status?id=${overdue.id}`)).toEqual({ status: 'pending' });
+    const ran = await fetch(`${base}/__scheduled?cron=${encodeURIComponent('*/5 * * * *')}`);
+    expect(ran.status, `${await ran.text()}\n${output.slice(-2000)}`).toBe(200);
+    expect(await get(`/sweep/status?id=${held.id}`)).toEqual({ status: 'delivered' });
+    expect(await get(`/sweep/status?id=${overdue.id}`)).toEqual({ status: 'expired' });
+  });
 
   it('runs the scenario on D1 (graded-tools/d1, the local D1 binding)', async () => {
     const result = await get('/d1');
