@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ToolRegistry } from 'graded-tools';
 import { createApprovalsConsole } from 'graded-tools/console';
-import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
+import { type CryptoKey, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cloudflareAccess } from '../../examples/cloudflare-access.js';
 
