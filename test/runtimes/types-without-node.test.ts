@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,18 +29,38 @@ const compilerOptions = (types: string[], lib: string[]) => ({
   noEmit: true,
 });
 
-/** A project folder beside the shared node_modules: its tsconfig and its one source file. */
-function project(name: string, types: string[], lib: string[], source: string): string {
+/** A project folder beside the shared node_modules: its tsconfig and its source files (`main.ts` first). */
+function project(name: string, types: string[], lib: string[], source: string | string[]): string {
   const dir = join(app, name);
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), '{ "type": "module", "private": true }');
+  const sources = typeof source === 'string' ? [source] : source;
+  const files = sources.map((_, index) => (index === 0 ? 'main.ts' : `main-${index}.ts`));
   writeFileSync(
     join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: compilerOptions(types, lib), files: ['main.ts'] }),
+    JSON.stringify({ compilerOptions: compilerOptions(types, lib), files }),
   );
-  writeFileSync(join(dir, 'main.ts'), source);
+  for (const [index, text] of sources.entries()) writeFileSync(join(dir, files[index] as string), text);
   return dir;
 }
+
+/** A Worker project: `@cloudflare/workers-types` its only types, the Access recipe beside its code. */
+function workerProject(name: string, sources: string | string[]): string {
+  const dir = project(name, ['@cloudflare/workers-types'], ['ES2023'], sources);
+  mkdirSync(join(dir, 'node_modules', '@cloudflare'), { recursive: true });
+  symlinkSync(
+    join(ROOT, 'node_modules', '@cloudflare', 'workers-types'),
+    join(dir, 'node_modules', '@cloudflare', 'workers-types'),
+  );
+  cpSync(join(ROOT, 'examples', 'cloudflare-access.ts'), join(dir, 'cloudflare-access.ts'));
+  return dir;
+}
+
+/** The Worker code of a docs page: its blocks fenced ```ts [worker.ts], which the README test leaves to this one. */
+const workerBlocksOf = (page: string) =>
+  [...readFileSync(join(ROOT, page), 'utf8').matchAll(/```ts \[worker\.ts\]\n([\s\S]*?)```/g)].map(
+    (match) => match[1] ?? '',
+  );
 
 /** `tsc -p` over a project: its diagnostics (none when it compiles), and every file it read. */
 function typeCheck(dir: string): { problems: string[]; files: string[] } {
@@ -133,17 +153,27 @@ describe('the built types without Node’s types', () => {
   });
 
   it('type-checks a Worker with @cloudflare/workers-types as its only types: root, console, d1, and its own D1 queries', () => {
-    const dir = project('worker', ['@cloudflare/workers-types'], ['ES2023'], WORKER);
-    mkdirSync(join(dir, 'node_modules', '@cloudflare'), { recursive: true });
-    symlinkSync(
-      join(ROOT, 'node_modules', '@cloudflare', 'workers-types'),
-      join(dir, 'node_modules', '@cloudflare', 'workers-types'),
-    );
-    const { problems, files } = typeCheck(dir);
+    const { problems, files } = typeCheck(workerProject('worker', WORKER));
     expect(problems).toEqual([]);
     expect(files.some((file) => file.includes('workers-types'))).toBe(true);
     expect(files.filter((file) => file.includes('/@types/'))).toEqual([]);
   }, 120_000);
+
+  it.each([
+    'docs/guide/deploying-workers.md',
+    'docs/zh-CN/guide/deploying-workers.md',
+    'docs/integrations/d1.md',
+    'docs/zh-CN/integrations/d1.md',
+  ])(
+    'type-checks the Worker code of %s as a Worker project, with the Access recipe',
+    (page) => {
+      const blocks = workerBlocksOf(page);
+      expect(blocks.length).toBeGreaterThan(0);
+      const { problems } = typeCheck(workerProject(page.replace(/\W/g, '_'), blocks));
+      expect(problems).toEqual([]);
+    },
+    120_000,
+  );
 
   it('type-checks a Bun project’s SQLite store without @types/better-sqlite3', () => {
     const { problems, files } = typeCheck(project('bun', [], ['ES2023', 'DOM'], BUN));
