@@ -80,17 +80,23 @@ const WORKER = `
 import { defineTool, ToolRegistry, type InvokeResult } from 'graded-tools';
 import { type ConsolePerson, createApprovalsConsole } from 'graded-tools/console';
 import { createD1Store } from 'graded-tools/d1';
+import { type Notifier, webhookNotifier } from 'graded-tools/notify';
+import { hasCapability } from 'graded-tools/store';
 
 // The binding as @cloudflare/workers-types declares it: the store takes it, and so do the app's own queries.
 interface Env {
   readonly DB: D1Database;
+  readonly HOOK_SECRET: string;
 }
 
 let approvals: ReturnType<typeof createApprovalsConsole> | undefined;
 let registry: ToolRegistry | undefined;
 
 function registryFor(env: Env): ToolRegistry {
-  registry ??= new ToolRegistry({ confirmations: createD1Store({ database: env.DB }) }).register(
+  const notify: Notifier[] = [webhookNotifier({ url: 'https://hooks.example/approvals', secret: env.HOOK_SECRET })];
+  const store = createD1Store({ database: env.DB });
+  console.log(hasCapability(store, 'links'));
+  registry ??= new ToolRegistry({ confirmations: store, notify: { to: notify } }).register(
     defineTool({
       name: 'people.count',
       description: 'Count the people.',
