@@ -158,7 +158,7 @@ describe('the built types without Node’s types', () => {
     rmSync(app, { recursive: true, force: true });
   });
 
-  it('type-checks a Worker with @cloudflare/workers-types as its only types: root, console, d1, and its own D1 queries', () => {
+  it('type-checks a Worker with @cloudflare/workers-types as its only types: root, console, d1, store, notify, and its own D1 queries', () => {
     const { problems, files } = typeCheck(workerProject('worker', WORKER));
     expect(problems).toEqual([]);
     expect(files.some((file) => file.includes('workers-types'))).toBe(true);
