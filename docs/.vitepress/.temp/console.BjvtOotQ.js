@@ -1,4 +1,0 @@
-const _imports_0 = "/assets/console.BFXw8Lui.png";
-export {
-  _imports_0 as _
-};
