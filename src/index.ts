@@ -5,7 +5,7 @@
 export type { AuditDetail, AuditDraft, AuditEntry, AuditKind } from './audit/audit-entry.js';
 export type { AuditExportRange, AuditLog, AuditVerifyOptions } from './audit/audit-log.js';
 export { AUDIT_SEQUENCE_BOUND_MS } from './audit/audit-log.js';
-export type { AuditKey, SignedAuditHead } from './audit/signed-head.js';
+export type { AuditKey, AuditKeyObject, SignedAuditHead } from './audit/signed-head.js';
 export type { AuditBreak, AuditHead, AuditVerification } from './audit/verify-chain.js';
 export { bundleDigest } from './confirm/bundles/bundle-digest.js';
 export type { BundleStatus, BundleView } from './confirm/bundles/bundle-view.js';

@@ -56,6 +56,7 @@ const en: Words = {
     'guide/console': 'The approvals console',
     'guide/notify': 'Telling approvers',
     'guide/deploying': 'Deploying',
+    'guide/deploying-workers': 'Deploying on Workers',
     'guide/runtimes': 'Runtimes',
     'integrations/': 'Overview',
     'integrations/openai': 'OpenAI',
@@ -108,6 +109,7 @@ const zh: Words = {
     'guide/console': '审批控制台',
     'guide/notify': '通知审批人',
     'guide/deploying': '部署',
+    'guide/deploying-workers': '在 Workers 上部署',
     'guide/runtimes': '运行时',
     'integrations/': '概览',
     'integrations/memory': '内存',
@@ -130,7 +132,14 @@ const sidebar = (prefix: string, words: Words, apiText: string): DefaultTheme.Si
       items: ['guide/confirming', 'guide/bundles', 'guide/durable-runs', 'guide/stores', 'guide/audit'].map(item),
     },
     { text: words.approvers, items: ['guide/console', 'guide/notify'].map(item) },
-    { text: words.more, items: ['guide/deploying', 'guide/runtimes', 'benchmarks', 'agentdojo', 'guide/development'].map(item) },
+    { text: words.more, items: [
+        'guide/deploying',
+        'guide/deploying-workers',
+        'guide/runtimes',
+        'benchmarks',
+        'agentdojo',
+        'guide/development',
+      ].map(item) },
     {
       text: words.providers,
       items: [

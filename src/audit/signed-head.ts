@@ -2,8 +2,20 @@ import crypto from 'node:crypto';
 import { writeCanonical } from '../util/canonical-json.js';
 import type { AuditHead } from './verify-chain.js';
 
+/**
+ * A `node:crypto` `KeyObject`, declared by shape so the package's types need no `@types/node` (a
+ * Worker has none): the `KeyObject` that `generateKeyPairSync` or `createPublicKey` returns fits.
+ */
+export interface AuditKeyObject {
+  readonly type: 'secret' | 'public' | 'private';
+  readonly asymmetricKeyType?: string | undefined;
+}
+
 /** A key `node:crypto` signs or verifies with: a `KeyObject`, or PEM text. */
-export type AuditKey = crypto.KeyObject | string;
+export type AuditKey = AuditKeyObject | string;
+
+/** The `KeyObject` a key of the right shape is; `node:crypto` refuses anything else with a TypeError. */
+const keyObjectOf = (key: AuditKeyObject): crypto.KeyObject => key as crypto.KeyObject;
 
 /**
  * The audit log's head signed with an Ed25519 key the app keeps: stored somewhere the database's
@@ -25,7 +37,7 @@ function signedBytes(head: AuditHead, signedAt: string): Buffer {
 
 /** Signs `head` with an Ed25519 private key; throws for a key that is not one. */
 export function signAuditHead(head: AuditHead, privateKey: AuditKey, now: number): SignedAuditHead {
-  const key = typeof privateKey === 'string' ? crypto.createPrivateKey(privateKey) : privateKey;
+  const key = typeof privateKey === 'string' ? crypto.createPrivateKey(privateKey) : keyObjectOf(privateKey);
   if (key.asymmetricKeyType !== 'ed25519') throw new TypeError('signHead needs an Ed25519 private key.');
   const signedAt = new Date(now).toISOString();
   const signature = crypto.sign(null, signedBytes(head, signedAt), key).toString('base64');
@@ -40,8 +52,8 @@ export function isAuditHeadSigned(signed: SignedAuditHead, publicKey: AuditKey):
     if (typeof signature !== 'string') return false;
     const key =
       typeof publicKey !== 'string' && publicKey.type === 'public'
-        ? publicKey
-        : crypto.createPublicKey(publicKey);
+        ? keyObjectOf(publicKey)
+        : crypto.createPublicKey(typeof publicKey === 'string' ? publicKey : keyObjectOf(publicKey));
     if (key.asymmetricKeyType !== 'ed25519') return false;
     return crypto.verify(null, signedBytes({ seq, hash }, signedAt), key, Buffer.from(signature, 'base64'));
   } catch {

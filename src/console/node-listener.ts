@@ -15,6 +15,24 @@ export interface NodeListenerOptions {
 }
 
 /**
+ * The request a `node:http` listener is called with, declared by shape: an `IncomingMessage` (and
+ * Express's `Request`) fits, and the console's types need no `@types/node` (a Worker has none).
+ */
+export interface NodeListenerRequest {
+  readonly method?: string | undefined;
+  readonly url?: string | undefined;
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
+  readonly rawHeaders: readonly string[];
+}
+
+/** The response a `node:http` listener writes, declared by shape: a `ServerResponse` fits. */
+export interface NodeListenerResponse {
+  readonly headersSent: boolean;
+  writeHead(statusCode: number): unknown;
+  end(): unknown;
+}
+
+/**
  * The console as a `node:http` request listener (also an Express handler): each `IncomingMessage`
  * becomes a Fetch `Request` (aborted when the client goes away), and the `Response` is written back,
  * streaming its body — the event stream included — and cancelling it when the client disconnects.
@@ -40,13 +58,14 @@ export interface NodeListenerOptions {
 export function toNodeListener(
   approvals: Pick<ApprovalsConsole, 'fetch'>,
   options: NodeListenerOptions = {},
-): (req: IncomingMessage, res: ServerResponse) => void {
+): (req: NodeListenerRequest, res: NodeListenerResponse) => void {
   const serve = serveNode((request) => approvals.fetch(request), {
     trustProxy: options.trustProxy === true,
     refusal: (why) => withSecurityHeaders(REFUSALS[why]()),
   });
+  // Node's http server is the only caller: what it passes is an IncomingMessage and a ServerResponse.
   return (req, res) => {
-    void serve(req, res);
+    void serve(req as IncomingMessage, res as ServerResponse);
   };
 }
 

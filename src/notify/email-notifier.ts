@@ -1,4 +1,3 @@
-import type { SendMailOptions, Transporter } from 'nodemailer';
 import { type OriginsText, originsPlainLines, originsText } from '../messages/origin-words.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { escapeHtml } from '../util/escape-html.js';
@@ -7,8 +6,22 @@ import { aboutRows, formatUtc, noticeWords, requirementLine } from './notice-tex
 import type { ApprovalNotice, Notifier } from './notifier.js';
 import { type AttemptOutcome, invalidOption, sendWithRetries } from './retry-policy.js';
 
-/** A nodemailer transport (`nodemailer.createTransport(…)`), or anything with its `sendMail`. */
-export type EmailTransport = Pick<Transporter<unknown>, 'sendMail'>;
+/** The mail `emailNotifier` hands to `sendMail`: the nodemailer message fields it sets. */
+export interface EmailMessage {
+  readonly from: string;
+  readonly to: string | string[];
+  readonly subject: string;
+  readonly text: string;
+  readonly html: string;
+}
+
+/**
+ * A nodemailer transport (`nodemailer.createTransport(…)`), or anything with its `sendMail`; declared
+ * by shape, so the entry's types need neither nodemailer's nor Node's (a Worker has neither).
+ */
+export interface EmailTransport {
+  sendMail(mail: EmailMessage): unknown;
+}
 
 /** Who gets a notice: fixed addresses, or chosen per notice (for `decided`, the asker's address). */
 export type EmailRecipients =
@@ -253,7 +266,7 @@ function originsHtml({ heading, check, caution, lines, notRecorded }: OriginsTex
 
 async function mailOnce(
   transport: EmailTransport,
-  mail: SendMailOptions,
+  mail: EmailMessage,
   signal: AbortSignal | undefined,
 ): Promise<AttemptOutcome> {
   let onAbort: (() => void) | undefined;

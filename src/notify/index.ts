@@ -2,6 +2,7 @@
 
 export type {
   ApprovalLinkAnswer,
+  EmailMessage,
   EmailNotifierOptions,
   EmailRecipients,
   EmailTransport,

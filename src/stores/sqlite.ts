@@ -8,7 +8,12 @@ import { watchDataVersion } from './sql/sqlite-watch.js';
 import { DEFAULT_TABLE, quoteTableName } from './sql/table-name.js';
 import type { FullConfirmationStore, StoreNotice } from './store.js';
 
-export type { BunSqliteDatabase, NodeSqliteDatabase, SqliteDatabase } from './sql/sqlite-driver.js';
+export type {
+  BetterSqlite3Database,
+  BunSqliteDatabase,
+  NodeSqliteDatabase,
+  SqliteDatabase,
+} from './sql/sqlite-driver.js';
 
 /**
  * Where the SQLite store keeps its data: a file it opens (with `bun:sqlite` on Bun, otherwise

@@ -1,8 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { cpSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
+import { type CryptoKey, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quietEnv } from '../../scripts/runtimes.mjs';
+import { ROOT } from '../support/ensure-built.js';
 import { EXPECTED_ORIGINS, expectScenario } from './expect-scenario.js';
 import { packedApp, removePackedApp } from './packed-app.js';
 import { binaryOrReason } from './runtime-binary.js';
@@ -47,6 +51,8 @@ describe.skipIf(wrangler === undefined)(title, () => {
         String(port),
         '--persist-to',
         join(app, '.state'),
+        // GET /__scheduled runs the Worker's `scheduled` handler, as its Cron Trigger would.
+        '--test-scheduled',
       ],
       {
         cwd: join(app, 'worker'),
@@ -77,14 +83,46 @@ describe.skipIf(wrangler === undefined)(title, () => {
     await ended;
   };
 
+  // Cloudflare Access on loopback: the team's JWKS, and tokens signed with its key.
+  let jwks: Server | undefined;
+  let team = '';
+  let accessKey: CryptoKey;
+  const AUDIENCE = 'aud-tag-of-the-approvals-app';
+  const accessToken = (audience = AUDIENCE) =>
+    new SignJWT({ email: 'li@desk.example' })
+      .setProtectedHeader({ alg: 'RS256', kid: 'access-key-1' })
+      .setIssuer(team)
+      .setAudience(audience)
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(accessKey);
+
   beforeAll(async () => {
+    const pair = await generateKeyPair('RS256', { extractable: true });
+    accessKey = pair.privateKey;
+    const keys = { keys: [{ ...(await exportJWK(pair.publicKey)), kid: 'access-key-1', alg: 'RS256' }] };
+    const server = createHttpServer((req, res) => {
+      if (req.url !== '/cdn-cgi/access/certs') return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(keys));
+    });
+    jwks = server;
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    team = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     app = packedApp('workerd');
+    // The recipe as a user copies it into their Worker, and the Access settings as `.dev.vars`.
+    cpSync(join(ROOT, 'examples', 'cloudflare-access.ts'), join(app, 'cloudflare-access.ts'));
+    writeFileSync(
+      join(app, 'worker', '.dev.vars'),
+      `ACCESS_TEAM_DOMAIN="${team}"\nACCESS_AUD="${AUDIENCE}"\n`,
+    );
     await start();
   }, 120_000);
 
   afterAll(async () => {
     await stop();
     removePackedApp(app);
+    jwks?.closeAllConnections();
+    await new Promise((resolve) => (jwks === undefined ? resolve(undefined) : jwks.close(resolve)));
   });
 
   const get = async (path: string) => {
@@ -103,6 +141,18 @@ describe.skipIf(wrangler === undefined)(title, () => {
     expect(await response.json()).toMatchObject({ person: { id: 'lead-li' } });
   });
 
+  it('signs a person in through Cloudflare Access (examples/cloudflare-access.ts, jose) inside workerd', async () => {
+    const session = (assertion?: string) =>
+      fetch(`${base}/access/api/session`, {
+        headers: assertion === undefined ? {} : { 'cf-access-jwt-assertion': assertion },
+      });
+    const signedIn = await session(await accessToken());
+    expect(signedIn.status, output.slice(-2000)).toBe(200);
+    expect(await signedIn.json()).toMatchObject({ person: { id: 'li@desk.example' } });
+    expect((await session(await accessToken('another-app'))).status).toBe(401);
+    expect((await session()).status).toBe(401);
+  });
+
   it('runs the scenario on the memory store', async () => {
     expectScenario(await get('/memory'), 'workerd');
   });
@@ -118,6 +168,19 @@ describe.skipIf(wrangler === undefined)(title, () => {
     expect(await get(`/runs/end?run=${run}`)).toEqual({ ended: true });
     expect(await get(`/runs/read?run=${run}`)).toEqual({ read: 'RUN_NOT_FOUND' });
   }, 180_000);
+
+  it('sweeps from the scheduled handler (the Cron Trigger): a held send due is delivered, an overdue confirmation expires', async () => {
+    const held = await get('/sweep/held');
+    expect(held.confirm).toBe('SCHEDULED');
+    const overdue = await get('/sweep/overdue');
+    expect(overdue.id).toEqual(expect.any(String));
+    expect(await get(`/sweep/status?id=${held.id}`)).toEqual({ status: 'scheduled' });
+    expect(await get(`/sweep/status?id=${overdue.id}`)).toEqual({ status: 'pending' });
+    const ran = await fetch(`${base}/__scheduled?cron=${encodeURIComponent('*/5 * * * *')}`);
+    expect(ran.status, `${await ran.text()}\n${output.slice(-2000)}`).toBe(200);
+    expect(await get(`/sweep/status?id=${held.id}`)).toEqual({ status: 'delivered' });
+    expect(await get(`/sweep/status?id=${overdue.id}`)).toEqual({ status: 'expired' });
+  });
 
   it('runs the scenario on D1 (graded-tools/d1, the local D1 binding)', async () => {
     const result = await get('/d1');

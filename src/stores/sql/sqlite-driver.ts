@@ -24,8 +24,21 @@ export interface BunSqliteDatabase {
   close(): void;
 }
 
+/**
+ * A `Database` of better-sqlite3, declared by shape so the store's types need no
+ * `@types/better-sqlite3` (a Bun or Deno project has none): better-sqlite3's `Database` fits.
+ */
+export interface BetterSqlite3Database {
+  prepare(sql: string): unknown;
+  pragma(source: string, options?: unknown): unknown;
+  transaction(fn: (...args: never[]) => unknown): unknown;
+  exec(sql: string): unknown;
+  close(): unknown;
+  readonly open: boolean;
+}
+
 /** A database object of any driver the SQLite store takes. */
-export type SqliteDatabase = BetterSqlite3.Database | NodeSqliteDatabase | BunSqliteDatabase;
+export type SqliteDatabase = BetterSqlite3Database | NodeSqliteDatabase | BunSqliteDatabase;
 
 /** A prepared statement; its `$1, $2, …` are bound from an array, the way its driver needs. */
 export interface SqliteStatement {
@@ -142,7 +155,7 @@ export function sqliteDriverOf(database: SqliteDatabase): SqliteDriver {
   const db = database as unknown as Record<string, unknown>;
   const has = (name: string) => typeof db?.[name] === 'function';
   if (has('pragma') && has('transaction') && has('prepare'))
-    return betterSqlite3(database as BetterSqlite3.Database);
+    return betterSqlite3(database as unknown as BetterSqlite3.Database);
   if (has('query') && has('transaction') && has('prepare') && has('exec'))
     return builtin(database as BunSqliteDatabase, 'bun:sqlite');
   if (has('prepare') && has('exec') && has('close'))
