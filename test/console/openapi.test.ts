@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -79,6 +81,19 @@ describe('the console OpenAPI document', () => {
     expect(new Set(documented)).toEqual(new Set(table));
     expect(documented).toHaveLength(table.length);
   });
+
+  it.each(['docs/guide/console-api.md', 'docs/zh-CN/guide/console-api.md'])(
+    '%s names every path of the document and every method it is asked with',
+    (page) => {
+      const text = readFileSync(join(import.meta.dirname, '..', '..', page), 'utf8');
+      const rows = text.split('\n').filter((line) => line.startsWith('| `'));
+      for (const [path, item] of Object.entries(doc.paths as Record<string, Record<string, unknown>>)) {
+        const row = rows.find((line) => line.includes(`\`${path}\``));
+        expect(row, `${page}: a row for ${path}`).toBeDefined();
+        for (const method of Object.keys(item)) expect(row).toContain(`\`${method.toUpperCase()}\``);
+      }
+    },
+  );
 
   it('describes the real answers of every operation, errors too', async () => {
     const check = async (
