@@ -119,6 +119,30 @@ describe.skipIf(wrangler === undefined)(title, () => {
     expect(await get(`/runs/read?run=${run}`)).toEqual({ read: 'RUN_NOT_FOUND' });
   }, 180_000);
 
+  // The issue's case: a wait in one request heard nothing of a confirm in another and timed out.
+  it.each([
+    ['one registry of the isolate', 'shared'],
+    ['a registry made per request', 'own'],
+  ])(
+    'a wait in one request resolves with a confirm made in another, on D1 (%s)',
+    async (_, which) => {
+      const timeoutMs = 20_000;
+      const asked = await get(`/waits/${which}/propose`);
+      expect(asked).toMatchObject({ id: expect.any(String), digest: expect.any(String) });
+      const waiting = get(`/waits/${which}/wait?id=${asked.id}&timeoutMs=${timeoutMs}`);
+      // Let the wait begin first (if it did not, its first read sees the decision: the same answer).
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await get(`/waits/${which}/confirm?id=${asked.id}&digest=${asked.digest}`)).toEqual({
+        status: 'delivered',
+      });
+      const waited = await waiting;
+      expect(waited.status, JSON.stringify(waited)).toBe('delivered');
+      // Well before its own timeout: a wait that heard nothing would answer TIMEOUT at timeoutMs.
+      expect(waited.ms as number).toBeLessThan(timeoutMs / 4);
+    },
+    60_000,
+  );
+
   it('runs the scenario on D1 (graded-tools/d1, the local D1 binding)', async () => {
     const result = await get('/d1');
     expectScenario(result, 'workerd');
