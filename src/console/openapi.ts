@@ -390,10 +390,11 @@ const paths: Readonly<Record<string, Json>> = {
 };
 
 /**
- * The console's JSON API as an OpenAPI 3.1 document, for a console mounted at `base` (`''` or
- * `'/approvals'`): every route the console answers, its request body and every answer, errors too.
+ * The console's JSON API as an OpenAPI 3.1 document, for a console reached at `server` (its `publicUrl`,
+ * else its base path: `''` or `'/approvals'`): every route it answers, each request body and every
+ * answer, errors too.
  */
-export function consoleOpenApi(base: string): Json {
+export function consoleOpenApi(server: string): Json {
   return {
     openapi: '3.1.0',
     info: {
@@ -402,7 +403,7 @@ export function consoleOpenApi(base: string): Json {
       description:
         "The JSON API the approvals console's page uses. A person is signed in by your `authenticate` (your session, usually a cookie); an approval link's token goes in the `x-approval-link` header and opens its one confirmation only. Every POST must be JSON (`Content-Type: application/json`) from the console's own origin (`Origin`). Every answer is JSON `{ ok: true, … }` or `{ ok: false, code, error }`.",
     },
-    servers: [{ url: base === '' ? '/' : base }],
+    servers: [{ url: server === '' ? '/' : server }],
     security: [{ session: [] }],
     paths,
     components: {

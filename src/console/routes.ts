@@ -49,7 +49,9 @@ export function consoleRoutes(streams: EventStreams): readonly ConsoleRoute[] {
     open('/assets/console.css', () => asset(PAGE_STYLE, CSS)),
     open('/link/:id', (settings, locale) => shellResponse(settings.base, locale, '', 'link')),
     // Public: the same for every console, and nothing of the app's in it (the docs show it too).
-    open('/api/openapi.json', (settings) => jsonResponse(200, consoleOpenApi(settings.base))),
+    open('/api/openapi.json', (settings) =>
+      jsonResponse(200, consoleOpenApi(settings.publicUrl ?? settings.base)),
+    ),
     page('/'),
     page('/confirmations/:id'),
     get('/api/session', sessionResponse),

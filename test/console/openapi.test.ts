@@ -236,6 +236,8 @@ describe('the console OpenAPI document', () => {
         await linked.call(`/api/confirmations/${h.confirmationId}`, link),
       );
       expect(opened).toMatchObject({ person: { id: 'lead-wu' }, link: { expiresAt: made.expiresAt } });
+      // With publicUrl, clients are pointed where people reach the console.
+      expect((await servedDocument(linked)).servers).toEqual([{ url: 'https://desk.example/approvals' }]);
       await expectDocumented(
         'POST',
         confirm,
