@@ -8,6 +8,7 @@ import type { EventStreams } from './events-stream.js';
 import { getResponse, listResponse, previewResponse, sessionResponse } from './json-api.js';
 import { jsonResponse, refusal } from './json-response.js';
 import { decideByLink, type LinkRequest, openByLink } from './link-requests.js';
+import { consoleOpenApi } from './openapi.js';
 import { PAGE_SCRIPT, PAGE_STYLE } from './page-assets.generated.js';
 import { shellResponse } from './shell.js';
 
@@ -47,6 +48,10 @@ export function consoleRoutes(streams: EventStreams): readonly ConsoleRoute[] {
     open('/assets/console.js', () => asset(PAGE_SCRIPT, JS)),
     open('/assets/console.css', () => asset(PAGE_STYLE, CSS)),
     open('/link/:id', (settings, locale) => shellResponse(settings.base, locale, '', 'link')),
+    // Public: the same for every console, and nothing of the app's in it (the docs show it too).
+    open('/api/openapi.json', (settings) =>
+      jsonResponse(200, consoleOpenApi(settings.publicUrl ?? settings.base)),
+    ),
     page('/'),
     page('/confirmations/:id'),
     get('/api/session', sessionResponse),

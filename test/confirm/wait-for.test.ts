@@ -248,6 +248,26 @@ describe('registry.confirmations.waitFor', () => {
     expect(all.every((r) => r.ok && r.confirmation.status === 'delivered')).toBe(true);
   });
 
+  it('hears a decision another registry made on a shared store that reports no changes, by reading it again', async () => {
+    // A store of your own without `watch` (D1 is one): the other registry's notices never reach this one.
+    const shared: ConfirmationStore = { ...createMemoryStore() };
+    const agent = desk({ confirmations: shared });
+    const person = desk({ confirmations: shared });
+    const asked = await agent.propose();
+    const timeoutMs = 20_000;
+    const started = Date.now();
+    const waiting = agent.registry.confirmations.waitFor(asked.confirmationId, { timeoutMs });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const sent = await person.registry.confirm(asked.confirmationId, {
+      approvedBy: 'lead-li',
+      digest: asked.digest,
+    });
+    expect(sent.ok).toBe(true);
+    expect(await waiting).toMatchObject({ ok: true, confirmation: { status: 'delivered', ref: 'conv-1' } });
+    // Well before its own timeout: a wait that heard nothing answers TIMEOUT at timeoutMs.
+    expect(Date.now() - started).toBeLessThan(timeoutMs / 4);
+  });
+
   it('hears a decision another instance made on the same SQLite file', async () => {
     const path = join(dir.path, 'wait.db');
     const agentStore = createSqliteStore({ path, watchIntervalMs: 20 });

@@ -66,6 +66,14 @@ export async function describeScriptRuntime({
       expect(result.origins).toEqual(EXPECTED_ORIGINS);
     });
 
+    it(`a wait on one registry hears a confirm on another over one SQLite file (${sqlite})`, async () => {
+      const result = await run('sqlite-waits', join(app, 'waits.db'));
+      expect(result).toMatchObject({ runtime: name, confirmed: { status: 'delivered' } });
+      expect(result.waited, JSON.stringify(result)).toMatchObject({ status: 'delivered' });
+      // Well before its own timeout: a wait that heard nothing answers TIMEOUT at timeoutMs.
+      expect((result.waited as { ms: number }).ms).toBeLessThan((result.timeoutMs as number) / 4);
+    });
+
     it.skipIf(postgresUrl === undefined)('runs the scenario on PostgreSQL through pg', async () => {
       const result = await run('postgres', postgresUrl);
       expectScenario(result, name);

@@ -127,7 +127,11 @@ describe.skipIf(wrangler === undefined)(title, () => {
 
   const get = async (path: string) => {
     const response = await fetch(`${base}${path}`);
-    const body = (await response.json()) as Record<string, unknown>;
+    const text = await response.text();
+    // workerd answers a request whose handler hangs with text, not JSON: say what it said.
+    if (!text.startsWith('{'))
+      throw new Error(`${path} answered ${response.status}: ${text}\n${output.slice(-2000)}`);
+    const body = JSON.parse(text) as Record<string, unknown>;
     expect(
       body.error,
       `${path} failed in workerd:\n${String(body.error)}\n${output.slice(-2000)}`,
@@ -181,6 +185,31 @@ describe.skipIf(wrangler === undefined)(title, () => {
     expect(await get(`/sweep/status?id=${held.id}`)).toEqual({ status: 'delivered' });
     expect(await get(`/sweep/status?id=${overdue.id}`)).toEqual({ status: 'expired' });
   });
+
+  // The issue's case: a wait in one request heard nothing of a confirm in another and timed out.
+  it.each([
+    ['D1, one registry of the isolate', 'shared'],
+    ['D1, a registry made per request', 'own'],
+    ['the memory store, one registry of the isolate', 'memory'],
+  ])(
+    'a wait in one request resolves with a confirm made in another (%s)',
+    async (_, which) => {
+      const timeoutMs = 20_000;
+      const asked = await get(`/waits/${which}/propose`);
+      expect(asked).toMatchObject({ id: expect.any(String), digest: expect.any(String) });
+      const waiting = get(`/waits/${which}/wait?id=${asked.id}&timeoutMs=${timeoutMs}`);
+      // Let the wait begin first (if it did not, its first read sees the decision: the same answer).
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await get(`/waits/${which}/confirm?id=${asked.id}&digest=${asked.digest}`)).toEqual({
+        status: 'delivered',
+      });
+      const waited = await waiting;
+      expect(waited.status, JSON.stringify(waited)).toBe('delivered');
+      // Well before its own timeout: a wait that heard nothing would answer TIMEOUT at timeoutMs.
+      expect(waited.ms as number).toBeLessThan(timeoutMs / 4);
+    },
+    60_000,
+  );
 
   it('runs the scenario on D1 (graded-tools/d1, the local D1 binding)', async () => {
     const result = await get('/d1');

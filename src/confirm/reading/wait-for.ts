@@ -1,4 +1,8 @@
 import type { Confirmation, ConfirmationStatus } from '../../confirmation.js';
+import { isInProcess } from '../../stores/in-process.js';
+import type { ConfirmationStore } from '../../stores/store.js';
+import { hasCapability } from '../../stores/store-capabilities.js';
+import { isPerRequestIo } from '../../util/per-request-io.js';
 import {
   type BundleView,
   bundleView,
@@ -28,12 +32,30 @@ export const DECIDED_STATUSES: ReadonlySet<ConfirmationStatus> = new Set<Confirm
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** After a failed re-read, the next try: a change may have been missed meanwhile. */
 const RETRY_READ_MS = 1_000;
+/**
+ * A wait that cannot rely on being told reads the store again from its own timer: first after 200 ms,
+ * each wait twice the last, at most 1 s apart.
+ */
+const POLL_FIRST_MS = 200;
+const POLL_MAX_MS = 1_000;
 
 /**
- * Resolves once the confirmation is decided — by this process or any other sharing the store (the
- * store's `watch`: PostgreSQL `LISTEN/NOTIFY`, SQLite's data-version check) — or the wait times out or
- * is aborted. At `expiresAt` it marks a still-pending one `expired` itself (one conditional write,
- * safe beside any sweep), so an agent never waits past the point where nobody can confirm. Holds one
+ * How a wait learns of a decision. On Cloudflare Workers only by reading the store from its own timer:
+ * a notice comes from the request that decided, and a wait settled from there never resumes its own
+ * request. Elsewhere from the registry's notices and the store's `watch`, and by reading again on a
+ * timer when the store reports no changes made elsewhere (D1, a store of your own; not the memory
+ * store, which nothing outside this process changes).
+ */
+function hearing(store: ConfirmationStore): { readonly notices: boolean; readonly poll: boolean } {
+  if (isPerRequestIo()) return { notices: false, poll: true };
+  return { notices: true, poll: !hasCapability(store, 'watch') && !isInProcess(store) };
+}
+
+/**
+ * Resolves once the confirmation is decided — by this process or any other sharing the store, in this
+ * request or another (the store's `watch`: PostgreSQL `LISTEN/NOTIFY`, SQLite's data-version check; or
+ * its own reads on a timer: `hearing`) — or the wait times out or is aborted. At `expiresAt` it marks a still-pending one `expired` itself (one conditional write,
+ * safe beside any sweep), so an agent never waits past the point where nobody can confirm. Holds at most one
  * watcher, one timer and one abort listener while it waits, and none of them once it has settled.
  */
 export async function waitForDecision(
@@ -89,6 +111,9 @@ class Waiter {
   readonly #fail: Fail;
   readonly #resolve: (result: ConfirmationResult) => void;
   readonly #deadline: number | undefined;
+  readonly #hearsNotices: boolean;
+  /** The next poll's wait (`undefined`: no poll, the wait is told). */
+  #pollMs: number | undefined;
   #settled = false;
   #reading = false;
   /** A change arrived while a read was in flight: read once more after it. */
@@ -111,13 +136,17 @@ class Waiter {
     this.#fail = fail;
     this.#resolve = resolve;
     this.#deadline = waiting.timeoutMs === undefined ? undefined : ctx.now() + waiting.timeoutMs;
+    const hears = hearing(ctx.store);
+    this.#hearsNotices = hears.notices;
+    this.#pollMs = hears.poll ? POLL_FIRST_MS : undefined;
   }
 
   start(): void {
     // Watch before the first read, so a decision landing between the two is not missed.
-    this.#unwatch = this.#ctx.watchers.add((notice) => {
-      if (notice.id === undefined || this.#source.concerns(notice.id)) this.#read();
-    });
+    if (this.#hearsNotices)
+      this.#unwatch = this.#ctx.watchers.add((notice) => {
+        if (notice.id === undefined || this.#source.concerns(notice.id)) this.#read();
+      });
     this.#waiting.signal?.addEventListener('abort', this.#onAbort, { once: true });
     this.#read();
   }
@@ -152,13 +181,17 @@ class Waiter {
     });
   }
 
-  /** One timer: the wait's deadline, the record's expiry, or a re-read after a failure, whichever is first. */
+  /**
+   * One timer: the wait's deadline, the record's expiry, a re-read after a failure, or the next poll,
+   * whichever is first.
+   */
   #arm(retryMs: number | undefined): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     const now = this.#ctx.now();
     const pending = this.#last?.status === 'pending';
     const expiresAt = pending && this.#last !== undefined ? Date.parse(this.#last.expiresAt) : undefined;
-    const candidates = [this.#deadline, expiresAt, retryMs === undefined ? undefined : now + retryMs];
+    const poll = this.#pollMs === undefined ? undefined : now + this.#pollMs;
+    const candidates = [this.#deadline, expiresAt, retryMs === undefined ? undefined : now + retryMs, poll];
     const next = Math.min(...candidates.filter((at): at is number => at !== undefined));
     if (!Number.isFinite(next)) return;
     this.#timer = setTimeout(() => this.#onTimer(), Math.min(Math.max(0, next - now), MAX_TIMER_MS));
@@ -187,6 +220,7 @@ class Waiter {
       });
       return;
     }
+    if (this.#pollMs !== undefined) this.#pollMs = Math.min(this.#pollMs * 2, POLL_MAX_MS);
     this.#read();
   }
 

@@ -4,6 +4,7 @@ import { memoryAuditChain } from '../../audit/memory-audit.js';
 import type { Confirmation, ConfirmationApproval, ConfirmationStatus, Draft } from '../../confirmation.js';
 import { setOwn } from '../../util/own-property.js';
 import type { ListPosition } from '../cursor.js';
+import { inProcess } from '../in-process.js';
 import { listStart, pageOf } from '../list-page.js';
 import type {
   ApprovalLinkRecord,
@@ -330,7 +331,7 @@ export function createMemoryStore(
     return maxRecords - slots.size + droppable;
   };
 
-  return {
+  return inProcess({
     ...limits,
     audit,
     ...memoryEscalations(pending, audit),
@@ -539,5 +540,5 @@ export function createMemoryStore(
       links.set(tokenHash, Object.freeze({ ...link, usedAt: now }));
       return true;
     },
-  };
+  });
 }
