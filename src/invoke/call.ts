@@ -11,6 +11,8 @@ import type { AskConfirmation, ConfirmationRequest } from './ask-confirmation.js
 /** What `propose` attaches for the approver, already read and checked at the registry's edge. */
 export type ProposalAbout = ConfirmationRequest['about'];
 
+const NOTHING_COUNTED: readonly CountedLimit[] = Object.freeze([]);
+
 /**
  * One call in flight, handed from step to step: the caller's context as read once, the tool, and what
  * each step found for the ones after it. One object per call, filled in place: a fast call allocates
@@ -41,7 +43,7 @@ export class Call {
   /** What the tool's rules ask of the approvers, once they have been applied. */
   requires: ApprovalRequirement | undefined = undefined;
   /** What the rules counted against limits that count on delivery: the confirmation keeps it. */
-  counted: readonly CountedLimit[] = [];
+  counted: readonly CountedLimit[] = NOTHING_COUNTED;
   /** A rule asked a person to confirm this write. */
   asksPerson = false;
 
