@@ -47,15 +47,7 @@ export class Call {
   /** A rule asked a person to confirm this write. */
   asksPerson = false;
 
-  constructor(start: {
-    readonly ctx: CallContext;
-    readonly entry: ToolEntry;
-    readonly asked: unknown;
-    readonly started: number;
-    readonly span: ToolSpan | undefined;
-    readonly proposal: { readonly about: ProposalAbout } | undefined;
-    readonly ask: AskConfirmation;
-  }) {
+  constructor(start: Pick<Call, 'ctx' | 'entry' | 'asked' | 'started' | 'span' | 'proposal' | 'ask'>) {
     this.ctx = start.ctx;
     this.entry = start.entry;
     this.asked = start.asked;
