@@ -95,10 +95,8 @@ export class ToolRegistry<AppContext = unknown> {
   readonly #invokePath: InvokePath;
   readonly #flow: ConfirmationFlow;
   readonly #approvalLinks: ApprovalLinks;
-  /** The same path, silent and dry: `check` walks it up to the rules and runs nothing. */
-  readonly #dryPath: InvokePath;
-  /** What every path is made of: a bundle's steps take it with their own `ask`. */
-  readonly #pathSettings: InvokeSettings;
+  /** The same path, silent: `check` walks its steps up to the rules and runs nothing. */
+  readonly #checkPath: InvokePath;
   /** The confirmation store, where rules' limits are counted. */
   readonly #counter: ConfirmationStore;
   /** Agent runs: what each was told, what its agent read. */
@@ -138,9 +136,8 @@ export class ToolRegistry<AppContext = unknown> {
       now: settings.now,
       runs: this.#runs,
     };
-    this.#pathSettings = path;
     this.#invokePath = new InvokePath(path);
-    this.#dryPath = new InvokePath({ ...path, onEvent: undefined, telemetry: undefined, dry: true });
+    this.#checkPath = new InvokePath({ ...path, onEvent: undefined, telemetry: undefined });
   }
 
   /**
@@ -252,10 +249,9 @@ export class ToolRegistry<AppContext = unknown> {
     }
     if (!('intent' in idempotency))
       return this.#invokePath.invoke('propose', name, input, options, about) as Promise<ProposeResult>;
-    const settings = this.#pathSettings;
     return this.#flow.proposeOnce(
       idempotency,
-      (ask) => new InvokePath({ ...settings, ask }).invoke('propose', name, input, options, about),
+      (ask) => this.#invokePath.invoke('propose', name, input, options, about, ask),
       locale,
     ) as Promise<ProposeResult>;
   }
@@ -328,17 +324,10 @@ export class ToolRegistry<AppContext = unknown> {
       const message = formatMessage('INVALID_OPTION', { detail: idempotency.problem }, locale);
       return Promise.resolve(failure('INVALID_OPTION', message));
     }
-    const settings = this.#pathSettings;
     return this.#flow.proposeBundle(
       steps,
       (tool, input, ask, counter) =>
-        new InvokePath({ ...settings, ask, counter }).invoke(
-          'propose',
-          tool,
-          input,
-          once,
-          about,
-        ) as Promise<ProposeResult>,
+        this.#invokePath.invoke('propose', tool, input, once, about, ask, counter) as Promise<ProposeResult>,
       locale,
       idempotency,
     );
@@ -479,7 +468,7 @@ export class ToolRegistry<AppContext = unknown> {
    */
   check(name: string, input?: unknown, ctx: CheckContext<AppContext> = {}): Promise<RuleCheck> {
     const locale = localeOption(ctx, this.#locale);
-    const dry = { path: this.#dryPath, table: this.#tools, counter: this.#counter, locale };
+    const dry = { path: this.#checkPath, table: this.#tools, counter: this.#counter, locale };
     return checkCall(dry, name, input, ctx);
   }
 

@@ -52,7 +52,7 @@ export interface RuleCheck {
   readonly rules: readonly RuleReport[];
 }
 
-/** What `check` walks: the registry's dry path, its tools, and where limits are counted. */
+/** What `check` walks: the registry's silent path, its tools, and where limits are counted. */
 export interface CheckSettings {
   readonly path: InvokePath;
   readonly table: ToolTable;
@@ -61,7 +61,7 @@ export interface CheckSettings {
 }
 
 /**
- * `registry.check`: the one call path walked dry up to the rules (as the caller `ctx.caller` names;
+ * `registry.check`: the one call path's steps walked up to the rules (as the caller `ctx.caller` names;
  * an autonomous caller's or a plan's send as proposed), then the rules evaluated and the limits read,
  * never counted. Never throws.
  */
@@ -99,13 +99,7 @@ export async function checkCall(
         ? 'propose'
         : caller
       : 'invoke';
-  const reached = await settings.path.invoke(
-    asked,
-    name,
-    input,
-    rawCtx,
-    asked === 'propose' ? {} : undefined,
-  );
+  const reached = await settings.path.reach(asked, name, input, rawCtx, asked === 'propose' ? {} : undefined);
   return judge({
     reached,
     table: settings.table,
