@@ -1,4 +1,3 @@
-import type { LimitCounter } from './apply-rules.js';
 import type { CountedLimit, Origins, ValueOrigins } from '../confirmation.js';
 import type { CallContext } from '../policy/call-context.js';
 import type { InvokeResult } from '../result.js';
@@ -7,6 +6,7 @@ import type { RunMemory } from '../runs/run-memory.js';
 import type { ToolSpan } from '../telemetry/telemetry.js';
 import type { ToolEntry } from '../tools/tool-table.js';
 import type { StandardOutcome } from '../validation/standard-schema.js';
+import type { LimitCounter } from './apply-rules.js';
 import type { AskConfirmation, ConfirmationRequest } from './ask-confirmation.js';
 
 /** What `propose` attaches for the approver, already read and checked at the registry's edge. */
@@ -50,7 +50,9 @@ export class Call {
   /** A rule asked a person to confirm this write. */
   asksPerson = false;
 
-  constructor(start: Pick<Call, 'ctx' | 'entry' | 'asked' | 'started' | 'span' | 'proposal' | 'ask' | 'counter'>) {
+  constructor(
+    start: Pick<Call, 'ctx' | 'entry' | 'asked' | 'started' | 'span' | 'proposal' | 'ask' | 'counter'>,
+  ) {
     this.ctx = start.ctx;
     this.entry = start.entry;
     this.asked = start.asked;

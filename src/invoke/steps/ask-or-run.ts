@@ -28,7 +28,8 @@ export function askOrRun(kit: StepKit): Step {
   };
   return (call) => {
     const { counted } = call;
-    if (call.entry.tool.info.sideEffect !== 'write') return givingBackUnasked(call, counted, guardedRun(kit, call));
+    if (call.entry.tool.info.sideEffect !== 'write')
+      return givingBackUnasked(call, counted, guardedRun(kit, call));
     if (call.proposal !== undefined || call.asksPerson)
       return givingBackUnasked(call, counted, askPerson(kit, call, call.input));
     // A write that runs now has gone out when it ran: what it counted stays counted.
