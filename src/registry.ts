@@ -317,9 +317,15 @@ export class ToolRegistry<AppContext = unknown> {
       const message = formatMessage('INVALID_OPTION', { detail: about.problem }, locale);
       return Promise.resolve(failure('INVALID_OPTION', message));
     }
-    const keyed = readIdempotencyKey(options);
-    const idempotency =
-      keyed === undefined || 'problem' in keyed ? keyed : bundleIdempotency(keyed, this.#stepsAsked(steps));
+    const keyed = readIdempotencyKey(once);
+    let idempotency: ReturnType<typeof bundleIdempotency> | typeof keyed;
+    try {
+      idempotency =
+        keyed === undefined || 'problem' in keyed ? keyed : bundleIdempotency(keyed, this.#stepsAsked(steps));
+    } catch (error) {
+      // A step that cannot be read (a throwing getter, input that is not JSON): refused, never thrown.
+      idempotency = { problem: `\`steps\` could not be read: ${describeThrown(error).slice(0, 200)}` };
+    }
     if (idempotency !== undefined && 'problem' in idempotency) {
       const message = formatMessage('INVALID_OPTION', { detail: idempotency.problem }, locale);
       return Promise.resolve(failure('INVALID_OPTION', message));

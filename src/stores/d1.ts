@@ -68,7 +68,28 @@ export function createD1Store(options: D1StoreOptions): D1ConfirmationStore {
   };
   // No timer runs across requests on Workers: each write chains the entries pending before it resolves.
   const sequence = d1Sequencer(db, auditTableOf(table), ready);
-  const dialect = d1Dialect({ db, table, tableName, ready, chainAfterRecords: sequence });
+  // Writes of one store at once share one chaining pass (and one more for those that committed while
+  // it ran), instead of each racing the others for the head and reading again.
+  let chaining: Promise<unknown> | undefined;
+  let again = false;
+  const chainPending = (): Promise<unknown> => {
+    if (chaining !== undefined) {
+      again = true;
+      return chaining;
+    }
+    chaining = (async () => {
+      try {
+        do {
+          again = false;
+          await sequence();
+        } while (again);
+      } finally {
+        chaining = undefined;
+      }
+    })();
+    return chaining;
+  };
+  const dialect = d1Dialect({ db, table, tableName, ready, chainAfterRecords: chainPending });
   async function migrate(): Promise<void> {
     const statements = [
       ...schemaStatements(dialect),

@@ -155,19 +155,22 @@ async function inProcess(wranglerBin: string): Promise<void> {
       const a = createD1Store({ database: slow, table });
       const b = createD1Store({ database, table });
       await b.migrate();
-      for (let i = 0; i < 3; i++) await b.create(pendingConfirmation());
-      const sequencing = a.audit.sequence();
-      // A has read the head and the three entries, and waits to write; B chains them meanwhile.
+      // A commits an entry and, in the same write, reads the head and chains it — and waits to write
+      // that; B commits two entries meanwhile and chains all three (D1 chains in the write itself).
+      const creating = a.create(pendingConfirmation());
       await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(await b.audit.sequence()).toBe(3);
       for (let i = 0; i < 2; i++) await b.create(pendingConfirmation());
       release();
-      // A's write fails as a whole (the head is not the one it read), it reads again, chains the two new.
-      expect(await sequencing).toBe(2);
-      expect(writes.map((w) => w.failed)).toEqual([true, false]);
+      await creating;
+      // A's write failed as a whole (the head is not the one it read); it read again and found nothing
+      // left to chain, so nothing was chained twice and the decision itself stood.
+      expect(writes.map((w) => w.failed)).toEqual([true]);
+      expect(await a.audit.sequence()).toBe(0);
+      const entries = await b.audit.read({ afterSeq: 0, limit: 10 });
+      expect(entries.map((e) => e.seq)).toEqual([1, 2, 3]);
       expect(await new ToolRegistry({ confirmations: b }).audit.verify()).toMatchObject({
         ok: true,
-        entries: 5,
+        entries: 3,
       });
     });
 
