@@ -3,11 +3,7 @@ import type { BundleDecisionResult } from './confirm/bundles/decide-bundle.js';
 import type { BundleStep, ProposeBundleResult } from './confirm/bundles/propose-bundle.js';
 import type { ConfirmationFlow } from './confirm/confirmation-flow.js';
 import { createConfirmationPath } from './confirm/confirmation-path.js';
-import {
-  bundleIdempotency,
-  proposalIdempotency,
-  readIdempotencyKey,
-} from './confirm/intents/idempotency-key.js';
+import { bundleKeyOf, proposeKeyOf } from './confirm/intents/idempotency-key.js';
 import type { ApprovalLinks } from './confirm/links/approval-links.js';
 import { readProposal } from './confirm/proposal.js';
 import { confirmableTool } from './confirm/steps/confirmable-tool.js';
@@ -230,25 +226,13 @@ export class ToolRegistry<AppContext = unknown> {
    */
   propose(name: string, input?: unknown, options: ProposeOptions<AppContext> = {}): Promise<ProposeResult> {
     const about = readProposal(options);
-    if ('problem' in about) {
-      const message = formatMessage('INVALID_OPTION', { detail: about.problem }, this.#locale);
-      return Promise.resolve(failure('INVALID_OPTION', message));
-    }
-    const keyed = readIdempotencyKey(options);
+    if ('problem' in about) return this.#invalidOption(about.problem, this.#locale);
+    const idempotency = proposeKeyOf(options, name, input, this.#internalName);
     // A proposal never runs a tool: it ends as a pending confirmation or a failure, never as data.
-    if (keyed === undefined)
+    if (idempotency === undefined)
       return this.#invokePath.invoke('propose', name, input, options, about) as Promise<ProposeResult>;
     const locale = localeOption(options, this.#locale);
-    // An unknown tool is answered as without a key; a known one's key is scoped to its internal name.
-    const tool = this.#tools.resolve(name)?.tool.info.name;
-    const idempotency =
-      'problem' in keyed || tool === undefined ? keyed : proposalIdempotency(keyed, tool, input);
-    if ('problem' in idempotency) {
-      const message = formatMessage('INVALID_OPTION', { detail: idempotency.problem }, locale);
-      return Promise.resolve(failure('INVALID_OPTION', message));
-    }
-    if (!('intent' in idempotency))
-      return this.#invokePath.invoke('propose', name, input, options, about) as Promise<ProposeResult>;
+    if ('problem' in idempotency) return this.#invalidOption(idempotency.problem, locale);
     return this.#flow.proposeOnce(
       idempotency,
       (ask) => this.#invokePath.invoke('propose', name, input, options, about, ask),
@@ -306,30 +290,14 @@ export class ToolRegistry<AppContext = unknown> {
   ): Promise<ProposeBundleResult> {
     // Read once: a getter must not give each step another asker (one card, one decision, one actor).
     const read = ownOptions(options);
-    if ('problem' in read) {
-      const message = formatMessage('INVALID_OPTION', { detail: read.problem }, this.#locale);
-      return Promise.resolve(failure('INVALID_OPTION', message));
-    }
+    if ('problem' in read) return this.#invalidOption(read.problem, this.#locale);
     const once = read.options as ProposeOptions<AppContext>;
     const locale = localeOption(once, this.#locale);
     const about = readProposal(once);
-    if ('problem' in about) {
-      const message = formatMessage('INVALID_OPTION', { detail: about.problem }, locale);
-      return Promise.resolve(failure('INVALID_OPTION', message));
-    }
-    const keyed = readIdempotencyKey(once);
-    let idempotency: ReturnType<typeof bundleIdempotency> | typeof keyed;
-    try {
-      idempotency =
-        keyed === undefined || 'problem' in keyed ? keyed : bundleIdempotency(keyed, this.#stepsAsked(steps));
-    } catch (error) {
-      // A step that cannot be read (a throwing getter, input that is not JSON): refused, never thrown.
-      idempotency = { problem: `\`steps\` could not be read: ${describeThrown(error).slice(0, 200)}` };
-    }
-    if (idempotency !== undefined && 'problem' in idempotency) {
-      const message = formatMessage('INVALID_OPTION', { detail: idempotency.problem }, locale);
-      return Promise.resolve(failure('INVALID_OPTION', message));
-    }
+    if ('problem' in about) return this.#invalidOption(about.problem, locale);
+    const idempotency = bundleKeyOf(once, steps, this.#internalName);
+    if (idempotency !== undefined && 'problem' in idempotency)
+      return this.#invalidOption(idempotency.problem, locale);
     return this.#flow.proposeBundle(
       steps,
       (tool, input, ask, counter) =>
@@ -339,17 +307,11 @@ export class ToolRegistry<AppContext = unknown> {
     );
   }
 
-  /** A bundle's steps as its `idempotencyKey`'s intent reads them: each tool by its internal name. */
-  #stepsAsked(steps: unknown): { tool: string; input: unknown }[] {
-    if (!Array.isArray(steps)) return [];
-    return steps.map((step: unknown) => {
-      const { tool, input } = (typeof step === 'object' && step !== null ? step : {}) as {
-        tool?: unknown;
-        input?: unknown;
-      };
-      const name = typeof tool === 'string' ? tool : '';
-      return { tool: this.#tools.resolve(name)?.tool.info.name ?? name, input };
-    });
+  /** A tool's internal name from a name it is asked by: how an `idempotencyKey` is scoped. */
+  readonly #internalName = (name: string): string | undefined => this.#tools.resolve(name)?.tool.info.name;
+
+  #invalidOption(detail: string, locale: Locale): Promise<ProposeResult & ProposeBundleResult> {
+    return Promise.resolve(failure('INVALID_OPTION', formatMessage('INVALID_OPTION', { detail }, locale)));
   }
 
   /**

@@ -55,6 +55,57 @@ export function bundleIdempotency(
   return idempotencyOf({ kind: 'bundle', actor: read.actor ?? null, key: read.key }, steps);
 }
 
+/** A tool's internal name from the name it was asked by; `undefined` when no tool answers to it. */
+export type InternalName = (name: string) => string | undefined;
+
+/**
+ * `propose`'s key, read once: `undefined` without one (and for a name no tool answers to, which is
+ * answered as without a key), why it cannot be used, or what the store holds it by (scoped to the
+ * tool's internal name).
+ */
+export function proposeKeyOf(
+  options: unknown,
+  name: string,
+  input: unknown,
+  internalName: InternalName,
+): ConfirmationIdempotency | KeyProblem | undefined {
+  const read = readIdempotencyKey(options);
+  if (read === undefined || 'problem' in read) return read;
+  const tool = internalName(name);
+  return tool === undefined ? undefined : proposalIdempotency(read, tool, input);
+}
+
+/**
+ * `proposeBundle`'s key, read once from the options already read: the steps as its intent reads them,
+ * each tool by its internal name. A step that cannot be read (a throwing getter) is a problem, never
+ * thrown.
+ */
+export function bundleKeyOf(
+  options: unknown,
+  steps: unknown,
+  internalName: InternalName,
+): ConfirmationIdempotency | KeyProblem | undefined {
+  const read = readIdempotencyKey(options);
+  if (read === undefined || 'problem' in read) return read;
+  try {
+    return bundleIdempotency(read, stepsAsked(steps, internalName));
+  } catch (error) {
+    return { problem: `\`steps\` could not be read: ${describeThrown(error).slice(0, 200)}` };
+  }
+}
+
+function stepsAsked(steps: unknown, internalName: InternalName): { tool: string; input: unknown }[] {
+  if (!Array.isArray(steps)) return [];
+  return steps.map((step: unknown) => {
+    const { tool, input } = (typeof step === 'object' && step !== null ? step : {}) as {
+      tool?: unknown;
+      input?: unknown;
+    };
+    const name = typeof tool === 'string' ? tool : '';
+    return { tool: internalName(name) ?? name, input };
+  });
+}
+
 function idempotencyOf(
   scope: Readonly<Record<string, string | null>>,
   steps: readonly { readonly tool: string; readonly input: unknown }[],
