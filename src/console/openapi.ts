@@ -1,3 +1,5 @@
+import { CONFIRMATION_STATUSES } from '../confirmation.js';
+
 // The console's JSON API as an OpenAPI 3.1 document: served at `GET <base>/api/openapi.json`, shown in
 // the docs, and checked by the tests against the route table and against real responses.
 
@@ -15,20 +17,8 @@ const object = (required: Readonly<Record<string, Json>>, optional: Readonly<Rec
   properties: { ...required, ...optional },
 });
 
-const STATUSES = [
-  'pending',
-  'scheduled',
-  'delivering',
-  'delivered',
-  'failed',
-  'rejected',
-  'expired',
-  'cancelled',
-  'unknown',
-] as const;
-
 const schemas: Readonly<Record<string, Json>> = {
-  Status: { type: 'string', enum: STATUSES },
+  Status: { type: 'string', enum: [...CONFIRMATION_STATUSES] },
   Person: object({ id: text }, { name: text }),
   HistoryEntry: object(
     { at: time, status: ref('Status') },
