@@ -1,4 +1,5 @@
 import { schemaStatements } from './sql/schema.js';
+import { sequencingTimer } from './sql/sequencing-timer.js';
 import { auditSchemaStatements, auditTableOf, sqlAuditChain } from './sql/sql-audit.js';
 import { createSqlStore } from './sql/sql-store.js';
 import { sqliteDialect, sqliteSequencer } from './sql/sqlite-dialect.js';
@@ -62,8 +63,8 @@ export interface SqliteConfirmationStore extends FullConfirmationStore {
    */
   watch(listener: (notice: StoreNotice) => void): () => void;
   /**
-   * Stops watching, and closes the database if the store opened it (one passed as `database` is left
-   * open).
+   * Stops watching and the audit log's timer, chains the entries still pending, and closes the
+   * database if the store opened it (one passed as `database` is left open).
    */
   close(): void;
 }
@@ -129,14 +130,14 @@ export function createSqliteStore(options: SqliteStoreSource & SqliteStoreOption
     db.exec(`PRAGMA synchronous = ${synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
   }
   const audit = auditTableOf(table);
-  // Each entry is chained in the transaction that commits it: covered with nothing called by the app.
+  // Chained off the decision path by the store's own timer: covered with nothing called by the app.
   const sequencer = sqliteSequencer(db, audit);
+  const sequencing = sequencingTimer(sequencer.sequence);
   const dialect = sqliteDialect({
     db,
     table,
     tableName,
     syncDecisions: owned && synchronous === 'decisions',
-    chainInTransaction: sequencer.inTransaction,
   });
   const auditColumns = (db.prepare(`PRAGMA table_info(${audit})`).all([]) as { name: string }[]).map(
     ({ name }) => name,
@@ -146,7 +147,7 @@ export function createSqliteStore(options: SqliteStoreSource & SqliteStoreOption
   );
   const store = createSqlStore(
     dialect,
-    sqlAuditChain(dialect, sequencer.sequence, { sequenceAfterAppend: true }),
+    sqlAuditChain(dialect, sequencer.sequence, { onRecord: sequencing.start }),
   );
   const watcher = watchDataVersion(db, watchIntervalMs);
   return {
@@ -155,6 +156,12 @@ export function createSqliteStore(options: SqliteStoreSource & SqliteStoreOption
     watch: watcher.watch,
     close() {
       watcher.close();
+      sequencing.halt();
+      // What is still pending is chained now; one that cannot be is left for `verify` to count.
+      if (db.isOpen)
+        try {
+          sequencer.drain();
+        } catch {}
       if (owned && db.isOpen) db.close();
     },
   };

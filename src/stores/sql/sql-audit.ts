@@ -133,9 +133,9 @@ export type AuditSequencer = () => Promise<number>;
 
 /** How a store gets its entries chained within `AUDIT_SEQUENCE_BOUND_MS` with nothing called by the app. */
 export interface AuditCoverage {
-  /** Called as an entry is about to commit (PostgreSQL's store starts its sequencing timer). */
+  /** Called as an entry is about to commit (a SQLite or PostgreSQL store starts its sequencing timer). */
   readonly onRecord?: () => void;
-  /** Sequence as soon as an entry committed alone (`append`) has (SQLite, D1: no timer runs for them). */
+  /** Sequence as soon as an entry committed alone (`append`) has (D1: no timer runs across requests). */
   readonly sequenceAfterAppend?: boolean;
 }
 

@@ -1,7 +1,7 @@
 import { AuditWriteError } from '../../audit/audit-chain.js';
 import { chained, headOf, sequencerOf } from './audit-sequencer.js';
 import { CHANGED, type SqlDialect, type SqlResult } from './dialect.js';
-import { type AuditRow, type AuditSequencer, UNSEQUENCED_COLUMNS } from './sql-audit.js';
+import { type AuditRow, type AuditSequencer, SEQUENCE_BATCH, UNSEQUENCED_COLUMNS } from './sql-audit.js';
 import { type ConfirmationRow, statusList } from './sql-row.js';
 import type { SqliteDriver, SqliteStatement } from './sqlite-driver.js';
 import { SQLITE_SQL } from './sqlite-sql.js';
@@ -15,15 +15,12 @@ export function sqliteDialect({
   table,
   tableName,
   syncDecisions,
-  chainInTransaction,
 }: {
   readonly db: SqliteDriver;
   readonly table: string;
   readonly tableName: string;
   /** Sync each decision's commit (the store opened the database, under `synchronous: 'decisions'`). */
   readonly syncDecisions: boolean;
-  /** Chains the audit entries pending, inside the write transaction of a change with records. */
-  readonly chainInTransaction?: () => void;
 }): SqlDialect {
   const syncFull = syncDecisions ? db.prepare('PRAGMA synchronous = FULL') : undefined;
   const syncNormal = syncDecisions ? db.prepare('PRAGMA synchronous = NORMAL') : undefined;
@@ -52,7 +49,6 @@ export function sqliteDialect({
           throw new AuditWriteError(error);
         }
       }
-      if (records.length > 0) chainInTransaction?.();
       return changed;
     },
   );
@@ -122,19 +118,16 @@ export function sqliteDialect({
   };
 }
 
-/** Entries a decision's transaction chains at most: a backlog (an upgraded file) drains a little per write. */
-const IN_TRANSACTION_BATCH = 64;
-
 /**
- * SQLite's sequencer. The database has one writer at a time, so a write transaction is the only
- * sequencer while it runs: `inTransaction` chains what is pending inside a decision's own `BEGIN
- * IMMEDIATE` (its entry is covered as it commits), and `sequence` does the same in transactions of
- * its own, batch by batch. Entries are chained in `id` order, which is commit order.
+ * SQLite's sequencer. The database has one writer at a time, so a `BEGIN IMMEDIATE` transaction is
+ * the only sequencer while it runs: `sequence` chains what is pending batch by batch, each batch a
+ * transaction of its own; `drain` does the same synchronously (a store's `close`). Entries are chained
+ * in `id` order, which is commit order.
  */
 export function sqliteSequencer(
   db: SqliteDriver,
   audit: string,
-): { readonly sequence: AuditSequencer; inTransaction(): void } {
+): { readonly sequence: AuditSequencer; drain(): void } {
   let statements: Record<'head' | 'unsequenced' | 'link', SqliteStatement> | undefined;
   const chainPending = (limit: number): number => {
     statements ??= {
@@ -154,18 +147,14 @@ export function sqliteSequencer(
     return rows.length;
   };
   let batch: ((limit: number) => number) | undefined;
+  const chainBatch = (limit: number): number => {
+    batch ??= db.immediate(chainPending);
+    return batch(limit);
+  };
   return {
-    sequence: sequencerOf(async (limit) => {
-      batch ??= db.immediate(chainPending);
-      return batch(limit);
-    }),
-    inTransaction() {
-      try {
-        chainPending(IN_TRANSACTION_BATCH);
-      } catch {
-        // An entry that cannot be chained (its stored detail no longer parses) must not stop every
-        // decision: it stays pending, `verify` counts it as not covered.
-      }
+    sequence: sequencerOf(async (limit) => chainBatch(limit)),
+    drain() {
+      while (chainBatch(SEQUENCE_BATCH) === SEQUENCE_BATCH);
     },
   };
 }
