@@ -120,3 +120,59 @@ describe('propose with an idempotencyKey: one proposal per intent', () => {
     expect(page.ok && page.confirmations).toHaveLength(1);
   });
 });
+
+/**
+ * The store as a second process sees it: its first `findKeyed` finds nothing (the winner had not
+ * stored yet), so it proposes, counts and loses the race at `create`.
+ */
+function lateStore(store: ReturnType<typeof createMemoryStore>) {
+  let lies = 1;
+  return new Proxy(store, {
+    get(target, name) {
+      if (name === 'findKeyed' && lies > 0)
+        return async () => {
+          lies -= 1;
+          return undefined;
+        };
+      const value = Reflect.get(target, name, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+describe('a proposal that loses the race for its key', () => {
+  const counting = () =>
+    sendTool('refund.issue', {
+      rules: [{ limit: { calls: 2, per: 'day', by: 'actor', count: 'delivered' } }],
+    });
+
+  it('answers the winner, and what it counted toward delivery is given back by the one who counted it', async () => {
+    const store = createMemoryStore();
+    const winner = new ToolRegistry({ confirmations: store }).register(counting().tool);
+    const loser = new ToolRegistry({ confirmations: lateStore(store) }).register(counting().tool);
+    const first = await winner.propose('refund.issue', { text: 'order 1001' }, asking);
+    const second = await loser.propose('refund.issue', { text: 'order 1001' }, asking);
+    expect(second).toEqual(first);
+    // Two a day: the winner's count and one more. Had the loser's stayed counted, this one is refused.
+    const other = await winner.propose('refund.issue', { text: 'b' }, { ...asking, idempotencyKey: 'k2' });
+    expect(other).toMatchObject({ ok: true, requiresConfirm: true });
+    const third = await winner.propose('refund.issue', { text: 'c' }, { ...asking, idempotencyKey: 'k3' });
+    expect(third).toMatchObject({ ok: false, code: 'LIMIT_REACHED' });
+  });
+
+  it('a bundle gives back what its steps counted once, not once more for its first step', async () => {
+    const store = createMemoryStore();
+    const winner = new ToolRegistry({ confirmations: store }).register(counting().tool);
+    const loser = new ToolRegistry({ confirmations: lateStore(store) }).register(counting().tool);
+    const steps = [{ tool: 'refund.issue', input: { text: 'order 1001' } }];
+    const first = await winner.proposeBundle(steps, asking);
+    expect(first).toMatchObject({ ok: true });
+    const second = await loser.proposeBundle(steps, asking);
+    expect(second).toEqual(first);
+    // The winner's one count stands: one more fits, the next does not (a second give-back would let it).
+    const other = await winner.propose('refund.issue', { text: 'b' }, { ...asking, idempotencyKey: 'k2' });
+    expect(other).toMatchObject({ ok: true, requiresConfirm: true });
+    const third = await winner.propose('refund.issue', { text: 'c' }, { ...asking, idempotencyKey: 'k3' });
+    expect(third).toMatchObject({ ok: false, code: 'LIMIT_REACHED' });
+  });
+});

@@ -116,9 +116,8 @@ export async function proposeBundle(
   } catch (error) {
     // Nothing was stored: every count the steps made goes back, whoever answers.
     await counts.giveBack();
-    // Another process stored a bundle under the same key first: it answers. (The bundle's counter
-    // gave back every count above, so the first step's are not given back twice.)
-    const lost = await lostRace(ctx, { ...(stored[0] as Confirmation), counted: [] });
+    // Another process stored a bundle under the same key first: it answers.
+    const lost = await lostRace(ctx, stored[0] as Confirmation);
     if (lost !== undefined)
       return lost.kept.idempotency?.intent === idempotency?.intent && lost.kept.bundle !== undefined
         ? bundleOf(ctx, lost.kept)

@@ -1,5 +1,4 @@
 import type { Confirmation, ConfirmationIdempotency } from '../../confirmation.js';
-import { refund } from '../../invoke/apply-rules.js';
 import type { AskConfirmation } from '../../invoke/ask-confirmation.js';
 import type { ConfirmRequired, InvokeResult } from '../../result.js';
 import type { IdempotencyStore } from '../../stores/store.js';
@@ -70,8 +69,9 @@ export function conflict(fail: Fail, kept: Confirmation) {
 }
 
 /**
- * After a `create` that refused: the confirmation that holds the key now (a racing process stored it),
- * with what this call counted given back; `undefined` when none does (the refusal was something else).
+ * After a `create` that refused: the confirmation that holds the key now (a racing process stored it);
+ * `undefined` when none does (the refusal was something else). It gives nothing back: the caller who
+ * counted gives back what it counted.
  */
 export async function lostRace(
   ctx: FlowContext,
@@ -87,7 +87,6 @@ export async function lostRace(
     return undefined;
   }
   if (kept === undefined) return undefined;
-  await refund(store, record.counted ?? []);
   return { ok: true, kept };
 }
 

@@ -5,6 +5,7 @@ import type {
   Origins,
   ValueOrigins,
 } from '../../confirmation.js';
+import { refund } from '../../invoke/apply-rules.js';
 import { nameProblem, recordableLabel } from '../../policy/labels.js';
 import type { ConfirmRequired, ErrorCode } from '../../result.js';
 import type { ApprovalRequirement } from '../../rule.js';
@@ -66,10 +67,12 @@ export async function askConfirmation(ctx: FlowContext, asked: NewConfirmation):
     try {
       await ctx.store.create(confirmation);
     } catch (error) {
-      // Another process stored the same key first: its confirmation answers, this one counted nothing.
+      // Another process stored the same key first: its confirmation answers, and what this one
+      // counted toward delivery goes back (it will never be delivered).
       const lost = await lostRace(ctx, confirmation);
       if (lost === undefined)
         return { ok: false, code: storeFailureCode(error), detail: storeFailure(error) };
+      await refund(ctx.store, confirmation.counted ?? []);
       if (lost.kept.idempotency?.intent !== confirmation.idempotency?.intent)
         return { ok: false, code: 'IDEMPOTENCY_CONFLICT', detail: lost.kept.bundle?.id ?? lost.kept.id };
       return confirmRequired(lost.kept);
