@@ -10,6 +10,7 @@ export type {
   ApprovalsSwap,
   ApproveChange,
   AuditStore,
+  BundleCreated,
   BundleStore,
   ClaimChange,
   ConfirmationPage,

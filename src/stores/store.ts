@@ -330,13 +330,28 @@ export interface HeldSendStore {
   cancel(id: string, change: StoreChange): Promise<TransitionOutcome>;
 }
 
+/**
+ * What `createBundle` answers: stored with every count spent, or refused whole (`limit-reached`:
+ * nothing stored, nothing counted) because `spend` would take its counter, standing at `used`, past
+ * its `max`.
+ */
+export type BundleCreated =
+  | { readonly ok: true }
+  | { readonly ok: false; readonly code: 'limit-reached'; readonly spend: LimitSpend; readonly used: number };
+
 /** Capability `bundles`: several confirmations proposed as one (`registry.proposeBundle`). */
 export interface BundleStore {
   /**
    * Stores new `pending` confirmations (a bundle's steps) together, each with its `created` audit
-   * entry, in one transaction: all of them, or (any id existing, the disk full) none, and rejects.
+   * entry, and spends `spends` (what the steps count against limits, as `spendLimit` would, each within
+   * its `max`) — in one transaction: all of it, or none. A spend past its `max` refuses the whole
+   * bundle (`limit-reached`); any id or idempotency key existing, or the disk full, rejects. So a
+   * bundle refused never counted, and a crash cannot leave a count without its bundle.
    */
-  createBundle(confirmations: readonly Confirmation[]): Promise<void>;
+  createBundle(
+    confirmations: readonly Confirmation[],
+    spends?: readonly LimitSpend[],
+  ): Promise<BundleCreated>;
 }
 
 /**

@@ -50,10 +50,11 @@ export type ProposeStep = (
 /**
  * A bundle, top to bottom: read the steps (an array of 1 to `MAX_BUNDLE_STEPS` `{ tool, input }`) →
  * propose each in order through the one invoke path, keeping its record instead of storing it, and
- * its limits counted through the bundle's own counter → a step repeating one before it (the same
- * resolved tool, the same input) or the first refusal ends it: nothing stored, every count its steps
- * made given back → every record stored in one transaction (`createBundle`) → each announced. The
- * steps' ids come from the bundle id (`stepId`).
+ * its limits checked and held by the bundle's own counter (written nowhere yet) → a step repeating one
+ * before it (the same resolved tool, the same input) or the first refusal ends it: nothing stored,
+ * nothing counted → every record stored and every count spent in one transaction (`createBundle`; a
+ * count another call filled meanwhile refuses the whole bundle) → each announced. The steps' ids come
+ * from the bundle id (`stepId`).
  */
 export async function proposeBundle(
   ctx: FlowContext,
@@ -78,6 +79,7 @@ export async function proposeBundle(
   const records: Confirmation[] = [];
   const said = new Set<string>();
   for (const [index, step] of steps.entries()) {
+    counts.step(index);
     let record: Confirmation | undefined;
     const keep: AskConfirmation = async (request) => {
       const prepared = prepareConfirmation(ctx, request, stepId(bundleId, index));
@@ -90,8 +92,7 @@ export async function proposeBundle(
     const key = record === undefined ? '' : `${record.tool}\u0000${canonicalOrNull(step.input)}`;
     const repeated = said.has(key);
     if (!answer.ok || record === undefined || repeated) {
-      // Nothing is stored: nothing the steps counted stays counted.
-      await counts.giveBack();
+      // Nothing is stored, and nothing was counted: the steps' counts were only held.
       if (!answer.ok) return { ...answer, step: index };
       const detail = repeated
         ? `\`steps[${index}]\` repeats a step before it (the same tool and input)`
@@ -111,18 +112,30 @@ export async function proposeBundle(
       bundle: { id: bundleId, index, size, digest },
     }),
   );
+  let created: Awaited<ReturnType<typeof store.createBundle>> | undefined;
   try {
-    await store.createBundle(stored);
+    created = await store.createBundle(stored, counts.spends());
   } catch (error) {
-    // Nothing was stored: every count the steps made goes back, whoever answers.
-    await counts.giveBack();
-    // Another process stored a bundle under the same key first: it answers.
+    // Nothing was stored, nothing counted. Another process stored a bundle under the same key first: it answers.
     const lost = await lostRace(ctx, stored[0] as Confirmation);
     if (lost !== undefined)
       return lost.kept.idempotency?.intent === idempotency?.intent && lost.kept.bundle !== undefined
         ? bundleOf(ctx, lost.kept)
         : conflict(fail, lost.kept);
     return storeFailed(fail, error);
+  }
+  // Another call filled a limit after the steps were checked: nothing stored, nothing counted.
+  if (created?.ok === false) {
+    const until = new Date(created.spend.windowEnd).toISOString();
+    const step = counts.stepOf(created.spend);
+    return {
+      ...fail('LIMIT_REACHED', {
+        detail: `a limit this bundle counts was filled by another call meanwhile (${created.used} of ${created.spend.max} used)`,
+        until,
+      }),
+      resetsAt: until,
+      ...(step === undefined ? {} : { step }),
+    };
   }
   for (const record of stored) await ctx.emit('created', record, record.actor);
   return { ok: true, bundleId, digest, confirmations: stored.map(confirmRequired) };

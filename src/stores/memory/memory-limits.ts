@@ -1,5 +1,5 @@
 import type { CountedLimit } from '../../confirmation.js';
-import type { LimitStore } from '../store.js';
+import type { LimitSpend, LimitStore } from '../store.js';
 
 /** One counter: how much was spent in its window, and when the window ends (epoch ms). */
 interface Counter {
@@ -19,6 +19,11 @@ export function memoryLimits(maxCounters: number): LimitStore & {
    * the same step as the status change that calls for it. Never throws.
    */
   moveCounts(move: 'give-back' | 'count-again', counted: readonly CountedLimit[]): void;
+  /**
+   * Spends every one of `spends` synchronously if each stays within its `max` (those on one counter
+   * added up), or none: the first that would not, and where its counter stands.
+   */
+  spendAll(spends: readonly LimitSpend[]): { readonly spend: LimitSpend; readonly used: number } | undefined;
 } {
   const counters = new Map<string, Counter>();
   // The window start is digits only, so the first `:` ends it: no two (key, window) pairs collide.
@@ -66,6 +71,23 @@ export function memoryLimits(maxCounters: number): LimitStore & {
         // Counted again past `maxCounters` rather than refused: the status change has been decided.
         else counters.set(slot, { used: amount, windowEnd });
       }
+    },
+
+    spendAll(spends) {
+      const after = new Map<string, number>();
+      for (const spend of spends) {
+        const slot = slotOf(spend.key, spend.windowStart);
+        const used = after.get(slot) ?? counters.get(slot)?.used ?? 0;
+        if (!(used + spend.amount <= spend.max)) return { spend, used };
+        after.set(slot, used + spend.amount);
+      }
+      for (const { key, windowStart, windowEnd, amount } of spends) {
+        const counter = counters.get(slotOf(key, windowStart));
+        // Past `maxCounters` rather than refused: the bundle's steps were counted within their caps.
+        if (counter !== undefined) counter.used += amount;
+        else counters.set(slotOf(key, windowStart), { used: amount, windowEnd });
+      }
+      return undefined;
     },
 
     pruneLimits(before) {

@@ -155,7 +155,7 @@ export function createMemoryStore(
 
   // One-time approval links by token hash; expired ones leave with `prune`, or when the map is full.
   const links = new Map<string, ApprovalLinkRecord>();
-  const { pruneLimits, moveCounts, ...limits } = memoryLimits(maxRecords);
+  const { pruneLimits, moveCounts, spendAll, ...limits } = memoryLimits(maxRecords);
   const audit = memoryAuditChain(maxAuditEntries);
 
   const drop = (slot: Slot) => {
@@ -342,7 +342,7 @@ export function createMemoryStore(
       add(confirmation);
     },
 
-    async createBundle(confirmations) {
+    async createBundle(confirmations, spends = []) {
       // Every check before the first insert: all of them are stored, or none.
       const ids = new Set(confirmations.map((confirmation) => confirmation.id));
       if (ids.size !== confirmations.length) throw new Error('a bundle holds one id twice');
@@ -356,7 +356,11 @@ export function createMemoryStore(
       }
       if (confirmations.length > room())
         throw new Error(`the memory store is full: ${maxRecords} confirmations are still open`);
+      // The counts and the steps in one synchronous step: a refused count stores nothing.
+      const over = spendAll(spends);
+      if (over !== undefined) return { ok: false, code: 'limit-reached', ...over };
       for (const confirmation of confirmations) add(confirmation);
+      return { ok: true };
     },
 
     async get(id) {

@@ -56,8 +56,16 @@ export function rowChanges(
   change(id: string, step: RowStep): Promise<TransitionOutcome>;
   /** The insert of a new row, with its `created` entry, in one transaction. */
   insert(insert: BoundSql, row: ConfirmationRow, by: string | undefined, decision: boolean): Promise<void>;
-  /** The insert of several new rows (one statement), with each one's `created` entry, in one transaction. */
-  insertMany(insert: BoundSql, rows: readonly ConfirmationRow[], decision: boolean): Promise<void>;
+  /**
+   * The insert of several new rows (one statement), with each one's `created` entry and `also` (a
+   * bundle's limit spends), in one transaction.
+   */
+  insertMany(
+    insert: BoundSql,
+    rows: readonly ConfirmationRow[],
+    decision: boolean,
+    also?: readonly BoundSql[],
+  ): Promise<void>;
 } {
   const { table } = dialect;
   const links = linksTableOf(table);
@@ -175,7 +183,7 @@ export function rowChanges(
       remember({ ...row, revision: 0 });
     },
 
-    async insertMany(insert, rows, decision) {
+    async insertMany(insert, rows, decision, also = []) {
       const records = rows.map((row) => {
         const confirmation = fromRow(row);
         return recordOf(
@@ -188,7 +196,7 @@ export function rowChanges(
           }),
         );
       });
-      await dialect.together(insert, records, decision);
+      await dialect.together(insert, [...also, ...records], decision);
       for (const row of rows) remember({ ...row, revision: 0 });
     },
   };

@@ -1,5 +1,5 @@
 import type { CountedLimit } from '../../confirmation.js';
-import type { LimitStore } from '../store.js';
+import type { LimitSpend, LimitStore } from '../store.js';
 import { DECISIONS } from '../transitions.js';
 import { type BoundSql, CHANGED, type SqlDialect } from './dialect.js';
 import { pruneInBatches } from './prune-batches.js';
@@ -19,6 +19,13 @@ export function sqlLimits(dialect: SqlDialect): LimitStore & {
    * row change (`together`), so they commit with the status change that calls for them, or not at all.
    */
   countStatements(move: 'give-back' | 'count-again', counted: readonly CountedLimit[]): BoundSql[];
+  /**
+   * The statements that spend `spends` as records of a change (a bundle's insert): each counter's sum
+   * within its `max` or the statement fails (`used` is NOT NULL), so the whole transaction rolls back.
+   */
+  spendStatements(spends: readonly LimitSpend[]): BoundSql[];
+  /** The first of `spends` (those on one counter added up) that does not fit now, and where it stands. */
+  firstOver(spends: readonly LimitSpend[]): Promise<{ spend: LimitSpend; used: number } | undefined>;
 } {
   const limits = limitsTableOf(dialect.table);
   const upsert =
@@ -61,7 +68,47 @@ export function sqlLimits(dialect: SqlDialect): LimitStore & {
     ` SELECT CAST($1 AS ${types.text}), CAST($2 AS ${types.time}), CAST($3 AS ${types.time}), CAST($4 AS ${types.real})` +
     ` WHERE ${CHANGED} ON CONFLICT (limit_key, window_start) DO UPDATE SET used = counter.used + excluded.used`;
 
+  // Past `max` the new sum is NULL, which the NOT NULL `used` refuses: the statement fails, not skips.
+  const spendWithin =
+    `INSERT INTO ${limits} AS counter (limit_key, window_start, window_end, used)` +
+    ` SELECT CAST($1 AS ${types.text}), CAST($2 AS ${types.time}), CAST($3 AS ${types.time}),` +
+    ` CASE WHEN CAST($4 AS ${types.real}) <= CAST($5 AS ${types.real}) THEN CAST($4 AS ${types.real}) END` +
+    ` WHERE ${CHANGED} ON CONFLICT (limit_key, window_start) DO UPDATE SET used =` +
+    ` CASE WHEN counter.used + excluded.used <= CAST($5 AS ${types.real}) THEN counter.used + excluded.used END`;
+  /** `spends` added up per counter (one statement may change a row once), under the lowest `max`. */
+  const perCounter = (spends: readonly LimitSpend[]): LimitSpend[] => {
+    const byCounter = new Map<string, LimitSpend>();
+    for (const spend of spends) {
+      const slot = JSON.stringify([spend.key, spend.windowStart]);
+      const seen = byCounter.get(slot);
+      byCounter.set(
+        slot,
+        seen === undefined
+          ? spend
+          : { ...seen, amount: seen.amount + spend.amount, max: Math.min(seen.max, spend.max) },
+      );
+    }
+    return [...byCounter.values()];
+  };
+
   return {
+    spendStatements(spends) {
+      return perCounter(spends).map(({ key, windowStart, windowEnd, amount, max }) =>
+        max === Infinity
+          ? { sql: countAgain, values: [key, dialect.time(windowStart), dialect.time(windowEnd), amount] }
+          : {
+              sql: spendWithin,
+              values: [key, dialect.time(windowStart), dialect.time(windowEnd), amount, max],
+            },
+      );
+    },
+    async firstOver(spends) {
+      for (const spend of perCounter(spends)) {
+        const used = await peek(spend.key, spend.windowStart);
+        if (!(used + spend.amount <= spend.max)) return { spend, used };
+      }
+      return undefined;
+    },
     countStatements(move, counted) {
       // One statement per counter: PostgreSQL runs the records as CTEs of one statement, and one
       // statement may change a row only once.

@@ -24,7 +24,7 @@ import {
   TRANSITIONS,
   type Transition,
 } from '../transitions.js';
-import type { SqlDialect, SqlStatement } from './dialect.js';
+import type { BoundSql, SqlDialect, SqlStatement } from './dialect.js';
 import { pruneInBatches } from './prune-batches.js';
 import { rowChanges } from './row-change.js';
 import type { sqlAuditChain } from './sql-audit.js';
@@ -109,7 +109,7 @@ export function createSqlStore(
     else remember(row);
     return row;
   };
-  const { pruneLimits, countStatements, ...limits } = sqlLimits(dialect);
+  const { pruneLimits, countStatements, spendStatements, firstOver, ...limits } = sqlLimits(dialect);
   const rows = rowChanges(dialect, {
     recordOf: audit.recordOf,
     read,
@@ -278,30 +278,38 @@ export function createSqlStore(
       );
     },
 
-    async createBundle(confirmations) {
+    async createBundle(confirmations, spends = []) {
       const created = confirmations.map((confirmation) => confirmationRow(confirmation, dialect.time));
       // One multi-row INSERT: a taken id fails the statement, so every row is stored or none is.
+      let insert: BoundSql;
       if (dialect.jsonRows !== undefined) {
         const columns = COLUMNS.map((column, i) =>
           column === 'history' && !DECISIONS.has('create') ? dialect.relaxed(`c${i}`) : `c${i}`,
         );
         const sql = `INSERT INTO ${table} (${COLUMNS.join(', ')}) SELECT ${columns.join(', ')} FROM (${dialect.jsonRows('$1', COLUMNS.length)})`;
-        const values = [JSON.stringify(created.map(rowValues))];
-        await rows.insertMany({ sql, values }, created, DECISIONS.has('create'));
-        return;
+        insert = { sql, values: [JSON.stringify(created.map(rowValues))] };
+      } else {
+        const values: unknown[] = [];
+        const tuples = created.map((row) => {
+          const first = values.length;
+          values.push(...rowValues(row));
+          return `(${COLUMNS.map((column, i) =>
+            column === 'history' && !DECISIONS.has('create')
+              ? dialect.relaxed(`$${first + i + 1}`)
+              : `$${first + i + 1}`,
+          ).join(', ')})`;
+        });
+        insert = { sql: `INSERT INTO ${table} (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`, values };
       }
-      const values: unknown[] = [];
-      const tuples = created.map((row) => {
-        const first = values.length;
-        values.push(...rowValues(row));
-        return `(${COLUMNS.map((column, i) =>
-          column === 'history' && !DECISIONS.has('create')
-            ? dialect.relaxed(`$${first + i + 1}`)
-            : `$${first + i + 1}`,
-        ).join(', ')})`;
-      });
-      const sql = `INSERT INTO ${table} (${COLUMNS.join(', ')}) VALUES ${tuples.join(', ')}`;
-      await rows.insertMany({ sql, values }, created, DECISIONS.has('create'));
+      try {
+        // The counts are records of the insert: a spend past its `max` fails the transaction whole.
+        await rows.insertMany(insert, created, DECISIONS.has('create'), spendStatements(spends));
+      } catch (error) {
+        const over = spends.length === 0 ? undefined : await firstOver(spends).catch(() => undefined);
+        if (over === undefined) throw error;
+        return { ok: false, code: 'limit-reached', ...over };
+      }
+      return { ok: true };
     },
 
     async findAlike({ tool, digest, now }) {

@@ -55,6 +55,58 @@ await describeEachStore('proposeBundle', (open) => {
     expect(whole).toMatchObject({ confirmationId: expect.any(String) });
   });
 
+  it('a refused bundle never wrote a count: a store whose refund fails (a crash between) keeps the limit at 0', async () => {
+    const store = await open();
+    const refundFails = new Proxy(store, {
+      get(target, name) {
+        if (name === 'refundLimit')
+          return async () => {
+            throw new Error('the process died before giving it back');
+          };
+        const value = Reflect.get(target, name, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const registry = limitedDesk(refundFails);
+    const refund = { tool: 'refund.issue', input: { text: 'refund cus-42', amount: 100 } };
+    const denied = { tool: 'email.send', input: { text: 'send a wire' } };
+    expect(await registry.proposeBundle([refund, denied], { actor: 'agent-7' })).toMatchObject({
+      ok: false,
+      code: 'RULE_DENIED',
+      step: 1,
+    });
+    const check = await registry.check('refund.issue', { text: 'x', amount: 500 }, { actor: 'agent-7' });
+    expect(check.limits?.[0]?.used).toBe(0);
+  });
+
+  it('a limit another call fills while the bundle is proposed refuses it whole, storing and counting nothing', async () => {
+    const store = await open();
+    const racer = limitedDesk(store);
+    const racing = new Proxy(store, {
+      get(target, name) {
+        if (name === 'createBundle')
+          return async (...args: unknown[]) => {
+            // Between the steps' check and the bundle's write, another call takes 450 of the 500.
+            await racer.propose('refund.issue', { text: 'racer', amount: 450 }, { actor: 'agent-9' });
+            return (target.createBundle as (...a: unknown[]) => Promise<unknown>)(...args);
+          };
+        const value = Reflect.get(target, name, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const registry = limitedDesk(racing);
+    const steps = [
+      { tool: 'email.send', input: { text: 'we refund you' } },
+      { tool: 'refund.issue', input: { text: 'refund cus-42', amount: 100 } },
+    ];
+    const answer = await registry.proposeBundle(steps, { actor: 'agent-7' });
+    expect(answer).toMatchObject({ ok: false, code: 'LIMIT_REACHED', step: 1 });
+    const check = await racer.check('refund.issue', { text: 'x', amount: 50 }, { actor: 'agent-7' });
+    expect(check.limits?.[0]?.used).toBe(450);
+    const page = await racer.confirmations.list({});
+    expect(page.ok && page.confirmations.map((c) => c.tool)).toEqual(['refund.issue']);
+  });
+
   it('refuses a step repeated under its wire name: steps are compared by the tool they resolve to', async () => {
     const { registry } = bundleDesk(await open());
     const input = { text: 'hello' };
