@@ -100,11 +100,12 @@ export interface Confirmation {
    */
   readonly idempotency?: ConfirmationIdempotency;
   /**
-   * When it was proposed, another pending confirmation of the same tool had the same payload digest:
-   * its id (the newest). Every surface flags it ("another pending refund with the same payload: #…"),
-   * so a double refund is not one click away. Absent on a store without the `idempotency` capability.
+   * When it was proposed, another pending confirmation of the same tool had the same payload digest —
+   * or, failing that, the same `ref` (then `ref` is set): its id (the newest). Every surface flags it
+   * ("another pending refund with the same payload: #…", "… with the same reference ORDER-7: #…"), so
+   * a double refund is not one click away. Absent on a store without the `idempotency` capability.
    */
-  readonly alike?: { readonly id: string };
+  readonly alike?: { readonly id: string; readonly ref?: string };
   readonly createdAt: string;
   /** After this, it can no longer be confirmed. */
   readonly expiresAt: string;

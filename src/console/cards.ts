@@ -114,7 +114,7 @@ export class CardMaker {
       ...(limitsText.length === 0 ? {} : { limitsText }),
       ...(confirmation.status !== 'pending' || confirmation.alike === undefined
         ? {}
-        : { alikeText: alikeText(tool?.title ?? confirmation.tool, confirmation.alike.id, this.#s.locale) }),
+        : { alikeText: alikeText(tool?.title ?? confirmation.tool, confirmation.alike, this.#s.locale) }),
     };
   }
 

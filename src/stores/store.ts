@@ -364,14 +364,16 @@ export interface IdempotencyStore {
   /** The kept confirmation holding `key` (`Confirmation.idempotency.key`), whatever its status, or `undefined`. */
   findKeyed(key: string): Promise<Confirmation | undefined>;
   /**
-   * The id of the newest `pending` confirmation of `query.tool` whose `digest` is `query.digest` and
-   * that expires after `query.now`, or `undefined`: one indexed lookup (`propose` flags a duplicate).
+   * The newest `pending` confirmation of `query.tool` that expires after `query.now` and whose
+   * `digest` is `query.digest` (`by: 'payload'`, preferred) or, failing that, whose `ref` is
+   * `query.ref` (`by: 'ref'`); `undefined` for none: one indexed lookup (`propose` flags a duplicate).
    */
   findAlike(query: {
     readonly tool: string;
     readonly digest: string;
+    readonly ref?: string | undefined;
     readonly now: number;
-  }): Promise<string | undefined>;
+  }): Promise<{ readonly id: string; readonly by: 'payload' | 'ref' } | undefined>;
 }
 
 /** Capability `watch`: changes made by other processes sharing the store are reported. */

@@ -28,6 +28,25 @@ export function idempotencyCases(name: string, open: () => Promise<StoreUnderTes
       return on.findKeyed(key);
     };
 
+    it('finds another pending one of the tool by payload digest first, else by ref; never an expired or decided one', async () => {
+      if (!hasCapability(store, 'idempotency')) return;
+      const tool = `alike.${randomBytes(6).toString('hex')}`;
+      const ref = `ORDER-${randomBytes(4).toString('hex')}`;
+      const digest = randomBytes(32).toString('hex');
+      const byRef = pendingConfirmation({ tool, ref });
+      await store.create(byRef);
+      const query = { tool, digest, ref, now: T0 + 1 };
+      expect(await store.findAlike(query)).toEqual({ id: byRef.id, by: 'ref' });
+      expect(await store.findAlike({ ...query, ref: undefined })).toBeUndefined();
+      expect(await store.findAlike({ ...query, tool: `${tool}.other` })).toBeUndefined();
+      expect(await store.findAlike({ ...query, now: T0 + 2 * HOUR })).toBeUndefined();
+      const byPayload = pendingConfirmation({ tool, digest });
+      await store.create(byPayload);
+      expect(await store.findAlike(query)).toEqual({ id: byPayload.id, by: 'payload' });
+      expect(await store.reject(byRef.id, { now: T0 + 2, by: 'li' })).toMatchObject({ ok: true });
+      expect(await store.findAlike({ ...query, digest: 'e'.repeat(64) })).toBeUndefined();
+    });
+
     it('finds the confirmation holding a key, as it was stored, and nothing for a key no one holds', async () => {
       const held = keyed();
       await store.create(held);

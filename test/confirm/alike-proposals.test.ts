@@ -89,3 +89,59 @@ describe('a proposal with the same payload as another pending one is flagged, wi
     );
   });
 });
+
+describe('a proposal with the same ref as another pending one is flagged too, saying which', () => {
+  it('names the reference in the created notice, email and Slack, in English and Chinese', async () => {
+    for (const [locale, said] of [
+      ['en', (id: string) => `another pending Refund with the same reference ORDER-7: #${id}`],
+      ['zh-CN', (id: string) => `另一条待确认的 Refund 引用相同（ORDER-7）：#${id}`],
+    ] as const) {
+      const { registry, heard } = desk(locale);
+      const first = (await registry.propose(
+        'refund.issue',
+        { text: 'order 7, 20 EUR' },
+        { actor: 'a', ref: 'ORDER-7' },
+      )) as ConfirmRequired;
+      const second = (await registry.propose(
+        'refund.issue',
+        { text: 'order 7, 25 EUR' },
+        { actor: 'a', ref: 'ORDER-7' },
+      )) as ConfirmRequired;
+      const got = await registry.confirmations.get(second.confirmationId);
+      expect(got).toMatchObject({
+        ok: true,
+        confirmation: { alike: { id: first.confirmationId, ref: 'ORDER-7' } },
+      });
+      const [, created] = await heard.next(2);
+      const text = said(first.confirmationId);
+      expect(created?.confirmation.alike).toEqual({ id: first.confirmationId, text });
+      expect(emailContent(created as ApprovalNotice, { includePayload: false }).text).toContain(text);
+      expect(JSON.stringify(slackMessage(created as ApprovalNotice, false))).toContain(text);
+    }
+  });
+
+  it('says "the same payload" when both match, and flags nothing for another ref or none', async () => {
+    const { registry } = desk();
+    const first = (await registry.propose(
+      'refund.issue',
+      { text: 'x' },
+      { actor: 'a', ref: 'R-1' },
+    )) as ConfirmRequired;
+    const both = (await registry.propose(
+      'refund.issue',
+      { text: 'x' },
+      { actor: 'a', ref: 'R-1' },
+    )) as ConfirmRequired;
+    const got = await registry.confirmations.get(both.confirmationId);
+    expect(got.ok && got.confirmation.alike).toEqual({ id: first.confirmationId });
+    for (const ref of ['R-2', undefined]) {
+      const other = (await registry.propose(
+        'refund.issue',
+        { text: `y ${ref}` },
+        { actor: 'a', ...(ref === undefined ? {} : { ref }) },
+      )) as ConfirmRequired;
+      const seen = await registry.confirmations.get(other.confirmationId);
+      expect(seen.ok && seen.confirmation.alike).toBeUndefined();
+    }
+  });
+});

@@ -43,4 +43,33 @@ describe('a card flags another pending one with the same payload', () => {
     await f.registry.reject(second.confirmationId, { rejectedBy: 'lead-li' });
     expect((await cardOf(second.confirmationId)).alikeText).toBeUndefined();
   });
+
+  it('on a refund with the same ref as a pending one, naming the reference, in English and Chinese', async () => {
+    f = consoleFixture(() => ({ store: createMemoryStore(), close: () => {} }));
+    f.registry.register({
+      name: 'refund.send',
+      title: 'Refund',
+      description: 'Refunds a customer.',
+      sideEffect: 'send',
+      inputSchema: { type: 'object', properties: { order: { type: 'string' } }, required: ['order'] },
+      prepare: (input) => input,
+      deliver: () => 'refunded',
+    });
+    const first = (await f.registry.propose(
+      'refund.send',
+      { order: '7 (20 EUR)' },
+      { actor: 'bot', ref: 'ORDER-7' },
+    )) as ConfirmRequired;
+    const second = (await f.registry.propose(
+      'refund.send',
+      { order: '7 (25 EUR)' },
+      { actor: 'bot', ref: 'ORDER-7' },
+    )) as ConfirmRequired;
+    expect((await cardOf(second.confirmationId)).alikeText).toBe(
+      `another pending Refund with the same reference ORDER-7: #${first.confirmationId}`,
+    );
+    expect((await cardOf(second.confirmationId, 'zh-CN')).alikeText).toBe(
+      `另一条待确认的 Refund 引用相同（ORDER-7）：#${first.confirmationId}`,
+    );
+  });
 });

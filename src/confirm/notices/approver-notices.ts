@@ -145,7 +145,7 @@ export class ApproverNotices {
           : {
               alike: Object.freeze({
                 id: c.alike.id,
-                text: alikeText(this.#title(c.tool), c.alike.id, locale),
+                text: alikeText(this.#title(c.tool), c.alike, locale),
               }),
             }),
       }),

@@ -92,8 +92,18 @@ async function withAlike(ctx: FlowContext, record: Confirmation): Promise<Confir
   const { store } = ctx;
   if (!hasCapability(store, 'idempotency')) return record;
   try {
-    const id = await store.findAlike({ tool: record.tool, digest: record.digest, now: ctx.now() });
-    return id === undefined || id === record.id ? record : { ...record, alike: { id } };
+    const found = await store.findAlike({
+      tool: record.tool,
+      digest: record.digest,
+      ref: record.ref,
+      now: ctx.now(),
+    });
+    if (found === undefined || found.id === record.id) return record;
+    return {
+      ...record,
+      alike:
+        found.by === 'ref' && record.ref !== undefined ? { id: found.id, ref: record.ref } : { id: found.id },
+    };
   } catch {
     return record;
   }

@@ -79,7 +79,7 @@ export function approvalMessage(input: CardInput): SlackMessage {
     blocks.push(section(`:warning: ${escapeMrkdwn(words.tooLongForSlack(link !== undefined))}`));
   // Another pending one of this tool has the same payload: a double send would be one click away.
   if (c.alike !== undefined && c.status === 'pending')
-    blocks.push(section(`:warning: ${escapedWithin(alikeText(title, c.alike.id, input.locale), 3000)}`));
+    blocks.push(section(`:warning: ${escapedWithin(alikeText(title, c.alike, input.locale), 3000)}`));
   const about = aboutText(c, words);
   if (about !== undefined) blocks.push(section(about));
   for (const origins of originsBlocks(input)) blocks.push(section(origins));

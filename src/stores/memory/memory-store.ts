@@ -137,6 +137,8 @@ export function createMemoryStore(
   const keyed = new Map<string, Slot>();
   /** The kept records by the payload digest they were stored with (`findAlike`). */
   const byDigest = new Map<string, Set<Slot>>();
+  /** … and by their `ref` (`findAlike` by reference). */
+  const byRef = new Map<string, Set<Slot>>();
   // Creation order. While that is also `createdAt` order (a clock that moves forward), `list` reads
   // from the end and stops at its limit; dropped slots are skipped, and compacted away in bulk.
   let created: Slot[] = [];
@@ -169,6 +171,10 @@ export function createMemoryStore(
     const same = byDigest.get(slot.record.digest);
     same?.delete(slot);
     if (same?.size === 0) byDigest.delete(slot.record.digest);
+    const ref = slot.record.ref;
+    const sameRef = ref === undefined ? undefined : byRef.get(ref);
+    sameRef?.delete(slot);
+    if (ref !== undefined && sameRef?.size === 0) byRef.delete(ref);
     if (created.length > 2 * slots.size + 1_024) created = created.filter((s) => s.alive);
     if (finishedHead > 1_024 && finishedHead > finished.length / 2) {
       finished = finished.slice(finishedHead).filter((s) => s.alive);
@@ -320,6 +326,7 @@ export function createMemoryStore(
     if (key !== undefined) keyed.set(key, slot);
     const same = byDigest.get(record.digest) ?? new Set<Slot>();
     byDigest.set(record.digest, same.add(slot));
+    if (record.ref !== undefined) byRef.set(record.ref, (byRef.get(record.ref) ?? new Set<Slot>()).add(slot));
     created.push(slot);
     hold(slot, record.status);
   };
@@ -368,15 +375,22 @@ export function createMemoryStore(
       return slot && out(slot.record);
     },
 
-    async findAlike({ tool, digest, now }) {
-      let newest: Slot | undefined;
-      for (const slot of byDigest.get(digest) ?? []) {
-        const { record } = slot;
-        if (record.status !== 'pending' || record.tool !== tool || record.digest !== digest) continue;
-        if (slot.expiresMs <= now || (newest !== undefined && slot.order < newest.order)) continue;
-        newest = slot;
-      }
-      return newest?.record.id;
+    async findAlike({ tool, digest, ref, now }) {
+      const newestOf = (candidates: Iterable<Slot>, same: (record: Confirmation) => boolean) => {
+        let newest: Slot | undefined;
+        for (const slot of candidates) {
+          const { record } = slot;
+          if (record.status !== 'pending' || record.tool !== tool || !same(record)) continue;
+          if (slot.expiresMs <= now || (newest !== undefined && slot.order < newest.order)) continue;
+          newest = slot;
+        }
+        return newest?.record.id;
+      };
+      const payload = newestOf(byDigest.get(digest) ?? [], (record) => record.digest === digest);
+      if (payload !== undefined) return { id: payload, by: 'payload' };
+      if (ref === undefined) return undefined;
+      const byReference = newestOf(byRef.get(ref) ?? [], (record) => record.ref === ref);
+      return byReference === undefined ? undefined : { id: byReference, by: 'ref' };
     },
 
     async findKeyed(key) {

@@ -35,7 +35,8 @@ export function schemaStatements(dialect: SqlDialect): string[] {
       deliver_at ${types.time},
       escalated ${types.integer},
       revision ${types.integer} NOT NULL DEFAULT 0,
-      idempotency_key ${types.text}${dialect.extraColumns}
+      idempotency_key ${types.text},
+      ref ${types.text}${dialect.extraColumns}
     )`;
   return [
     // Columns a later version added, for a table an earlier one made: before CREATE (which then does
@@ -48,6 +49,8 @@ export function schemaStatements(dialect: SqlDialect): string[] {
     ...dialect.addColumnIfMissing('revision', `${types.integer} NOT NULL DEFAULT 0`),
     // Step "idempotency" (#32): `propose`'s `idempotencyKey`, scoped and digested (unique index below).
     ...dialect.addColumnIfMissing('idempotency_key', types.text),
+    // Step "alike by ref" (#32): `propose`'s `ref` in a column of its own, for `findAlike` (index below).
+    ...dialect.addColumnIfMissing('ref', types.text),
     // The undo window's `scheduled` and `cancelled`, for a table whose CHECK predates them.
     ...dialect.widenStatusCheck(CONFIRMATION_STATUSES, createAs),
     createAs(table),
@@ -67,6 +70,8 @@ export function schemaStatements(dialect: SqlDialect): string[] {
     `CREATE UNIQUE INDEX IF NOT EXISTS ${indexName(tableName, 'idempotency_key')} ON ${table} (idempotency_key)`,
     // A proposal's look for another pending one with the same payload (`findAlike`): one digest's rows.
     index('digest', 'digest'),
+    // … and another pending one with the same `ref` (rows from before the column have none).
+    index('ref', 'ref'),
     // Which reminders were claimed, and by the first instance only (a primary key decides). Finding the
     // due ones walks the pending range of `status_created`: an index on (status, expires_at) would tempt
     // both planners away from it for the inbox's own list, which also filters on `expires_at`.

@@ -42,6 +42,8 @@ export interface ConfirmationRow {
   readonly escalated?: number | string | null;
   /** `Confirmation.idempotency.key` (unique among the kept rows), or null; absent on a row not read back. */
   readonly idempotency_key?: string | null;
+  /** `Confirmation.ref` (also in `about`), indexed so `findAlike` finds a pending one by it; or null. */
+  readonly ref?: string | null;
   /** How many changes the row has had: every change is conditional on the one it read. */
   readonly revision?: number | string;
   /** `list` only: the row's tie-break between equal creation times, as text. */
@@ -69,6 +71,7 @@ export const COLUMNS = [
   'approvals',
   'deliver_at',
   'idempotency_key',
+  'ref',
 ] as const;
 
 /** A row read back into a record; `toIso` turns the driver's time value into an ISO string. */
@@ -132,6 +135,7 @@ function aboutOf(
     bundle?: unknown;
     intent?: unknown;
     alike?: unknown;
+    alikeRef?: unknown;
   };
   const origins = readOrigins(about.origins);
   const originValues = readValueOrigins(about.originValues);
@@ -149,7 +153,9 @@ function aboutOf(
     ...(originValues === undefined ? {} : { originValues }),
     ...(about.originsOutsideRun === true ? { originsOutsideRun: true as const } : {}),
     ...(isBundle(about.bundle) ? { bundle: about.bundle } : {}),
-    ...(typeof about.alike === 'string' ? { alike: { id: about.alike } } : {}),
+    ...(typeof about.alike === 'string'
+      ? { alike: { id: about.alike, ...(typeof about.alikeRef === 'string' ? { ref: about.alikeRef } : {}) } }
+      : {}),
     ...(typeof key === 'string' && typeof about.intent === 'string'
       ? { idempotency: { key, intent: about.intent } }
       : {}),
@@ -194,6 +200,7 @@ function aboutText(confirmation: Confirmation): string | null {
     confirmation;
   const intent = confirmation.idempotency?.intent;
   const alike = confirmation.alike?.id;
+  const alikeRef = confirmation.alike?.ref;
   const sideEffect = confirmation.sideEffect === 'write' ? 'write' : undefined;
   if (
     note === undefined &&
@@ -223,6 +230,7 @@ function aboutText(confirmation: Confirmation): string | null {
     bundle,
     intent,
     alike,
+    alikeRef,
   });
 }
 
@@ -269,6 +277,7 @@ export function confirmationRow(confirmation: Confirmation, time: (ms: number) =
     approvals: confirmation.approvals === undefined ? null : approvalsJson(confirmation.approvals),
     deliver_at: confirmation.deliverAt === undefined ? null : time(Date.parse(confirmation.deliverAt)),
     idempotency_key: confirmation.idempotency?.key ?? null,
+    ref: confirmation.ref ?? null,
   };
 }
 

@@ -99,8 +99,9 @@ export function createSqlStore(
   const selectOne = dialect.prepare(`SELECT * FROM ${table} WHERE id = $1`, false);
   const selectKeyed = dialect.prepare(`SELECT * FROM ${table} WHERE idempotency_key = $1`, false);
   const selectAlike = dialect.prepare(
-    `SELECT id FROM ${table} WHERE digest = $1 AND tool = $2 AND status = 'pending' AND expires_at > $3` +
-      ` ORDER BY created_at DESC LIMIT 1`,
+    `SELECT id, CASE WHEN digest = $1 THEN 1 ELSE 0 END AS same_payload FROM ${table}` +
+      ` WHERE (digest = $1 OR ref = $4) AND tool = $2 AND status = 'pending' AND expires_at > $3` +
+      ' ORDER BY same_payload DESC, created_at DESC LIMIT 1',
     false,
   );
   const read = async (id: string): Promise<ConfirmationRow | undefined> => {
@@ -312,9 +313,14 @@ export function createSqlStore(
       return { ok: true };
     },
 
-    async findAlike({ tool, digest, now }) {
-      const [row] = (await selectAlike([digest, tool, dialect.time(now)])).rows;
-      return row?.id;
+    async findAlike({ tool, digest, ref, now }) {
+      const [row] = (await selectAlike([digest, tool, dialect.time(now), ref ?? null]))
+        .rows as unknown as readonly {
+        id: string;
+        same_payload: number | string;
+      }[];
+      if (row === undefined) return undefined;
+      return Number(row.same_payload) === 1 ? { id: row.id, by: 'payload' } : { id: row.id, by: 'ref' };
     },
 
     async findKeyed(key) {
