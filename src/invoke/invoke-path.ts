@@ -34,8 +34,6 @@ export class InvokePath {
   readonly #answers: CallAnswers;
   readonly #choose: (entry: ToolEntry) => ToolSteps;
   readonly #steps = new WeakMap<ToolEntry, ToolSteps>();
-  #lastEntry: ToolEntry | undefined;
-  #lastSteps: ToolSteps | undefined;
 
   constructor(settings: InvokeSettings) {
     this.#settings = settings;
@@ -125,15 +123,11 @@ export class InvokePath {
 
   /** The tool's steps, chosen at its first call and kept while it stays registered. */
   #stepsOf(entry: ToolEntry): ToolSteps {
-    // The last tool called answers without a WeakMap lookup: a model calls the same tools over and over.
-    if (entry === this.#lastEntry) return this.#lastSteps as ToolSteps;
     let steps = this.#steps.get(entry);
     if (steps === undefined) {
       steps = this.#choose(entry);
       this.#steps.set(entry, steps);
     }
-    this.#lastEntry = entry;
-    this.#lastSteps = steps;
     return steps;
   }
 }

@@ -28,23 +28,13 @@ export function runSteps(
       continue;
     }
     if (!(next instanceof Promise) || i === last) return next;
-    return resumeSteps(steps, next, current, answers, i + 1);
+    const reached = current;
+    return next.then(
+      (settled) => (settled instanceof Call ? runSteps(steps, settled, answers, i + 1) : settled),
+      (error: unknown) => thrown(answers, reached, error),
+    );
   }
   return current;
-}
-
-/** A step of `call` answered with a promise: the steps go on from `from` once it settles. Never rejects. */
-export function resumeSteps(
-  steps: readonly Step[],
-  pending: Promise<Call | InvokeResult>,
-  call: Call,
-  answers: CallAnswers,
-  from: number,
-): Promise<Call | InvokeResult> {
-  return pending.then(
-    (settled) => (settled instanceof Call ? runSteps(steps, settled, answers, from) : settled),
-    (error: unknown) => thrown(answers, call, error),
-  );
 }
 
 const thrown = (answers: CallAnswers, call: Call, error: unknown) =>
