@@ -199,7 +199,7 @@ export class ToolRegistry<AppContext = unknown> {
    * stored as a pending confirmation: the result holds the payload to show a person, its digest and
    * the id to `confirm`. Never throws; an unreadable `ctx` is `INVALID_OPTION`.
    */
-  invoke(name: string, input?: unknown, ctx: InvokeContext<AppContext> = {}): Promise<InvokeResult> {
+  invoke(name: string, input?: unknown, ctx?: InvokeContext<AppContext>): Promise<InvokeResult> {
     return this.#invokePath.invoke('invoke', name, input, ctx);
   }
 
@@ -208,11 +208,7 @@ export class ToolRegistry<AppContext = unknown> {
    * string, re-checks the grade and the gates, and runs only `read` tools, as an autonomous caller.
    * A tool the model may not call is refused exactly like a name that does not exist. Never throws.
    */
-  invokeReadOnly(
-    name: string,
-    input?: unknown,
-    ctx: InvokeContext<AppContext> = {},
-  ): Promise<ReadOnlyResult> {
+  invokeReadOnly(name: string, input?: unknown, ctx?: InvokeContext<AppContext>): Promise<ReadOnlyResult> {
     return this.#invokePath.invoke('model', name, input, ctx) as Promise<ReadOnlyResult>;
   }
 

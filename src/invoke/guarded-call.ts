@@ -11,6 +11,13 @@ const TIMED_OUT: GuardedOutcome<never> = { kind: 'timeout' };
 const ABORTED: GuardedOutcome<never> = { kind: 'aborted' };
 const deadlines = new Deadlines();
 
+// One executor for every guard's promise: it hands `resolve` out through this slot, read at once,
+// so a call allocates no executor closure.
+let capturedResolve: ((result: unknown) => void) | undefined;
+const captureResolve = (resolve: (result: unknown) => void): void => {
+  capturedResolve = resolve;
+};
+
 /** True for a promise or anything else with a `then` method. */
 export const isThenable = (value: unknown): value is PromiseLike<unknown> =>
   (typeof value === 'object' || typeof value === 'function') &&
@@ -65,9 +72,8 @@ export class GuardedCall extends Expiring {
   ): R | Promise<Awaited<R>> {
     if (!isThenable(returned)) return convert({ kind: 'ok', value: returned });
     this.#convert = convert as (outcome: GuardedOutcome<unknown>) => unknown;
-    const result = new Promise<Awaited<R>>((resolve) => {
-      this.#resolve = resolve as (result: unknown) => void;
-    });
+    const result = new Promise<Awaited<R>>(captureResolve as (resolve: (value: Awaited<R>) => void) => void);
+    this.#resolve = capturedResolve;
     if (Number.isFinite(this.#timeoutMs) && this.#timeoutMs > 0) {
       this.deadline = deadlines.now() + this.#timeoutMs;
       deadlines.watch(this);
@@ -95,6 +101,23 @@ export class GuardedCall extends Expiring {
     let returned: T | PromiseLike<T>;
     try {
       returned = fn();
+    } catch (error) {
+      return convert({ kind: 'threw', error });
+    }
+    return this.settle(returned, convert);
+  }
+
+  /** `run` for `fn.call(receiver, input, ctx)`: the same guard, without a closure around the call. */
+  apply<I, C, T, R>(
+    fn: ((this: unknown, input: I, ctx: C) => T | PromiseLike<T>) | undefined,
+    receiver: unknown,
+    input: I,
+    ctx: C,
+    convert: (outcome: GuardedOutcome<T | undefined>) => R,
+  ): R | Promise<Awaited<R>> {
+    let returned: T | PromiseLike<T> | undefined;
+    try {
+      returned = fn?.call(receiver, input, ctx);
     } catch (error) {
       return convert({ kind: 'threw', error });
     }

@@ -36,7 +36,13 @@ export interface UnreadableContext {
 }
 
 const NO_FLAGS: Readonly<Record<string, true>> = Object.freeze(Object.create(null));
-export const EMPTY_GATES: GateSnapshot = Object.freeze({ scope: undefined, flags: NO_FLAGS, granted: [] });
+const NONE_GRANTED: readonly string[] = Object.freeze([]);
+const NO_GRANTS = Object.freeze({ flags: NO_FLAGS, granted: NONE_GRANTED });
+export const EMPTY_GATES: GateSnapshot = Object.freeze({
+  scope: undefined,
+  flags: NO_FLAGS,
+  granted: NONE_GRANTED,
+});
 
 /**
  * Granted flags by the gates' rule, each read once: own enumerable keys whose value is exactly `true`,
@@ -46,12 +52,12 @@ export function readFlags(flags: unknown): {
   flags: Readonly<Record<string, true>>;
   granted: readonly string[];
 } {
-  if (typeof flags !== 'object' || flags === null) return { flags: NO_FLAGS, granted: [] };
+  if (typeof flags !== 'object' || flags === null) return NO_GRANTS;
   const granted: string[] = [];
   for (const key of Object.keys(flags)) {
     if ((flags as Record<string, unknown>)[key] === true) granted.push(key);
   }
-  if (granted.length === 0) return { flags: NO_FLAGS, granted };
+  if (granted.length === 0) return NO_GRANTS;
   granted.sort();
   const record: Record<string, true> = Object.create(null);
   for (const key of granted) record[key] = true;
@@ -93,11 +99,13 @@ export function readCallContext(
   if (raw !== undefined && raw !== null && typeof raw !== 'object') {
     return { detail: `the context must be an object (got ${typeof raw})`, locale: fallbackLocale };
   }
+  if (raw === undefined || raw === null) return emptyContext(asked, fallbackLocale);
   let locale = fallbackLocale;
   try {
-    const ctx = (raw ?? {}) as Record<string, unknown>;
+    const ctx = raw as Record<string, unknown>;
     locale = toLocale(ctx.locale, fallbackLocale);
-    const gates = readGates(ctx);
+    const scope = ctx.scope;
+    const { flags, granted } = readFlags(ctx.flags);
     const autonomous = ctx.autonomous;
     const signal = ctx.signal;
     const actor = ctx.actor;
@@ -114,9 +122,9 @@ export function readCallContext(
     const caller: CallerKind =
       asked !== 'invoke' ? asked : autonomous === undefined || autonomous === false ? 'person' : 'autonomous';
     return {
-      scope: gates.scope,
-      flags: gates.flags,
-      granted: gates.granted,
+      scope: typeof scope === 'string' ? scope : undefined,
+      flags,
+      granted,
       caller,
       signal: signal as AbortSignal | undefined,
       context: ctx.context,
@@ -128,6 +136,33 @@ export function readCallContext(
   } catch (error) {
     return { detail: `the context could not be read: ${describeThrown(error).slice(0, 200)}`, locale };
   }
+}
+
+/** The context of a call given none, one per caller and locale: frozen, so it is shared, never re-read. */
+const emptyContexts = new Map<Locale, Map<CallerKind, CallContext>>();
+
+function emptyContext(asked: 'invoke' | CallerKind, locale: Locale): CallContext {
+  const caller: CallerKind = asked === 'invoke' ? 'person' : asked;
+  let byCaller = emptyContexts.get(locale);
+  if (byCaller === undefined) {
+    byCaller = new Map();
+    emptyContexts.set(locale, byCaller);
+  }
+  let ctx = byCaller.get(caller);
+  if (ctx === undefined) {
+    ctx = Object.freeze({
+      ...EMPTY_GATES,
+      caller,
+      signal: undefined,
+      context: undefined,
+      actor: undefined,
+      locale,
+      callId: undefined,
+      run: undefined,
+    });
+    byCaller.set(caller, ctx);
+  }
+  return ctx;
 }
 
 /**

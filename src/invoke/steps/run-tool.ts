@@ -33,9 +33,9 @@ export function guardedRun(kit: StepKit, call: Call): InvokeResult | Promise<Inv
   const answer = (outcome: GuardedOutcome<unknown>) => answerRun(kit, call, outcome, timeoutMs);
   const { span, pendingVerdict } = call;
   if (pendingVerdict === undefined) {
+    if (span === undefined) return guard.apply(work, tool.receiver, call.input, runContext, answer);
     const { input } = call;
-    const runWork = () => work?.call(tool.receiver, input, runContext);
-    return guard.run(span === undefined ? runWork : () => runWithin(span, runWork), answer);
+    return guard.run(() => runWithin(span, () => work?.call(tool.receiver, input, runContext)), answer);
   }
   const checkThenRun = async () => {
     const checked = await pendingVerdict;
