@@ -35,6 +35,10 @@ export interface PasskeyWords {
     readonly remove: string;
     readonly added: (label: string) => string;
     readonly removed: string;
+    /** The browser's prompt was cancelled or timed out: nothing was added. */
+    readonly notAdded: string;
+    /** This authenticator already holds a passkey of theirs (one of `excludeCredentials`). */
+    readonly exists: string;
     readonly createdAt: string;
     readonly credentialId: string;
     readonly list: string;
@@ -52,7 +56,7 @@ const en: PasskeyWords = {
   before: 'A passkey is required: your browser will ask for yours, and it signs exactly this payload.',
   bulk: 'Needs a passkey: approve it on its card.',
   cancelled: 'The passkey was not used: nothing was approved.',
-  unsupported: 'This browser cannot use passkeys here: nothing was approved.',
+  unsupported: 'This browser cannot use passkeys on this page: nothing was done.',
   registerFirst: 'You have no passkey yet: add one on the Passkeys page first.',
   page: {
     heading: 'Passkeys',
@@ -65,6 +69,8 @@ const en: PasskeyWords = {
     remove: 'Remove',
     added: (label) => (label === '' ? 'Passkey added.' : `Passkey “${label}” added.`),
     removed: 'Passkey removed.',
+    notAdded: 'No passkey was added: the browser’s prompt was cancelled or timed out.',
+    exists: 'This device already holds one of your passkeys: nothing was added.',
     createdAt: 'Added',
     credentialId: 'Credential',
     list: 'Your passkeys',
@@ -81,7 +87,7 @@ const zhCN: PasskeyWords = {
   before: '需要通行密钥：浏览器会请你使用你的通行密钥，它只对这份内容签名。',
   bulk: '需要通行密钥：请在它的卡片上批准。',
   cancelled: '未使用通行密钥：没有批准任何内容。',
-  unsupported: '此浏览器在这里无法使用通行密钥：没有批准任何内容。',
+  unsupported: '此浏览器无法在此页面使用通行密钥：未做任何操作。',
   registerFirst: '你还没有通行密钥：请先在“通行密钥”页面添加一个。',
   page: {
     heading: '通行密钥',
@@ -93,6 +99,8 @@ const zhCN: PasskeyWords = {
     remove: '移除',
     added: (label) => (label === '' ? '已添加通行密钥。' : `已添加通行密钥“${label}”。`),
     removed: '已移除通行密钥。',
+    notAdded: '没有添加通行密钥：浏览器的提示已取消或超时。',
+    exists: '此设备上已经有你的通行密钥：没有添加新的。',
     createdAt: '添加于',
     credentialId: '凭据',
     list: '你的通行密钥',

@@ -99,7 +99,13 @@ export function mountPasskeys(root: HTMLElement, { api, t, locale }: PasskeysOpt
     const made = await createPasskey(options.options);
     if (!made.ok) {
       setBusy(false);
-      return failure({ ok: false, code: made.code, error: '' });
+      const words =
+        made.code === 'PASSKEY_EXISTS'
+          ? w.exists
+          : made.code === 'PASSKEY_UNSUPPORTED'
+            ? passkeyWords(t.lang).unsupported
+            : w.notAdded;
+      return say(words, made.code, true);
     }
     const added = await api.addPasskey(made.value, label.value);
     setBusy(false);
