@@ -41,6 +41,12 @@ export async function createPasskey(
   const credential = made.value;
   const response = credential.response as AuthenticatorAttestationResponse;
   const transports = typeof response.getTransports === 'function' ? response.getTransports() : [];
+  // What @simplewebauthn/browser adds too, where the browser offers it (the attestation holds it all).
+  const spki = typeof response.getPublicKey === 'function' ? response.getPublicKey() : null;
+  const algorithm =
+    typeof response.getPublicKeyAlgorithm === 'function' ? response.getPublicKeyAlgorithm() : undefined;
+  const authenticatorData =
+    typeof response.getAuthenticatorData === 'function' ? response.getAuthenticatorData() : undefined;
   return {
     ok: true,
     value: {
@@ -51,6 +57,9 @@ export async function createPasskey(
         clientDataJSON: toBase64url(response.clientDataJSON),
         attestationObject: toBase64url(response.attestationObject),
         transports,
+        ...(spki === null ? {} : { publicKey: toBase64url(spki) }),
+        ...(algorithm === undefined ? {} : { publicKeyAlgorithm: algorithm }),
+        ...(authenticatorData === undefined ? {} : { authenticatorData: toBase64url(authenticatorData) }),
       },
       ...(credential.authenticatorAttachment === null
         ? {}

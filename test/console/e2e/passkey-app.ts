@@ -8,7 +8,7 @@ import { defineTool, ToolRegistry } from 'graded-tools';
 import { type ConsolePerson, createApprovalsConsole, toNodeListener } from 'graded-tools/console';
 import { createPasskeys } from 'graded-tools/passkeys';
 import type { ConfirmationStore } from 'graded-tools/store';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 
 export interface PasskeyApp {
   /** `http://localhost:<port>`: the console's origin, its publicUrl and the passkeys' origin. */
@@ -107,24 +107,4 @@ export async function startPasskeyApp(store: ConfirmationStore): Promise<Passkey
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-/**
- * A virtual platform authenticator on `page` (CTAP2, internal, resident keys, user verification that
- * always succeeds): what a laptop's fingerprint reader would be. Its credentials live as long as it.
- */
-export async function addVirtualAuthenticator(page: Page): Promise<string> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
-  return authenticatorId;
 }

@@ -9,8 +9,9 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { screenshot, sqliteStores, violations } from './approver-pages.js';
 import { launchBrowser, PATIENT_POLLS } from './browser.js';
 import type { TestStore } from './harness.js';
-import { addVirtualAuthenticator, type PasskeyApp, startPasskeyApp } from './passkey-app.js';
+import { type PasskeyApp, startPasskeyApp } from './passkey-app.js';
 import { type BrowserGlobals, cardOf, openCard, outcomeOf } from './scenarios.js';
+import { addVirtualAuthenticator } from './virtual-authenticator.js';
 
 const LI: ConsolePerson = { id: 'lead-li', name: 'Li' };
 const WU: ConsolePerson = { id: 'lead-wu', name: 'Wu' };
