@@ -27,6 +27,8 @@ export type {
   LimitStore,
   LinkApprover,
   LinkStore,
+  PasskeyChallengeRecord,
+  PasskeyStore,
   PayloadEdit,
   QuorumStore,
   ReminderStore,
