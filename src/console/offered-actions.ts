@@ -1,6 +1,5 @@
 import type { Confirmation } from '../confirmation.js';
 import type { Locale } from '../messages/index.js';
-import { requiresPasskey } from '../messages/passkey-words.js';
 import type { ToolRegistry } from '../registry.js';
 import { isAllowed } from './access.js';
 import type { Offer } from './offer.js';
@@ -25,8 +24,7 @@ export type { Offer } from './offer.js';
  * flags and scope). An edit also needs `authorize` to allow `edit`, as the decision asks it. Through an
  * approval link (`throughLink`) only confirm and reject, never an edit. A held send (`scheduled`)
  * offers Undo (`cancel`) to a person who approved it, and to others only when the app's `authorize`
- * allows `cancel` (without one, the check list is asked with none). A confirmation that needs a
- * passkey offers no Confirm through a link (`whyNot: 'PASSKEY_REQUIRED'`). When Confirm is not offered,
+ * allows `cancel` (without one, the check list is asked with none). When Confirm is not offered,
  * `whyNot` says why, and `missingFlags` which of the rules' approver flags the person lacks.
  */
 export async function offeredActions(
@@ -59,14 +57,11 @@ export async function offeredActions(
     // A bundle's step is approved as the person sees it in its bundle: never through a link or edited.
     const inBundle = confirmation.bundle !== undefined;
     if (inBundle && asked.throughLink) return NOTHING;
-    // A link cannot carry a passkey: Reject only, and why there is no Confirm.
-    const linkWithoutPasskey = asked.throughLink && requiresPasskey(confirmation);
     const [confirm, reject, edit] = await Promise.all([
       can('confirm'),
       can('reject'),
       asked.throughLink || inBundle ? false : isAllowed(authorize, person, 'edit', confirmation),
     ]);
-    if (linkWithoutPasskey) return { ...NOTHING, reject: reject.ok, whyNot: 'PASSKEY_REQUIRED' };
     return {
       ...NOTHING,
       confirm: confirm.ok,

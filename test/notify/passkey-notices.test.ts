@@ -64,13 +64,13 @@ describe('notices of a send that needs a passkey', () => {
       to: ['li@desk.example', 'wu@desk.example'],
       approvalLink,
     });
-    expect(await channel.send(withPasskey())).toEqual({ ok: true });
+    expect(await channel.send(withPasskey(), {})).toEqual({ ok: true });
     expect(approvalLink).not.toHaveBeenCalled();
     expect(sent).toHaveLength(1);
     expect(sent[0]?.text).not.toContain('#personal');
     expect(sent[0]?.text).toContain('Open in the console: https://desk.example/approvals/c_4f1a');
     // The same mail without the passkey: a link each, as before.
-    expect(await channel.send(notice())).toEqual({ ok: true });
+    expect(await channel.send(notice(), {})).toEqual({ ok: true });
     expect(approvalLink).toHaveBeenCalledTimes(2);
   });
 });
@@ -86,8 +86,8 @@ describe('a webhook of a send that needs a passkey', () => {
         return new Response(null, { status: 204 });
       },
     });
-    expect(await channel.send(withPasskey({}, { locale: 'zh-CN' }))).toEqual({ ok: true });
-    expect(await channel.send(notice())).toEqual({ ok: true });
+    expect(await channel.send(withPasskey({}, { locale: 'zh-CN' }), {})).toEqual({ ok: true });
+    expect(await channel.send(notice(), {})).toEqual({ ok: true });
     const [signed, plain] = bodies.map((body) => JSON.parse(body));
     expect(signed.data.confirmation.requires).toEqual(PASSKEY);
     expect(signed.passkeyText).toBe('请在控制台批准：需要通行密钥。');
