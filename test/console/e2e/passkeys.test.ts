@@ -97,7 +97,7 @@ describe('passkey approvals in Chromium, with a virtual authenticator', () => {
     await expect.poll(() => page.locator('li.passkey').count()).toBe(1);
   };
 
-  it('registers a passkey, lists it as the person’s own, and removes it (audit entries carry the key)', async () => {
+  it('registers a passkey, lists it as the person’s own, and removes it', async () => {
     const li = await signedIn(LI, {}, '/passkeys');
     await li.getByText('You have no passkey yet.').waitFor();
     await register(li, 'work laptop');
