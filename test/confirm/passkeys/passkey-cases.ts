@@ -1,4 +1,4 @@
-import type { ConfirmationStore } from 'graded-tools';
+import type { ConfirmationStore } from 'graded-tools/store';
 import { expect, it } from 'vitest';
 import { SoftwareAuthenticator } from '../../fixtures/software-authenticator.js';
 import { PLACE, passkeyDesk } from './passkey-desk.js';

@@ -1,5 +1,6 @@
-import { type ConfirmationStore, type ConfirmRequired, ToolRegistry } from 'graded-tools';
+import { type ConfirmRequired, ToolRegistry } from 'graded-tools';
 import { createPasskeys } from 'graded-tools/passkeys';
+import type { ConfirmationStore } from 'graded-tools/store';
 import { expect } from 'vitest';
 import { SoftwareAuthenticator } from '../../fixtures/software-authenticator.js';
 import { manualClock } from '../setup.js';
