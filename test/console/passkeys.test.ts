@@ -1,6 +1,7 @@
 import type { ConfirmRequired, RegistryOptions } from 'graded-tools';
 import { createPasskeys } from 'graded-tools/passkeys';
 import { afterEach, describe, expect, it } from 'vitest';
+import { SoftwareAuthenticator } from '../fixtures/software-authenticator.js';
 import { type ConsoleFixture, consoleFixture, ORIGIN, STORES } from './setup.js';
 
 // The console's passkey routes: always the signed-in person's passkeys and challenges, never a name
@@ -121,5 +122,57 @@ describe('the console’s passkey routes', () => {
       approver: { id: 'lead-wu', flags: { outbound: true } },
     });
     expect(made).toMatchObject({ ok: false, code: 'PASSKEY_REQUIRED' });
+  });
+
+  it('through the routes: register as the signed-in person, sign the challenge, confirm; an assertion for one confirmation is refused on another', async () => {
+    const f = fixture();
+    const li = new SoftwareAuthenticator({ rpID: 'console.test', origin: ORIGIN });
+    const options = await f.json('/api/passkeys/options', { body: {} });
+    const added = await f.json('/api/passkeys', {
+      body: { response: li.register(options.body.options), label: 'laptop', approver: 'lead-wu' },
+    });
+    expect(added).toMatchObject({ status: 200, body: { ok: true, credential: { label: 'laptop' } } });
+    expect(added.body.credential.publicKey).toBeUndefined();
+    const listed = await f.registry.passkeys.list({ approver: 'lead-li' });
+    expect(listed.ok && listed.credentials.map((c) => c.id)).toEqual([li.credentialId]);
+
+    const one = await askPayout(f);
+    const two = await askPayout(f);
+    const challenge = await f.json(`/api/confirmations/${one.confirmationId}/passkey-challenge`, {
+      body: { digest: one.digest },
+    });
+    expect(challenge.status).toBe(200);
+    expect(challenge.body.options.allowCredentials.map((c: { id: string }) => c.id)).toEqual([
+      li.credentialId,
+    ]);
+    const assertion = li.sign(challenge.body.options);
+    // The same assertion offered for the other payout: refused, nothing sent.
+    const elsewhere = await f.json(`/api/confirmations/${two.confirmationId}/confirm`, {
+      body: { digest: two.digest, passkey: assertion },
+    });
+    expect(elsewhere).toMatchObject({ status: 403, body: { ok: false, code: 'PASSKEY_INVALID' } });
+    // Wu cannot use Li's assertion: the console confirms as the signed-in person.
+    const asWu = await f.json(`/api/confirmations/${one.confirmationId}/confirm`, {
+      body: { digest: one.digest, passkey: li.sign(challenge.body.options) },
+      person: 'lead-wu',
+    });
+    expect(asWu.body.ok).toBe(false);
+    const fresh = await f.json(`/api/confirmations/${one.confirmationId}/passkey-challenge`, {
+      body: { digest: one.digest },
+    });
+    const done = await f.json(`/api/confirmations/${one.confirmationId}/confirm`, {
+      body: { digest: one.digest, passkey: li.sign(fresh.body.options) },
+    });
+    expect(done).toMatchObject({ status: 200, body: { ok: true, status: 'delivered' } });
+
+    // Removed through the route: gone from the list, and another person's id is not found.
+    expect(
+      await f.json(`/api/passkeys/${li.credentialId}`, { ...deleteInit, person: 'lead-wu' }),
+    ).toMatchObject({ status: 404 });
+    expect(await f.json(`/api/passkeys/${li.credentialId}`, deleteInit)).toMatchObject({
+      status: 200,
+      body: { ok: true },
+    });
+    expect((await f.json('/api/passkeys')).body.credentials).toEqual([]);
   });
 });
