@@ -23,6 +23,7 @@ export default defineConfig({
     opentelemetry: 'src/telemetry/opentelemetry.ts',
     dbos: 'src/integrations/dbos/index.ts',
     cedar: 'src/integrations/cedar/index.ts',
+    passkeys: 'src/integrations/passkeys/index.ts',
     slack: 'src/integrations/slack/index.ts',
     // What package.json `imports` maps `#ajv-engine` to: Ajv's loader, or under workerd/worker a refusal.
     'ajv-engine': 'src/validation/ajv-engine.ts',

@@ -1,3 +1,4 @@
+import type { AuditKind } from './audit/audit-entry.js';
 import type { Origin } from './confirmation.js';
 import type { ErrorCode } from './result.js';
 import type { CallerKind } from './tool.js';
@@ -123,7 +124,7 @@ export interface RuleEvent {
 export interface AuditEvent {
   readonly type: 'audit';
   readonly action: 'append-failed';
-  readonly kind: 'confirmation' | 'rule';
+  readonly kind: AuditKind;
   readonly confirmationId?: string;
   readonly tool: string;
   readonly entry: string;

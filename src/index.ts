@@ -6,6 +6,11 @@ export type { AuditDetail, AuditDraft, AuditEntry, AuditKind } from './audit/aud
 export type { AuditExportRange, AuditLog, AuditVerifyOptions } from './audit/audit-log.js';
 export { AUDIT_SEQUENCE_BOUND_MS } from './audit/audit-log.js';
 export type { AuditKey, AuditKeyObject, SignedAuditHead } from './audit/signed-head.js';
+export type {
+  ApprovalProblem,
+  ApprovalProblemReason,
+  ApprovalsVerification,
+} from './audit/verify-approvals.js';
 export type { AuditBreak, AuditHead, AuditVerification } from './audit/verify-chain.js';
 export { bundleDigest } from './confirm/bundles/bundle-digest.js';
 export type { BundleStatus, BundleView } from './confirm/bundles/bundle-view.js';
@@ -28,6 +33,28 @@ export type {
   OpenedLink,
   OpenLinkResult,
 } from './confirm/links/approval-links.js';
+export type {
+  PasskeyAssertion,
+  PasskeyChallengeRequest,
+  PasskeyChallengeResult,
+  PasskeyCreationOptionsJSON,
+  PasskeyCredentialInfo,
+  PasskeyFailure,
+  PasskeyFailureCode,
+  PasskeyListResult,
+  PasskeyProof,
+  PasskeyRegisterRequest,
+  PasskeyRegisterResult,
+  PasskeyRegistrationOptionsRequest,
+  PasskeyRegistrationOptionsResult,
+  PasskeyRegistrationResponse,
+  PasskeyRemoveRequest,
+  PasskeyRemoveResult,
+  PasskeyRequestOptionsJSON,
+  PasskeyTransport,
+} from './confirm/passkeys/passkey-types.js';
+export type { PasskeyCheck, PasskeyVerifier } from './confirm/passkeys/passkey-verifier.js';
+export type { RegistryPasskeys } from './confirm/passkeys/registry-passkeys.js';
 export { describeDecision } from './confirm/reading/describe-decision.js';
 export { describeEffect } from './confirm/reading/effect-text.js';
 export type {

@@ -1,4 +1,5 @@
 import { type NotifySettings, readNotifyOptions } from './confirm/notices/notify-options.js';
+import type { PasskeyVerifier } from './confirm/passkeys/passkey-verifier.js';
 import type { ConfirmationLink } from './confirmation.js';
 import { ToolDefinitionError } from './errors/tool-definition-error.js';
 import type { EventListener } from './events.js';
@@ -106,6 +107,11 @@ export interface RegistryOptions {
   readonly telemetry?: Telemetry;
   /** How agent runs (`beginRun`) are kept: how many at once, for how long, how much each remembers. */
   readonly runs?: RunsOptions;
+  /**
+   * Passkey approvals: `createPasskeys({ rpID, rpName, origin })` from `graded-tools/passkeys`. A
+   * confirmation that `requires.passkey` is approved only with the approver's signed assertion.
+   */
+  readonly passkeys?: PasskeyVerifier;
 }
 
 const DEFAULT_CONFIRMATION_TTL_MS = 60 * 60 * 1000;
@@ -137,6 +143,7 @@ export interface RegistrySettings {
   readonly notify: NotifySettings;
   readonly telemetry: Telemetry | undefined;
   readonly runs: RunsSettings;
+  readonly passkeys: PasskeyVerifier | undefined;
 }
 
 function optionError(message: string): ToolDefinitionError {
@@ -186,6 +193,12 @@ export function readRegistryOptions(options: RegistryOptions): RegistrySettings 
     throw optionError(
       '`telemetry` must be what `openTelemetry()` from `graded-tools/opentelemetry` returns.',
     );
+  const passkeys = o.passkeys as PasskeyVerifier | undefined;
+  if (
+    passkeys !== undefined &&
+    (typeof passkeys?.verifyAssertion !== 'function' || typeof passkeys.rpID !== 'string')
+  )
+    throw optionError('`passkeys` must be what `createPasskeys()` from `graded-tools/passkeys` returns.');
   return {
     notify,
     onEvent: o.onEvent as EventListener | undefined,
@@ -201,6 +214,7 @@ export function readRegistryOptions(options: RegistryOptions): RegistrySettings 
     now: (o.now as (() => number) | undefined) ?? Date.now,
     telemetry,
     runs,
+    passkeys,
   };
 }
 

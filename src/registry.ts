@@ -1,10 +1,11 @@
-import { type AuditLog, auditLogOf } from './audit/audit-log.js';
+import { AuditLog, auditLogOf } from './audit/audit-log.js';
 import type { BundleDecisionResult } from './confirm/bundles/decide-bundle.js';
 import type { BundleStep, ProposeBundleResult } from './confirm/bundles/propose-bundle.js';
 import type { ConfirmationFlow } from './confirm/confirmation-flow.js';
 import { createConfirmationPath } from './confirm/confirmation-path.js';
 import { bundleKeyOf, proposeKeyOf } from './confirm/intents/idempotency-key.js';
 import type { ApprovalLinks } from './confirm/links/approval-links.js';
+import type { RegistryPasskeys } from './confirm/passkeys/registry-passkeys.js';
 import { readProposal } from './confirm/proposal.js';
 import { confirmableTool } from './confirm/steps/confirmable-tool.js';
 import type {
@@ -98,6 +99,9 @@ export class ToolRegistry<AppContext = unknown> {
   /** Agent runs: what each was told, what its agent read. */
   readonly #runs: Runs;
   readonly #onEvent: EventListener | undefined;
+  readonly #passkeys: RegistryPasskeys;
+  /** With `passkeys`: this registry's own view of the store's log, which can check passkey approvals. */
+  readonly #audit: AuditLog | undefined;
 
   constructor(options: RegistryOptions = {}) {
     const settings = readRegistryOptions(options);
@@ -112,6 +116,11 @@ export class ToolRegistry<AppContext = unknown> {
       registered: () => this.#tools.tools(),
     });
     this.#flow = confirmations.flow;
+    this.#passkeys = confirmations.passkeys;
+    this.#audit =
+      settings.passkeys === undefined
+        ? undefined
+        : new AuditLog(confirmations.store.audit, { now: settings.now, passkeys: settings.passkeys });
     this.#approvalLinks = confirmations.links;
     const { store } = confirmations;
     assertStoreServesNotify(settings.notify, store);
@@ -635,9 +644,26 @@ export class ToolRegistry<AppContext = unknown> {
     return this.#approvalLinks;
   }
 
+  /**
+   * Approvers' passkeys, for approvals a person signs (a rule's or tool's `passkey: true`): register,
+   * list, remove, and the challenge for one decision. Needs `passkeys` (`graded-tools/passkeys`) and a
+   * store with the `passkeys` capability; without them every method answers `PASSKEY_REQUIRED`.
+   *
+   * @example
+   * ```ts
+   * import { ToolRegistry } from 'graded-tools';
+   * const registry = new ToolRegistry();
+   * const listed = await registry.passkeys.list({ approver: 'li' });
+   * if (!listed.ok) console.log(listed.code); // 'PASSKEY_REQUIRED': no `passkeys` configured
+   * ```
+   */
+  get passkeys(): RegistryPasskeys {
+    return this.#passkeys;
+  }
+
   /** The store's tamper-evident audit log: `verify`, `export`, `signHead` (see `AuditLog`). */
   get audit(): AuditLog {
-    return auditLogOf(this.#counter);
+    return this.#audit ?? auditLogOf(this.#counter);
   }
 
   /**

@@ -85,7 +85,19 @@ export type ErrorCode =
    * The model's exit refused an egress read (`egress`): a destination it chose is not named in the
    * person's request nor trusted by the app. Ask the person for it.
    */
-  | 'EGRESS_REFUSED';
+  | 'EGRESS_REFUSED'
+  /**
+   * The confirmation asks for a passkey (`requires.passkey`) and none was given — or this registry has
+   * no `passkeys` (configure `createPasskeys` from `graded-tools/passkeys`). A link, Slack or email
+   * cannot carry one: approve in the console. Nothing was sent or counted.
+   */
+  | 'PASSKEY_REQUIRED'
+  /**
+   * The passkey assertion does not prove this decision: replayed or expired, made for another digest,
+   * confirmation, bundle or approver, from a credential that is not this approver's, its counter did
+   * not advance (a cloned authenticator), or not user-verified. Nothing was sent or counted.
+   */
+  | 'PASSKEY_INVALID';
 
 /** One thing wrong with an input, for a person or a model to fix. */
 export interface ValidationIssue {

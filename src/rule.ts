@@ -86,6 +86,7 @@ export interface SumLimit {
  * import type { Rule } from 'graded-tools';
  * const rules: Rule[] = [
  *   { when: 'input.amount > 500', approvals: 2, approverFlags: ['finance'] },
+ *   { when: 'input.amount > 5000', passkey: true },
  *   { when: '!input.to.endsWith("@example.com")', deny: 'Refunds go only to example.com customers.' },
  *   { limit: { calls: 20, per: 'day', by: 'actor' } },
  *   { limit: { sum: 'input.amount', max: 500, per: 'day', by: 'input.customer', count: 'delivered' } },
@@ -108,6 +109,12 @@ export interface Rule {
   readonly approvals?: number;
   /** Approvers must hold these feature flags. */
   readonly approverFlags?: readonly string[];
+  /**
+   * Each approver signs the decision with a registered passkey (`registry.confirm(id, { passkey })`):
+   * a confirm without one is refused (`PASSKEY_REQUIRED`). Needs the registry's `passkeys`. Goes alone
+   * or with `approvals` / `approverFlags`.
+   */
+  readonly passkey?: boolean;
   /** `'shadow'`: evaluated and reported in a `rule` event, never enforced. Default `'enforce'`. */
   readonly mode?: 'enforce' | 'shadow';
 }
@@ -120,6 +127,8 @@ export interface ApprovalRequirement {
   readonly approverFlags: readonly string[];
   /** The rules that asked for more than one plain approval. */
   readonly rules: readonly string[];
+  /** Each approver signs with a registered passkey (a rule's or the tool's `passkey: true`). */
+  readonly passkey?: true;
 }
 
 /**
@@ -149,4 +158,6 @@ export interface RuleInfo {
   readonly confirm?: true;
   readonly approvals?: number;
   readonly approverFlags?: readonly string[];
+  /** Approvers sign with a passkey. */
+  readonly passkey?: true;
 }

@@ -89,6 +89,11 @@ interface ToolFields<S extends InputSchema> {
    */
   readonly rules?: readonly Rule[];
   /**
+   * A `send` (or a `write` that confirms): every approver signs with a registered passkey — a rule
+   * `{ passkey: true }` that always applies. Needs the registry's `passkeys` (`graded-tools/passkeys`).
+   */
+  readonly passkey?: boolean;
+  /**
    * The input fields whose values say where the call goes: a recipient, an IBAN, a URL. Each names a
    * string or number (or a list of them): a field (`to`), a dotted path that looks through lists
    * (`to.address`, or `to[].address`), or a JSON Pointer (`/to/0/address`); `register` refuses one

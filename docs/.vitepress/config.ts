@@ -53,6 +53,7 @@ const en: Words = {
     'guide/durable-runs': 'Durable runs',
     'guide/stores': 'Stores',
     'guide/audit': 'Audit log',
+    'guide/passkeys': 'Approvals you can prove',
     'guide/console': 'The approvals console',
     'guide/console-api': "The console's JSON API",
     'guide/notify': 'Telling approvers',
@@ -107,6 +108,7 @@ const zh: Words = {
     'guide/durable-runs': '持久运行',
     'guide/stores': '存储',
     'guide/audit': '审计日志',
+    'guide/passkeys': '可证明的批准',
     'guide/console': '审批控制台',
     'guide/console-api': '控制台的 JSON API',
     'guide/notify': '通知审批人',
@@ -131,7 +133,14 @@ const sidebar = (prefix: string, words: Words, apiText: string): DefaultTheme.Si
     },
     {
       text: words.confirming,
-      items: ['guide/confirming', 'guide/bundles', 'guide/durable-runs', 'guide/stores', 'guide/audit'].map(item),
+      items: [
+        'guide/confirming',
+        'guide/bundles',
+        'guide/durable-runs',
+        'guide/stores',
+        'guide/audit',
+        'guide/passkeys',
+      ].map(item),
     },
     { text: words.approvers, items: ['guide/console', 'guide/console-api', 'guide/notify'].map(item) },
     { text: words.more, items: [

@@ -1,3 +1,4 @@
+import type { PasskeyProof } from '../confirm/passkeys/passkey-types.js';
 import type { Confirmation } from '../confirmation.js';
 import type { AuditDetail, AuditDraft } from './audit-entry.js';
 
@@ -30,6 +31,8 @@ export function confirmationDraft(step: {
   readonly at: number;
   /** The decision spent a one-time approval link (recorded in the same entry: one append per decision). */
   readonly viaLink: boolean;
+  /** The passkey assertion that proved the decision, kept whole so anyone can check it offline. */
+  readonly passkey?: PasskeyProof | undefined;
 }): AuditDraft {
   const { action, confirmation, by, at } = step;
   const detail: Record<string, string | number | boolean> = { digest: confirmation.digest };
@@ -46,6 +49,15 @@ export function confirmationDraft(step: {
   if (requires !== undefined) {
     detail.approvals = approvals?.length ?? 0;
     detail.approvalsNeeded = requires.approvals;
+    if (requires.passkey === true) detail.passkey = true;
+  }
+  const proof = step.passkey;
+  if (proof !== undefined) {
+    detail.passkeyCredentialId = proof.credentialId;
+    detail.passkeyAuthenticatorData = proof.authenticatorData;
+    detail.passkeyClientDataJSON = proof.clientDataJSON;
+    detail.passkeySignature = proof.signature;
+    if (proof.userHandle !== undefined) detail.passkeyUserHandle = proof.userHandle;
   }
   return {
     at,
@@ -81,5 +93,28 @@ export function ruleDraft(refusal: {
     ...(actor === undefined || actor === '' ? {} : { by: actor }),
     action: refusal.decision,
     detail,
+  };
+}
+
+/**
+ * The audit entry of a decision refused for its passkey (`PASSKEY_REQUIRED`, `PASSKEY_INVALID`):
+ * nothing was decided, and the log says who tried, on what, and why not.
+ */
+export function passkeyRefusalDraft(refusal: {
+  readonly record: Confirmation;
+  readonly by: string;
+  readonly code: string;
+  readonly detail: string;
+  readonly at: number;
+}): AuditDraft {
+  const { record } = refusal;
+  return {
+    at: refusal.at,
+    kind: 'passkey',
+    confirmationId: record.id,
+    tool: record.tool,
+    ...(refusal.by === '' ? {} : { by: refusal.by }),
+    action: 'refused',
+    detail: { code: refusal.code, reason: refusal.detail.slice(0, 500), digest: record.digest },
   };
 }

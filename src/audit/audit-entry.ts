@@ -1,8 +1,11 @@
 import { writeCanonical } from '../util/canonical-json.js';
 import { digestOf } from '../util/sha256.js';
 
-/** What an audit entry is about: a confirmation's change (a link spent is part of it), a rule that refused a call. */
-export type AuditKind = 'confirmation' | 'rule';
+/**
+ * What an audit entry is about: a confirmation's change (a link spent is part of it), a rule that
+ * refused a call, a passkey registered or removed (`registered`, `removed`) or refused (`refused`).
+ */
+export type AuditKind = 'confirmation' | 'rule' | 'passkey';
 
 /** Plain JSON an entry's `detail` may hold: ids, statuses, counts, a rule's name — never a payload. */
 export type AuditDetail = Readonly<Record<string, string | number | boolean>>;

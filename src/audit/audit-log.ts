@@ -1,7 +1,9 @@
+import type { PasskeyVerifier } from '../confirm/passkeys/passkey-verifier.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import type { AuditChain } from './audit-chain.js';
 import { GENESIS_HASH } from './audit-entry.js';
 import { type AuditKey, isAuditHeadSigned, type SignedAuditHead, signAuditHead } from './signed-head.js';
+import { ApprovalsCheck } from './verify-approvals.js';
 import { type AuditVerification, ChainCheck } from './verify-chain.js';
 
 /** Entries read per page by `verify` and `export`. */
@@ -31,12 +33,20 @@ export interface AuditLogOptions {
    * sequenced is counted, never written.
    */
   readonly readOnly?: boolean;
+  /** The registry's passkey verifier: `verify({ approvals: true })` checks passkey approvals with it. */
+  readonly passkeys?: PasskeyVerifier | undefined;
 }
 
 /** `verify`'s options: a head signed earlier, and the public key to check its signature with. */
 export interface AuditVerifyOptions {
   readonly signedHead?: SignedAuditHead;
   readonly publicKey?: AuditKey;
+  /**
+   * Also check every passkey approval offline, from the log alone (needs the registry's `passkeys`):
+   * each is signed by a key registered earlier in the log to that approver, over that decision. The
+   * answer's `approvals` names each entry that fails (`reason: 'approvals'`).
+   */
+  readonly approvals?: boolean;
 }
 
 /** `export`'s range: entries with `at` at or after `since` and before `until` (Date, ISO text or epoch ms). */
@@ -84,11 +94,13 @@ export class AuditLog {
   readonly #chain: AuditChain | undefined;
   readonly #now: () => number;
   readonly #readOnly: boolean;
+  readonly #passkeys: PasskeyVerifier | undefined;
 
   constructor(chain: AuditChain | undefined, options: AuditLogOptions = {}) {
     this.#chain = chain;
     this.#now = options.now ?? Date.now;
     this.#readOnly = options.readOnly === true;
+    this.#passkeys = options.passkeys;
   }
 
   /** Sequences what is committed, unless this log only reads; a failure is left for `pending` to count. */
@@ -120,6 +132,12 @@ export class AuditLog {
     });
     if (chain === undefined) return unreadable('this confirmation store keeps no audit log');
     const { signedHead, publicKey } = options;
+    const approvals = options.approvals === true ? this.#passkeys : undefined;
+    if (options.approvals === true && approvals === undefined)
+      return unreadable(
+        "checking approvals needs the registry's `passkeys` (createPasskeys from graded-tools/passkeys)",
+      );
+    const approvalsCheck = approvals === undefined ? undefined : new ApprovalsCheck(approvals);
     if (signedHead !== undefined) {
       if (publicKey === undefined || !isAuditHeadSigned(signedHead, publicKey))
         return {
@@ -138,7 +156,9 @@ export class AuditLog {
     try {
       for (let afterSeq = 0; ; ) {
         const page = await chain.read({ afterSeq, limit: PAGE });
-        if (!check.check(page) || page.length < PAGE) break;
+        const intact = check.check(page);
+        await approvalsCheck?.add(page);
+        if (!intact || page.length < PAGE) break;
         afterSeq = (page.at(-1) as { seq: number }).seq;
       }
       uncovered = await this.uncovered();
@@ -157,6 +177,23 @@ export class AuditLog {
           `${uncovered.all} entries not covered: ${uncovered.late} of them committed more than ` +
           `${AUDIT_SEQUENCE_BOUND_MS / 1000} s ago and never sequenced (an edit or a deletion of them would not show)`,
       };
+    if (approvalsCheck !== undefined) {
+      const checked = approvalsCheck.result;
+      const first = checked.problems[0];
+      if (first !== undefined)
+        return {
+          ok: false,
+          entries: verdict.entries,
+          brokenAt: first.seq,
+          reason: 'approvals',
+          message: checked.problems
+            .slice(0, 20)
+            .map((problem) => `#${problem.seq} ${problem.confirmationId}: ${problem.reason}`)
+            .join('; '),
+          approvals: checked,
+        };
+      return { ...verdict, unsequenced: uncovered.all, approvals: checked };
+    }
     return { ...verdict, unsequenced: uncovered.all };
   }
 

@@ -1,4 +1,5 @@
 import { type AuditEntry, entryHash, GENESIS_HASH } from './audit-entry.js';
+import type { ApprovalsVerification } from './verify-approvals.js';
 
 /** Where a chain reached: the last entry's `seq` and `hash` (0 and 64 zeros for an empty log). */
 export interface AuditHead {
@@ -22,7 +23,9 @@ export type AuditBreak =
    */
   | 'uncovered'
   /** The log could not be read (`message` says why), or this store keeps none. */
-  | 'unreadable';
+  | 'unreadable'
+  /** `verify({ approvals: true })`: a passkey approval does not prove itself (`approvals` names each). */
+  | 'approvals';
 
 /** What `registry.audit.verify()` answers. */
 export type AuditVerification =
@@ -36,6 +39,8 @@ export type AuditVerification =
        * (One older than the bound and not sequenced makes the log fail as `uncovered`.)
        */
       readonly unsequenced: number;
+      /** With `approvals: true`: how many passkey approvals were checked (none failed). */
+      readonly approvals?: ApprovalsVerification;
     }
   | {
       readonly ok: false;
@@ -45,6 +50,8 @@ export type AuditVerification =
       readonly brokenAt: number;
       readonly reason: AuditBreak;
       readonly message: string;
+      /** With `approvals: true` and reason `'approvals'`: each decision entry whose passkey approval fails. */
+      readonly approvals?: ApprovalsVerification;
     };
 
 type Broken = Extract<AuditVerification, { ok: false }>;

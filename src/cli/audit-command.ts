@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { SignedAuditHead } from '../audit/signed-head.js';
+import type { PasskeyVerifier } from '../confirm/passkeys/passkey-verifier.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { openAudit } from './audit-store.js';
 import type { CommandIo } from './command-io.js';
@@ -24,6 +25,8 @@ interface AuditRequest {
   readonly publicKey: string | undefined;
   readonly since: string | undefined;
   readonly until: string | undefined;
+  /** `--approvals`: the relying party passkey approvals were signed for. */
+  readonly approvals: { readonly rpID: string; readonly origin: readonly string[] } | undefined;
 }
 
 const AUDIT_COMMAND: Positional = {
@@ -41,6 +44,9 @@ function readRequest(args: readonly string[]): AuditRequest | Unread | 'help' {
       'public-key': { type: 'string' },
       since: { type: 'string' },
       until: { type: 'string' },
+      approvals: { type: 'boolean' },
+      'rp-id': { type: 'string' },
+      origin: { type: 'string' },
     },
     [AUDIT_COMMAND],
   );
@@ -51,8 +57,15 @@ function readRequest(args: readonly string[]): AuditRequest | Unread | 'help' {
   if (values.store === undefined) return { usage: 'Give --store sqlite:FILE or postgres:URL.' };
   if ((values['signed-head'] === undefined) !== (values['public-key'] === undefined))
     return { usage: 'Give --signed-head and --public-key together.' };
+  const approvals = values.approvals === true;
+  if (approvals && command !== 'verify') return { usage: '--approvals is for verify.' };
+  if (approvals && (values['rp-id'] === undefined || values.origin === undefined))
+    return { usage: 'Give --approvals with --rp-id and --origin (the relying party the passkeys are for).' };
   return {
     command,
+    approvals: approvals
+      ? { rpID: values['rp-id'] as string, origin: (values.origin as string).split(',').map((o) => o.trim()) }
+      : undefined,
     store: values.store,
     table: values.table,
     signedHead: values['signed-head'],
@@ -83,7 +96,7 @@ export async function runAuditCommand(args: readonly string[], io: AuditIo): Pro
   }
   let opened: Awaited<ReturnType<typeof openAudit>>;
   try {
-    opened = await openAudit(request.store, io.cwd, request.table);
+    opened = await openAudit(request.store, io.cwd, request.table, await verifierFor(request.approvals));
   } catch (error) {
     opened = describeThrown(error);
   }
@@ -99,11 +112,22 @@ export async function runAuditCommand(args: readonly string[], io: AuditIo): Pro
       if (all > 0) io.error(`${PREFIX} ${all} entries not covered (never sequenced) are not in this export.`);
       return 0;
     }
-    const verdict = await opened.log.verify(signed ?? {});
+    const verdict = await opened.log.verify({ ...signed, approvals: request.approvals !== undefined });
     if (verdict.ok) {
       const young = verdict.unsequenced > 0 ? `; ${verdict.unsequenced} entries not covered yet` : '';
-      io.out(`ok: ${verdict.entries} entries, head ${verdict.head.seq} ${verdict.head.hash}${young}`);
+      const approvals =
+        verdict.approvals === undefined ? '' : `; ${verdict.approvals.checked} passkey approvals verified`;
+      io.out(
+        `ok: ${verdict.entries} entries, head ${verdict.head.seq} ${verdict.head.hash}${young}${approvals}`,
+      );
       return 0;
+    }
+    if (verdict.reason === 'approvals') {
+      for (const problem of verdict.approvals?.problems ?? [])
+        io.out(
+          `approval refused at ${problem.seq} (${problem.reason}): confirmation ${problem.confirmationId}${problem.by === undefined ? '' : ` by ${problem.by}`}`,
+        );
+      return 1;
     }
     if (verdict.reason === 'unreadable') {
       io.error(`${PREFIX} ${verdict.message}`);
@@ -117,4 +141,11 @@ export async function runAuditCommand(args: readonly string[], io: AuditIo): Pro
   } finally {
     await opened.close();
   }
+}
+
+/** `--approvals`: the passkey verifier, loaded only then (`graded-tools/passkeys`, an optional peer). */
+async function verifierFor(approvals: AuditRequest['approvals']): Promise<PasskeyVerifier | undefined> {
+  if (approvals === undefined) return undefined;
+  const { createPasskeys } = await import('../integrations/passkeys/index.js');
+  return createPasskeys({ rpID: approvals.rpID, rpName: approvals.rpID, origin: approvals.origin });
 }

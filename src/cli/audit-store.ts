@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AuditLog } from '../audit/audit-log.js';
+import type { PasskeyVerifier } from '../confirm/passkeys/passkey-verifier.js';
 import { sqlAuditChain } from '../stores/sql/sql-audit.js';
 import { sqliteDialect } from '../stores/sql/sqlite-dialect.js';
 import { DEFAULT_TABLE, quoteTableName } from '../stores/sql/table-name.js';
@@ -22,6 +23,7 @@ export async function openAudit(
   spec: string,
   cwd: string,
   table = DEFAULT_TABLE,
+  passkeys?: PasskeyVerifier,
 ): Promise<OpenedAudit | string> {
   if (spec.startsWith('sqlite:')) {
     const path = resolve(cwd, spec.slice('sqlite:'.length));
@@ -31,7 +33,7 @@ export async function openAudit(
     const quoted = quoteTableName(table, false);
     const dialect = sqliteDialect({ db: driver, table: quoted, tableName: table, syncDecisions: false });
     const chain = sqlAuditChain(dialect, readsOnly);
-    return { log: new AuditLog(chain, { readOnly: true }), close: async () => void driver.close() };
+    return { log: new AuditLog(chain, { readOnly: true, passkeys }), close: async () => void driver.close() };
   }
   if (spec.startsWith('postgres:') || spec.startsWith('postgresql:')) {
     const { createPostgresStore } = await import('../stores/postgres.js');
@@ -39,7 +41,7 @@ export async function openAudit(
     const rest = spec.slice(spec.indexOf(':') + 1);
     const connectionString = rest.includes('://') ? rest : spec;
     const store = createPostgresStore({ connectionString, table, poolConfig: { max: 1 } });
-    return { log: new AuditLog(store.audit, { readOnly: true }), close: () => store.close() };
+    return { log: new AuditLog(store.audit, { readOnly: true, passkeys }), close: () => store.close() };
   }
   return 'give --store as sqlite:FILE or postgres:URL.';
 }

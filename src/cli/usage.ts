@@ -76,10 +76,14 @@ Options:
   --table <name>             the confirmation table (default graded_tools_confirmations)
   --signed-head <file>       verify: a head saved from registry.audit.signHead (JSON)
   --public-key <file>        verify: the Ed25519 public key (PEM) the head was signed for
+  --approvals                verify: also check every passkey approval offline, from the log alone
+                             (signed by a key registered earlier to that approver, over that decision)
+  --rp-id <domain>           with --approvals: the relying party id the passkeys were made for
+  --origin <url[,url]>       with --approvals: the console origin(s) the approvals were made on
   --since <time>             export: entries at or after this ISO time
   --until <time>             export: entries before this ISO time
   -h, --help                 show this help
 
 Exit codes: 0 the log verifies (or was exported), 1 the log is broken (the first bad entry is
-named), 2 the command, the store or the signed head cannot be used.
+named; with --approvals, each approval that does not prove itself), 2 the command, the store or the signed head cannot be used.
 `;

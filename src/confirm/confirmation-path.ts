@@ -10,6 +10,9 @@ import type { SendToolHandle } from './flow-context.js';
 import { ApprovalLinks } from './links/approval-links.js';
 import { ApproverNotices } from './notices/approver-notices.js';
 import type { NotifySettings } from './notices/notify-options.js';
+import type { PasskeyVerifier } from './passkeys/passkey-verifier.js';
+import { Passkeys } from './passkeys/passkeys.js';
+import type { RegistryPasskeys } from './passkeys/registry-passkeys.js';
 import { escalationPlans } from './sweeps/escalations.js';
 
 /** The registry's settings the confirmation path reads (the registry's own, read once). */
@@ -25,6 +28,7 @@ export interface ConfirmationPathSettings {
   readonly onEvent: EventListener | undefined;
   readonly describeError: (error: unknown, tool: string) => string;
   readonly telemetry: Telemetry | undefined;
+  readonly passkeys: PasskeyVerifier | undefined;
 }
 
 /** What the registry's tool table tells the confirmation path, always as registered now. */
@@ -49,6 +53,7 @@ export function createConfirmationPath(
   readonly store: ConfirmationStore;
   /** Where the invoke path appends rule refusals (each decision's entry commits with it in the store). */
   readonly audit: AuditSink | undefined;
+  readonly passkeys: RegistryPasskeys;
 } {
   const store = settings.confirmations ?? createMemoryStore();
   const audit = auditSink(store.audit, settings.onEvent, settings.now);
@@ -79,6 +84,7 @@ export function createConfirmationPath(
     describeError: settings.describeError,
     telemetry: settings.telemetry,
     audit,
+    passkeys: settings.passkeys,
   });
   const links = new ApprovalLinks({
     store,
@@ -87,5 +93,6 @@ export function createConfirmationPath(
     onEvent,
     check: (kind, asked) => flow.checkLink(kind, asked),
   });
-  return { flow, links, store, audit };
+  const passkeys = new Passkeys({ store, verifier: settings.passkeys, now });
+  return { flow, links, store, audit, passkeys };
 }

@@ -15,6 +15,7 @@ import { describeThrown } from '../util/describe-thrown.js';
 import type { ValidationOutcome } from '../validation/validator.js';
 import type { ApproverNotices } from './notices/approver-notices.js';
 import type { ChangeWatchers } from './notices/change-watchers.js';
+import type { PasskeyVerifier } from './passkeys/passkey-verifier.js';
 import type { ConfirmationFailure } from './types.js';
 
 /** A registered `send` tool as the confirmation path needs it. */
@@ -65,6 +66,8 @@ export interface ConfirmationFlowSettings {
    * of its own); each change's entry is committed by the store with the change.
    */
   readonly audit?: AuditSink | undefined;
+  /** The registry's passkey verifier (`graded-tools/passkeys`), for confirmations that require one. */
+  readonly passkeys?: PasskeyVerifier | undefined;
 }
 
 /** Builds a failure in the caller's language, carrying the confirmation when there is one. */

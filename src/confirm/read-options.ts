@@ -6,6 +6,7 @@ import { decodeCursor } from '../stores/cursor.js';
 import type { ConfirmationQuery } from '../stores/store.js';
 import { clampLimit } from '../stores/transitions.js';
 import { type Fail, failureIn } from './flow-context.js';
+import { PasskeyAttempt } from './passkeys/passkey-attempt.js';
 import type { AuthorizeDecision, ConfirmationFailure } from './types.js';
 
 /**
@@ -38,6 +39,8 @@ export interface Approving {
   readonly authorize: AuthorizeDecision | undefined;
   /** The app's own value, handed to a confirmed write's `run` as `ctx.context`. */
   readonly context: unknown;
+  /** The passkey assertion given, read once; proved (at most once) by the check list. */
+  readonly passkey: PasskeyAttempt | undefined;
 }
 
 /** A reject or markDelivered, read. */
@@ -114,9 +117,10 @@ export function readApproving(
     'payload',
     'authorize',
     'context',
+    'passkey',
   ];
   return readWith(options, keys, settings.locale, (read) => {
-    const { approvedBy, link, digest, flags, scope, signal, payload, authorize, context } = read;
+    const { approvedBy, link, digest, flags, scope, signal, payload, authorize, context, passkey } = read;
     const editing = payload !== undefined;
     if (link !== undefined) {
       if (typeof link !== 'string') return '`link` must be the token of a one-time approval link';
@@ -154,6 +158,7 @@ export function readApproving(
       editing,
       authorize: authorize as AuthorizeDecision | undefined,
       context,
+      passkey: passkey === undefined ? undefined : new PasskeyAttempt(passkey),
     };
   });
 }

@@ -3,6 +3,7 @@ import type { JsonSchema } from '../json-schema.js';
 import type { Locale } from '../messages/index.js';
 import type { ToolFailure } from '../result.js';
 import type { BundleView } from './bundles/bundle-view.js';
+import type { PasskeyAssertion } from './passkeys/passkey-types.js';
 
 /** What `registry.confirmations.list` filters on. */
 export interface ConfirmationFilter {
@@ -41,6 +42,11 @@ interface ConfirmOptionsBase {
   readonly authorize?: AuthorizeDecision | undefined;
   /** The language of the result's message. */
   readonly locale?: Locale | undefined;
+  /**
+   * The approver's passkey assertion (what `navigator.credentials.get` gave for the options of
+   * `registry.passkeys.challenge`), for a confirmation that `requires.passkey`.
+   */
+  readonly passkey?: PasskeyAssertion | undefined;
   /**
    * The app's own value (the signed-in approver, a tenant, a DB handle …) handed to a confirmed
    * write's `run` as `ctx.context`, as `invoke`'s `context` is; a send's `deliver` does not take it.

@@ -30,6 +30,7 @@ export function bundleDecision(kind: 'confirm' | 'reject') {
             flags: person.flags,
             scope: person.scope,
             digest: ask.digest,
+            ...(ask.passkey === undefined ? {} : { passkey: ask.passkey }),
             authorize,
             locale,
           })

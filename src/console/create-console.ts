@@ -35,7 +35,7 @@ import type { ApprovalLinkOptions, ApprovalsConsole, ApprovalsConsoleOptions } f
  * Deno; `toNodeListener` for node:http and Express). There are no built-in users: `authenticate`
  * (required, or this throws a `TypeError`) says who the person is from your session, and that person
  * is always the approver. `authorize` may deny any action; a throw denies. Every POST must be JSON from
- * the console's own origin; every response carries a strict Content-Security-Policy and `no-store`.
+ * the console's own origin (a DELETE too); every response carries a strict Content-Security-Policy and `no-store`.
  * The handler never rejects: a failure inside answers a JSON 500 `CONSOLE_FAILED`.
  *
  * Each card says what confirming does (the tool's `effect`, filled from the payload), why and who
@@ -134,7 +134,7 @@ class ConsoleApp {
     }
     const { route, id } = match;
     if (route.who === 'anyone') return route.answer(this.#s, locale);
-    if (route.method === 'POST') {
+    if (route.method !== 'GET') {
       const refused = stateChangeRefusal(request, ownOrigin(url, this.#s.hostRule));
       if (refused !== undefined) return refusal(refused.status, refused.code, locale);
     }
@@ -173,7 +173,7 @@ class ConsoleApp {
 
 const NO_BODY: RequestBody = Object.freeze({});
 
-/** A GET's handler answers at once; a POST's only once its body is read as a JSON object. */
+/** A GET's handler answers at once; a POST's or DELETE's only once its body is read as a JSON object. */
 async function withBody(
   route: ConsoleRoute,
   request: Request,

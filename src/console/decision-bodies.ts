@@ -1,3 +1,5 @@
+import type { PasskeyAssertion } from '../confirm/passkeys/passkey-types.js';
+import { isRecord } from '../util/is-record.js';
 import type { DecisionAsk } from './decisions.js';
 
 type Body = Readonly<Record<string, unknown>>;
@@ -18,11 +20,14 @@ export function askFromBody(kind: DecisionAsk['kind'], body: Body): DecisionAsk 
     case 'confirm': {
       // A confirm from the console always proves what was shown: the digest is required, and an edit
       // carries the digest of its preview too (`editDigest`): what the card showed once previewed.
-      const { digest, editDigest } = body;
+      const { digest, editDigest, passkey } = body;
       if (typeof digest !== 'string' || digest === '') return undefined;
-      if (!Object.hasOwn(body, 'payload')) return { kind, digest };
+      // A passkey's assertion is an object; the registry reads what is in it.
+      if (passkey !== undefined && !isRecord(passkey)) return undefined;
+      const signed = passkey === undefined ? {} : { passkey: passkey as unknown as PasskeyAssertion };
+      if (!Object.hasOwn(body, 'payload')) return { kind, digest, ...signed };
       if (editDigest !== undefined && typeof editDigest !== 'string') return undefined;
-      return { kind, digest, payload: { value: body.payload, previewed: editDigest ?? '' } };
+      return { kind, digest, payload: { value: body.payload, previewed: editDigest ?? '' }, ...signed };
     }
     case 'retry': {
       const digest = optionalText(body, 'digest');

@@ -1,3 +1,4 @@
+import type { PasskeyAssertion } from '../confirm/passkeys/passkey-types.js';
 import type {
   AuthorizeDecision,
   ConfirmationFailure,
@@ -28,6 +29,8 @@ export type DecisionAsk =
       readonly digest: string;
       /** A person's edit, and the digest its preview showed them (`''`: never previewed). */
       readonly payload?: { readonly value: unknown; readonly previewed: string };
+      /** The person's passkey assertion, for a confirmation that `requires.passkey`. */
+      readonly passkey?: PasskeyAssertion;
     }
   | { readonly kind: 'retry'; readonly digest: string | undefined }
   | { readonly kind: 'reject'; readonly reason: string | undefined }
@@ -143,6 +146,7 @@ function askRegistry(
         ...approver,
         digest: ask.digest,
         ...(ask.payload === undefined ? {} : { payload: ask.payload.value }),
+        ...(ask.passkey === undefined ? {} : { passkey: ask.passkey }),
       });
     case 'retry':
       return registry.retry(id, { ...approver, digest: ask.digest });

@@ -24,7 +24,9 @@ export type { Offer } from './offer.js';
  * flags and scope). An edit also needs `authorize` to allow `edit`, as the decision asks it. Through an
  * approval link (`throughLink`) only confirm and reject, never an edit. A held send (`scheduled`)
  * offers Undo (`cancel`) to a person who approved it, and to others only when the app's `authorize`
- * allows `cancel` (without one, the check list is asked with none). When Confirm is not offered,
+ * allows `cancel` (without one, the check list is asked with none). A confirmation that needs a passkey
+ * is offered Confirm when only the passkey is missing (the card's button then runs the ceremony). When
+ * Confirm is not offered,
  * `whyNot` says why, and `missingFlags` which of the rules' approver flags the person lacks.
  */
 export async function offeredActions(
@@ -62,12 +64,15 @@ export async function offeredActions(
       can('reject'),
       asked.throughLink || inBundle ? false : isAllowed(authorize, person, 'edit', confirmation),
     ]);
+    // The check list asks for a passkey last, once every other check passed: asked dry it can only
+    // say none was given. The console's card gives one ("Approve with passkey"); a link cannot.
+    const approvable = confirm.ok || (!asked.throughLink && confirm.code === 'PASSKEY_REQUIRED');
     return {
       ...NOTHING,
-      confirm: confirm.ok,
+      confirm: approvable,
       reject: reject.ok,
-      edit: confirm.ok && edit,
-      ...(confirm.ok ? {} : whyNot(confirm.code, person, confirmation)),
+      edit: approvable && edit,
+      ...(approvable ? {} : whyNot(confirm.code, person, confirmation)),
     };
   }
   if (!asked.throughLink && confirmation.status === 'scheduled')

@@ -160,8 +160,51 @@ const schemas: Readonly<Record<string, Json>> = {
     {
       payload: { description: "The person's edit (only the tool's `editable` fields may differ)." },
       editDigest: { type: 'string', description: 'With `payload`: the `digest` its preview answered.' },
+      passkey: {
+        type: 'object',
+        description:
+          "For a confirmation that `requires.passkey`: the person's assertion (`AuthenticationResponseJSON`) for the options `passkey-challenge` answered. Without it: `PASSKEY_REQUIRED`.",
+      },
     },
   ),
+  PasskeyListed: object(
+    {
+      id: { type: 'string', description: 'The credential id, base64url.' },
+      createdAt: time,
+      transports: list(text),
+    },
+    { label: text },
+  ),
+  PasskeyList: object({ ok: { const: true }, credentials: list(ref('PasskeyListed')) }),
+  PasskeyCreation: object({
+    ok: { const: true },
+    options: {
+      type: 'object',
+      description: '`PublicKeyCredentialCreationOptionsJSON` for `navigator.credentials.create`.',
+    },
+  }),
+  PasskeyAdded: object({ ok: { const: true }, credential: ref('PasskeyListed') }),
+  PasskeyRemoved: object({ ok: { const: true } }),
+  PasskeyChallenge: object({
+    ok: { const: true },
+    options: {
+      type: 'object',
+      description:
+        "`PublicKeyCredentialRequestOptionsJSON` for `navigator.credentials.get`: a single-use challenge bound to this id, digest, the signed-in person and the decision, the person's credentials, user verification required.",
+    },
+  }),
+  RegisterBody: object(
+    {
+      response: {
+        type: 'object',
+        description: 'What `navigator.credentials.create` gave (`RegistrationResponseJSON`).',
+      },
+    },
+    { label: { type: 'string', maxLength: 100 } },
+  ),
+  ChallengeBody: object({
+    digest: { type: 'string', minLength: 1, description: 'The (bundle) digest the person is shown.' },
+  }),
   ReasonBody: object({}, { reason: text }),
   RetryBody: object({}, { digest: text }),
   NoteBody: object({}, { note: text }),
@@ -227,6 +270,22 @@ function decisionResponses(what: string) {
 }
 
 const body = (name: string, required = true) => ({ required, content: json(ref(name)) });
+
+/** What a passkey route answers besides its own 200: the person's credential, or the registry's no. */
+const passkeyRefusals = {
+  ...postRefusals,
+  '403': failure(
+    '`PASSKEY_REQUIRED` (the registry has no `passkeys`, or the person has none registered), `PASSKEY_INVALID` (a registration that does not verify), `FORBIDDEN`, `FORBIDDEN_ORIGIN` …',
+  ),
+  '503': failure('`STORE_FAILED`.'),
+};
+const passkeyId = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: "One of the signed-in person's credential ids (base64url).",
+  schema: { type: 'string' },
+};
 const linkOrSession = [{ session: [] }, { approvalLink: [] }];
 
 function decisionRoute(summary: string, bodyName: string, byLink = false) {
@@ -237,6 +296,22 @@ function decisionRoute(summary: string, bodyName: string, byLink = false) {
       requestBody: body(bodyName, bodyName === 'ConfirmBody'),
       responses: decisionResponses(summary),
       ...(byLink ? { security: linkOrSession } : {}),
+    },
+  };
+}
+
+function challengeRoute(what: string) {
+  return {
+    post: {
+      summary: `The options of \`navigator.credentials.get\` for the signed-in person's approval of ${what} with the digest named.`,
+      parameters: [idParameter],
+      requestBody: body('ChallengeBody'),
+      responses: {
+        '200': answer('A challenge, single use, valid for `challengeTtlMs`.', 'PasskeyChallenge'),
+        ...passkeyRefusals,
+        '404': failure('`CONFIRMATION_NOT_FOUND`.'),
+        '409': failure('`ALREADY_DECIDED`, `EXPIRED`, `PAYLOAD_CHANGED` (another digest) …'),
+      },
     },
   };
 }
@@ -252,6 +327,12 @@ const paths: Readonly<Record<string, Json>> = {
     get: {
       summary: "One confirmation's page.",
       parameters: [idParameter],
+      responses: { '200': other('text/html', 'The page (signed out: the sign-in page).') },
+    },
+  },
+  '/passkeys': {
+    get: {
+      summary: "The signed-in person's Passkeys page: list, add, remove.",
       responses: { '200': other('text/html', 'The page (signed out: the sign-in page).') },
     },
   },
@@ -349,7 +430,9 @@ const paths: Readonly<Record<string, Json>> = {
       },
     },
   },
+  '/api/confirmations/{id}/passkey-challenge': challengeRoute('this confirmation'),
   '/api/bundles/{id}/confirm': decisionRoute('Confirm a bundle whole (its bundle digest)', 'ConfirmBody'),
+  '/api/bundles/{id}/passkey-challenge': challengeRoute('this bundle (one assertion for all its steps)'),
   '/api/bundles/{id}/reject': decisionRoute('Reject a bundle: none of its steps is sent', 'ReasonBody'),
   '/api/confirm-many': {
     post: {
@@ -363,6 +446,44 @@ const paths: Readonly<Record<string, Json>> = {
       summary: 'Reject up to 100 with one reason, each decided on its own.',
       requestBody: body('RejectManyBody'),
       responses: { '200': answer('One result per item, in order.', 'BulkOutcome'), ...postRefusals },
+    },
+  },
+  '/api/passkeys': {
+    get: {
+      summary: "The signed-in person's passkeys (never anyone else's).",
+      responses: {
+        '200': answer('Their passkeys.', 'PasskeyList'),
+        ...refusals,
+        '403': passkeyRefusals['403'],
+        '503': failure('`STORE_FAILED`.'),
+      },
+    },
+    post: {
+      summary: 'Register the passkey the browser made with the options of `/api/passkeys/options`.',
+      requestBody: body('RegisterBody'),
+      responses: {
+        '200': answer('Registered to the signed-in person, recorded in the audit log.', 'PasskeyAdded'),
+        ...passkeyRefusals,
+      },
+    },
+  },
+  '/api/passkeys/options': {
+    post: {
+      summary: "The options of `navigator.credentials.create` for the signed-in person's new passkey.",
+      requestBody: { required: true, content: json(object({})) },
+      responses: { '200': answer('The options.', 'PasskeyCreation'), ...passkeyRefusals },
+    },
+  },
+  '/api/passkeys/{id}': {
+    delete: {
+      summary: "Remove one of the signed-in person's passkeys (recorded in the audit log).",
+      parameters: [passkeyId],
+      requestBody: { required: true, content: json(object({})) },
+      responses: {
+        '200': answer('Removed.', 'PasskeyRemoved'),
+        ...passkeyRefusals,
+        '404': failure("`NOT_FOUND`: none of this person's passkeys has that id."),
+      },
     },
   },
   '/api/events': {
@@ -391,7 +512,7 @@ export function consoleOpenApi(server: string): Json {
       title: 'graded-tools approvals console',
       version: '1',
       description:
-        "The JSON API the approvals console's page uses. A person is signed in by your `authenticate` (your session, usually a cookie); an approval link's token goes in the `x-approval-link` header and opens its one confirmation only. Every POST must be JSON (`Content-Type: application/json`) from the console's own origin (`Origin`). Every answer is JSON `{ ok: true, … }` or `{ ok: false, code, error }`.",
+        "The JSON API the approvals console's page uses. A person is signed in by your `authenticate` (your session, usually a cookie); an approval link's token goes in the `x-approval-link` header and opens its one confirmation only. Every POST and DELETE must be JSON (`Content-Type: application/json`) from the console's own origin (`Origin`). Every answer is JSON `{ ok: true, … }` or `{ ok: false, code, error }`.",
     },
     servers: [{ url: server === '' ? '/' : server }],
     security: [{ session: [] }],

@@ -11,7 +11,9 @@ export function quorumOf(
   confirmation: Pick<Confirmation, 'requires' | 'approvals' | 'digest'>,
 ): Quorum | undefined {
   const { requires } = confirmation;
-  if (requires === undefined) return undefined;
+  // A passkey alone asks no more people than one: no quorum to show ("Needs 1 approvals").
+  if (requires === undefined || (requires.approvals <= 1 && requires.approverFlags.length === 0))
+    return undefined;
   const approvedBy = (confirmation.approvals ?? [])
     .filter((approval) => approval.digest === confirmation.digest)
     .map((approval) => approval.by);

@@ -45,6 +45,7 @@ function statusForCode(code: string): number {
     case 'SCHEDULED':
       return 202;
     case 'CONFIRMATION_NOT_FOUND':
+    case 'NOT_FOUND':
       return 404;
     case 'LINK_REFUSED':
       return 410;
@@ -53,6 +54,9 @@ function statusForCode(code: string): number {
     case 'FLAG_NOT_GRANTED':
     case 'SCOPE_MISMATCH':
     case 'RULE_DENIED':
+    // A passkey was needed and none came (or the registry has none configured), or it proves nothing.
+    case 'PASSKEY_REQUIRED':
+    case 'PASSKEY_INVALID':
       return 403;
     case 'LIMIT_REACHED':
       return 429;

@@ -10,14 +10,21 @@ import { jsonResponse, refusal } from './json-response.js';
 import { decideByLink, type LinkRequest, openByLink } from './link-requests.js';
 import { consoleOpenApi } from './openapi.js';
 import { PAGE_SCRIPT, PAGE_STYLE } from './page-assets.generated.js';
+import {
+  passkeyChallengeResponse,
+  passkeyListResponse,
+  passkeyOptionsResponse,
+  passkeyRegisterResponse,
+  passkeyRemoveResponse,
+} from './passkey-requests.js';
 import { shellResponse } from './shell.js';
 
-/** A POST's JSON object body; a GET's is empty. */
+/** A POST's or DELETE's JSON object body; a GET's is empty. */
 export type RequestBody = Readonly<Record<string, unknown>>;
 
 interface RouteBase {
-  readonly method: 'GET' | 'POST';
-  /** The path under the base path; `:id` is a confirmation's id, decoded. */
+  readonly method: 'GET' | 'POST' | 'DELETE';
+  /** The path under the base path; `:id` is a confirmation's (a bundle's, a passkey's) id, decoded. */
   readonly path: string;
 }
 
@@ -40,8 +47,9 @@ export type ConsoleRoute = OpenRoute | PersonRoute;
 
 /**
  * The console's routes, top to bottom; the first whose path and method match answers. `open`: anyone
- * (it holds nothing); `page`: the signed-in person's page (signed out: the sign-in page); `get` and
- * `post`: the person's JSON API, and a third handler for an approval link's token (elsewhere: 403).
+ * (it holds nothing); `page`: the signed-in person's page (signed out: the sign-in page); `get`,
+ * `post` and `remove` (DELETE): the person's JSON API, and a third handler for an approval link's token
+ * (elsewhere: 403).
  */
 export function consoleRoutes(streams: EventStreams): readonly ConsoleRoute[] {
   return [
@@ -54,6 +62,7 @@ export function consoleRoutes(streams: EventStreams): readonly ConsoleRoute[] {
     ),
     page('/'),
     page('/confirmations/:id'),
+    page('/passkeys'),
     get('/api/session', sessionResponse),
     get('/api/confirmations', listResponse),
     get('/api/confirmations/:id', getResponse, openByLink),
@@ -63,10 +72,17 @@ export function consoleRoutes(streams: EventStreams): readonly ConsoleRoute[] {
     post('/api/confirmations/:id/mark-delivered', decision('markDelivered')),
     post('/api/confirmations/:id/cancel', decision('cancel')),
     post('/api/confirmations/:id/preview', previewResponse),
+    post('/api/confirmations/:id/passkey-challenge', passkeyChallengeResponse('confirmation')),
     post('/api/bundles/:id/confirm', bundleDecision('confirm')),
     post('/api/bundles/:id/reject', bundleDecision('reject')),
     post('/api/confirm-many', many('confirm')),
+    post('/api/bundles/:id/passkey-challenge', passkeyChallengeResponse('bundle')),
     post('/api/reject-many', many('reject')),
+    // The signed-in person's own passkeys: the person is the session's, never the body's.
+    get('/api/passkeys', passkeyListResponse),
+    post('/api/passkeys/options', passkeyOptionsResponse),
+    post('/api/passkeys', passkeyRegisterResponse),
+    remove('/api/passkeys/:id', passkeyRemoveResponse),
     get('/api/events', (ctx) => streams.open(ctx)),
   ];
 }
@@ -86,7 +102,7 @@ const page = (path: string): PersonRoute => ({
   answer: (ctx) => shellResponse(ctx.settings.base, ctx.locale, ctx.person.id),
 });
 const person =
-  (method: 'GET' | 'POST') =>
+  (method: 'GET' | 'POST' | 'DELETE') =>
   (path: string, answer: PersonRoute['answer'], byLink?: PersonRoute['byLink']): PersonRoute => ({
     method,
     path,
@@ -96,6 +112,7 @@ const person =
   });
 const get = person('GET');
 const post = person('POST');
+const remove = person('DELETE');
 
 const JS = 'text/javascript; charset=utf-8';
 const CSS = 'text/css; charset=utf-8';

@@ -1,6 +1,10 @@
 // The console's JSON answers, as the server sends them and the page reads them: each written once.
 // src/console/page/ imports this file (types only, so nothing of it reaches the page's bundle).
 
+import type {
+  PasskeyCreationOptionsJSON,
+  PasskeyRequestOptionsJSON,
+} from '../confirm/passkeys/passkey-types.js';
 import type { Confirmation } from '../confirmation.js';
 import type { ValidationIssue } from '../result.js';
 import type { Card } from './card-view.js';
@@ -84,4 +88,41 @@ export interface Preview {
 export interface BulkOutcome {
   readonly ok: true;
   readonly results: readonly ({ readonly id: string } & Decision)[];
+}
+
+/** A passkey as the person's Passkeys page lists it: never anyone else's, never the public key. */
+export interface PasskeyListed {
+  readonly id: string;
+  readonly createdAt: string;
+  readonly label?: string;
+  readonly transports: readonly string[];
+}
+
+/** `GET api/passkeys`: the signed-in person's passkeys. */
+export interface PasskeyList {
+  readonly ok: true;
+  readonly credentials: readonly PasskeyListed[];
+}
+
+/** `POST api/passkeys/options`: what `navigator.credentials.create` is asked with. */
+export interface PasskeyCreation {
+  readonly ok: true;
+  readonly options: PasskeyCreationOptionsJSON;
+}
+
+/** `POST api/passkeys`: the passkey now registered to the person. */
+export interface PasskeyAdded {
+  readonly ok: true;
+  readonly credential: PasskeyListed;
+}
+
+/** `DELETE api/passkeys/<credentialId>`: removed. */
+export interface PasskeyRemoved {
+  readonly ok: true;
+}
+
+/** `POST api/confirmations/<id>/passkey-challenge` (or a bundle's): what `navigator.credentials.get` is asked with. */
+export interface PasskeyChallenge {
+  readonly ok: true;
+  readonly options: PasskeyRequestOptionsJSON;
 }

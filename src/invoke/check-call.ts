@@ -46,6 +46,8 @@ export interface RuleCheck {
   /** For `'confirm'`: how many different people must approve, holding which flags. */
   readonly approvals: number;
   readonly approverFlags: readonly string[];
+  /** For `'confirm'`: each approver signs with a passkey (a rule's or the tool's `passkey: true`). */
+  readonly passkey?: true;
   /** Every limit the call counts against, and where it stands. */
   readonly limits: readonly LimitState[];
   /** Each rule that applied (or failed), shadow ones included. */
@@ -178,7 +180,8 @@ async function judge(args: {
         }),
       };
   }
-  const common = { approvals, approverFlags, limits, rules: verdict.reports };
+  const passkey = verdict.requirement?.passkey === true ? { passkey: true as const } : {};
+  const common = { approvals, approverFlags, ...passkey, limits, rules: verdict.reports };
   if (verdict.denied !== undefined) {
     const reason = args.message('RULE_DENIED', { tool: tool.info.name, detail: verdict.denied.reason });
     return { outcome: 'deny', code: 'RULE_DENIED', reason, rule: verdict.denied.rule, ...common };

@@ -1,8 +1,9 @@
 import { type OriginsText, originsPlainLines, originsText } from '../messages/origin-words.js';
+import { requiresPasskey } from '../messages/passkey-words.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { escapeHtml } from '../util/escape-html.js';
 import { noticeData, payloadText, webLink } from './notice-data.js';
-import { aboutRows, formatUtc, noticeWords, requirementLine } from './notice-text.js';
+import { aboutRows, formatUtc, noticeWords, passkeyLine, requirementLine } from './notice-text.js';
 import type { ApprovalNotice, Notifier } from './notifier.js';
 import { type AttemptOutcome, invalidOption, sendWithRetries } from './retry-policy.js';
 
@@ -114,7 +115,8 @@ export function emailNotifier(options: EmailNotifierOptions): Notifier {
           if (recipients.length === 0)
             return { ok: false, error: 'no recipient for this notice', retry: false };
           const settings = { includePayload, subjectPrefix: prefix };
-          if (approvalLink === undefined || notice.kind === 'decided')
+          // A passkey cannot be given through a link: the mail points to the console instead.
+          if (approvalLink === undefined || notice.kind === 'decided' || requiresPasskey(notice.confirmation))
             return mailOnce(transport, { from, to: recipients, ...emailContent(notice, settings) }, signal);
           // A personal link each: one mail per recipient, so nobody receives another person's link.
           const failed: string[] = [];
@@ -164,15 +166,17 @@ export function emailContent(
     const href = webLink(url);
     return href === undefined ? [] : [{ label, href }];
   });
-  const personal = webLink(options.link);
+  // No personal link for a passkey confirmation: it could not approve it (it answers PASSKEY_REQUIRED).
+  const personal = requiresPasskey(c) ? undefined : webLink(options.link);
   const link = personal ?? webLink(data.link);
   const labels = personal === undefined ? words.labels : { ...words.labels, open: words.labels.openOnce };
   const payload = payloadText(data, 20_000);
   const prefix = options.subjectPrefix ?? '';
   // Why it arrived, and what the tool's rules ask of the approvers ("Needs 2 approvals from finance").
   const needs = requirementLine(data, words);
+  const passkey = passkeyLine(data, notice.locale);
   const why = words.intro(data.kind, data.escalation?.afterMs);
-  const intro = needs === undefined ? [why] : [why, needs];
+  const intro = [why, ...(needs === undefined ? [] : [needs]), ...(passkey === undefined ? [] : [passkey])];
   const parts: MailParts = {
     headline,
     intro,

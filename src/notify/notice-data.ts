@@ -86,16 +86,22 @@ export function webLink(link: string | undefined): string | undefined {
 }
 
 /**
- * The confirmation's `requires`, copied as plain values: a whole number of approvals and lists of flag
- * and rule names. `undefined` when it asks no more than one plain approval, or cannot be read.
+ * The confirmation's `requires`, copied as plain values: a whole number of approvals, lists of flag
+ * and rule names, and `passkey: true` when each approver must sign with one. `undefined` when it asks
+ * no more than one plain approval, or cannot be read.
  */
 function requirementOf(requires: unknown): Requirement | undefined {
   if (!isRecord(requires)) return undefined;
-  const { approvals, approverFlags, rules } = requires;
+  const { approvals, approverFlags, rules, passkey } = requires;
   if (typeof approvals !== 'number' || !Number.isSafeInteger(approvals) || approvals < 1) return undefined;
   const flags = names(approverFlags);
-  if (approvals === 1 && flags.length === 0) return undefined;
-  return { approvals, approverFlags: flags, rules: names(rules) };
+  if (approvals === 1 && flags.length === 0 && passkey !== true) return undefined;
+  return {
+    approvals,
+    approverFlags: flags,
+    rules: names(rules),
+    ...(passkey === true ? { passkey: true as const } : {}),
+  };
 }
 
 function names(list: unknown): string[] {

@@ -1,5 +1,6 @@
 import type { ConfirmationStatus } from '../confirmation.js';
 import type { Locale } from '../messages/index.js';
+import { passkeyRequiredText, requiresPasskey } from '../messages/passkey-words.js';
 import type { NoticeData } from './notice-data.js';
 import type { NoticeKind } from './notifier.js';
 
@@ -269,9 +270,22 @@ export function formatUtc(iso: string): string {
 export function requirementLine(data: NoticeData, words: NoticeWords): string | undefined {
   const { requires, approved = 0, status } = data.confirmation;
   if (requires === undefined || data.kind === 'decided' || status !== 'pending') return undefined;
+  // A passkey alone asks no more people: `passkeyLine` says what it asks.
+  if (requires.approvals === 1 && requires.approverFlags.length === 0) return undefined;
   const flags = new Intl.ListFormat(words.lang, { style: 'long', type: 'conjunction' });
   const needs = words.needs(requires.approvals, flags.format(requires.approverFlags));
   return approved > 0 && requires.approvals > 1
     ? needs + words.approvedSoFar(approved, requires.approvals)
     : needs;
+}
+
+/**
+ * For a pending confirmation that needs a passkey, the one sentence every channel says instead of
+ * offering Approve: "Approve in the console: a passkey is required." `undefined` otherwise.
+ */
+export function passkeyLine(data: NoticeData, locale: unknown): string | undefined {
+  const { status } = data.confirmation;
+  if (data.kind === 'decided' || status !== 'pending' || !requiresPasskey(data.confirmation))
+    return undefined;
+  return passkeyRequiredText(locale);
 }

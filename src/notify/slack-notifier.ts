@@ -4,7 +4,7 @@ import { truncateText } from '../util/truncate.js';
 import type { HttpChannelOptions } from './http-attempt.js';
 import { httpNotifier } from './http-notifier.js';
 import { type NoticeData, noticeData, payloadText, webLink } from './notice-data.js';
-import { aboutRows, formatUtc, noticeWords, requirementLine } from './notice-text.js';
+import { aboutRows, formatUtc, noticeWords, passkeyLine, requirementLine } from './notice-text.js';
 import type { ApprovalNotice, Notifier } from './notifier.js';
 
 /** Where to post Slack messages. */
@@ -56,7 +56,10 @@ export function slackMessage(notice: ApprovalNotice, includePayload: boolean): S
   const payload = payloadText(data, 2800);
   // What the rules ask of the approvers, right under why this arrived: who may act on it.
   const needs = requirementLine(data, words);
-  const intro = escapeMrkdwn(words.intro(data.kind, data.escalation?.afterMs));
+  // No channel but the console can take a passkey: said right under why this arrived.
+  const passkey = passkeyLine(data, notice.locale);
+  const said = words.intro(data.kind, data.escalation?.afterMs);
+  const intro = escapeMrkdwn(passkey === undefined ? said : `${said}\n${passkey}`);
   const blocks: Record<string, unknown>[] = [
     { type: 'header', text: { type: 'plain_text', text: truncateText(headline, 150), emoji: false } },
     {

@@ -4,6 +4,7 @@ import { describeThrown } from '../util/describe-thrown.js';
 import type { HttpChannelOptions } from './http-attempt.js';
 import { httpNotifier } from './http-notifier.js';
 import { noticeData } from './notice-data.js';
+import { passkeyLine } from './notice-text.js';
 import type { ApprovalNotice, Notifier } from './notifier.js';
 import { invalidOption } from './retry-policy.js';
 
@@ -36,6 +37,12 @@ export interface WebhookBody {
    * a person where each destination came from without wording it again.
    */
   readonly originsText?: OriginsText;
+  /**
+   * For a pending confirmation that needs a passkey (`data.confirmation.requires.passkey`), in the
+   * notice's language: "Approve in the console: a passkey is required." A receiver offers no Approve
+   * for it (a confirm without the person's passkey is refused, `PASSKEY_REQUIRED`) and says this.
+   */
+  readonly passkeyText?: string;
 }
 
 /**
@@ -97,11 +104,13 @@ export function webhookNotifier(options: WebhookNotifierOptions): Notifier {
 function webhookBody(notice: ApprovalNotice, includePayload: boolean): string {
   const data = noticeData(notice, includePayload);
   const origins = originsText(data.confirmation, notice.locale);
+  const passkey = passkeyLine(data, notice.locale);
   const body: WebhookBody = {
     type: `confirmation.${notice.kind}`,
     timestamp: new Date().toISOString(),
     data,
     ...(origins === undefined ? {} : { originsText: origins }),
+    ...(passkey === undefined ? {} : { passkeyText: passkey }),
   };
   return JSON.stringify(body);
 }

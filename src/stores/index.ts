@@ -28,6 +28,8 @@ export type {
   LimitStore,
   LinkApprover,
   LinkStore,
+  PasskeyChallengeRecord,
+  PasskeyStore,
   PayloadEdit,
   QuorumStore,
   ReminderStore,

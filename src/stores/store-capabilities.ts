@@ -15,6 +15,15 @@ export const CAPABILITY_MEMBERS: {
   bundles: ['createBundle'],
   runs: ['beginRun', 'readRun', 'rememberRead', 'endRun', 'pruneRuns'],
   idempotency: ['findKeyed', 'findAlike'],
+  passkeys: [
+    'savePasskey',
+    'listPasskeys',
+    'findPasskey',
+    'removePasskey',
+    'savePasskeyChallenge',
+    'takePasskeyChallenge',
+    'advancePasskeyCounter',
+  ],
 };
 
 /**

@@ -1,4 +1,6 @@
 import type { AuditChain } from '../audit/audit-chain.js';
+import type { AuditDraft } from '../audit/audit-entry.js';
+import type { PasskeyCredentialInfo, PasskeyProof } from '../confirm/passkeys/passkey-types.js';
 import type {
   Confirmation,
   ConfirmationApproval,
@@ -122,6 +124,8 @@ export interface LimitOutcome {
  */
 export interface DecisionChange extends StoreChange {
   readonly link?: { readonly tokenHash: string } | undefined;
+  /** The approver's passkey assertion that proved this decision: kept in its audit entry. */
+  readonly passkey?: PasskeyProof | undefined;
 }
 
 /** What a person changed before confirming; recorded in the claim's history entry as `edit`. */
@@ -388,6 +392,45 @@ export interface WatchStore {
 }
 
 /** Capability `audit`: the tamper-evident audit log (`registry.audit`). A store without one logs nothing. */
+/**
+ * A challenge the registry made for a passkey ceremony: its single-use `nonce` (base64url, the key),
+ * whom it is for, the hash of what it binds (hex; `''` for a registration) and when it stops counting.
+ */
+export interface PasskeyChallengeRecord {
+  readonly nonce: string;
+  readonly approver: string;
+  readonly binding: string;
+  readonly purpose: 'register' | 'approve';
+  /** Epoch ms. */
+  readonly expiresAt: number;
+}
+
+/**
+ * Approvers' passkeys (`registry.passkeys`): their credentials, the challenges the registry made, the
+ * counters. A registration and a removal each commit with their audit entry (one write); a challenge
+ * is taken once (delete-returning); a counter moves only forward (compare-and-set).
+ */
+export interface PasskeyStore {
+  /** Stores a new credential and appends `audit` in the same write; false (nothing written) when its id is kept already. */
+  savePasskey(credential: PasskeyCredentialInfo, audit: AuditDraft): Promise<boolean>;
+  /** The approver's credentials, oldest first. */
+  listPasskeys(approver: string): Promise<readonly PasskeyCredentialInfo[]>;
+  findPasskey(id: string): Promise<PasskeyCredentialInfo | undefined>;
+  /** Deletes the approver's credential `id` and appends `audit` in the same write; false when there was none. */
+  removePasskey(key: { readonly id: string; readonly approver: string }, audit: AuditDraft): Promise<boolean>;
+  savePasskeyChallenge(challenge: PasskeyChallengeRecord): Promise<void>;
+  /**
+   * Takes the challenge of this nonce — deleted as it is read, so a second take finds none; one past
+   * `expiresAt` at `now` is deleted and not answered.
+   */
+  takePasskeyChallenge(nonce: string, now: number): Promise<PasskeyChallengeRecord | undefined>;
+  /**
+   * Moves the counter of credential `id` from `from` to `to` only if it is still `from` (and `to` >
+   * `from`, or both are 0: an authenticator that does not count); false otherwise.
+   */
+  advancePasskeyCounter(id: string, change: { readonly from: number; readonly to: number }): Promise<boolean>;
+}
+
 export interface AuditStore {
   /** One hash chain per store, appended atomically across processes, each entry with its change. */
   readonly audit: AuditChain;
@@ -484,7 +527,7 @@ type AllOrNone<Capability> = Capability | { readonly [Member in keyof Capability
 /**
  * Where confirmations live: the core methods, and each optional capability (`ReminderStore`,
  * `EscalationStore`, `LinkStore`, `QuorumStore`, `LimitStore`, `HeldSendStore`, `WatchStore`,
- * `AuditStore`, `BundleStore`, `RunStore`, `IdempotencyStore`) whole or not at all. The registry refuses, at construction or `register`, a tool or
+ * `AuditStore`, `BundleStore`, `RunStore`, `IdempotencyStore`, `PasskeyStore`) whole or not at all. The registry refuses, at construction or `register`, a tool or
  * option that needs a capability its store lacks; `hasCapability` tells at run time.
  *
  * The memory store (`createMemoryStore`), `graded-tools/sqlite` and `graded-tools/postgres` have every
@@ -492,7 +535,7 @@ type AllOrNone<Capability> = Capability | { readonly [Member in keyof Capability
  */
 export type ConfirmationStore = CoreStore &
   // A group of one member is all or none when it is optional: written so, the type stays a union of
-  // 16 members (one per choice of the larger groups), not 2^11, which TypeScript cannot represent.
+  // 32 members (one per choice of the larger groups), not 2^11, which TypeScript cannot represent.
   Partial<ReminderStore> &
   Partial<EscalationStore> &
   AllOrNone<LinkStore> &
@@ -501,6 +544,7 @@ export type ConfirmationStore = CoreStore &
   AllOrNone<HeldSendStore> &
   Partial<WatchStore> &
   Partial<AuditStore> &
+  AllOrNone<PasskeyStore> &
   Partial<BundleStore> &
   Partial<IdempotencyStore> &
   AllOrNone<RunStore>;
@@ -518,6 +562,7 @@ export interface StoreCapabilities {
   readonly bundles: BundleStore;
   readonly runs: RunStore;
   readonly idempotency: IdempotencyStore;
+  readonly passkeys: PasskeyStore;
 }
 
 /** A capability's name. */
@@ -552,7 +597,8 @@ export type StoreWith<Wanted extends StoreCapability> = CoreStore &
   Having<Wanted, 'audit'> &
   Having<Wanted, 'bundles'> &
   Having<Wanted, 'runs'> &
-  Having<Wanted, 'idempotency'>;
+  Having<Wanted, 'idempotency'> &
+  Having<Wanted, 'passkeys'>;
 
 /** A store with every capability, as the SQLite and PostgreSQL stores are (the memory store has all but `watch`). */
 export type FullConfirmationStore = StoreWith<StoreCapability>;

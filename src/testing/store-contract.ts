@@ -11,6 +11,7 @@ import { heldCases } from './store-contract-held.js';
 import { idempotencyCases } from './store-contract-idempotency.js';
 import { linkCases } from './store-contract-links.js';
 import { pageCases } from './store-contract-pages.js';
+import { passkeyCases } from './store-contract-passkeys.js';
 import { limitCases, quorumCases } from './store-contract-rules.js';
 import { runCases } from './store-contract-runs.js';
 
@@ -463,6 +464,7 @@ export function storeContract(name: string, open: () => Promise<StoreUnderTest>)
   pageCases(name, open);
   editCases(name, open);
   linkCases(name, open);
+  passkeyCases(name, open);
   quorumCases(name, open);
   limitCases(name, open);
   escalationCases(name, open);

@@ -75,6 +75,7 @@ interface Fields {
   readonly holdMs: unknown;
   readonly escalate: unknown;
   readonly rules: unknown;
+  readonly passkey: unknown;
   readonly destinations: unknown;
   readonly egress: unknown;
 }
@@ -101,6 +102,7 @@ function readFields(definition: ToolDefinition): Fields {
     holdMs: d.holdMs,
     escalate: d.escalate,
     rules: d.rules,
+    passkey: d.passkey,
     destinations: d.destinations,
     egress: d.egress,
   };
@@ -393,7 +395,10 @@ export function checkDefinition(definition: ToolDefinition): RegisteredTool {
   const effect = checkEffect(fields.effect, grade, name);
   const holdMs = checkHoldMs(fields.holdMs, grade, name);
   const escalate = checkEscalate(fields.escalate, grade, name);
-  const rules = compileRules(fields.rules, grade, { json, isStandard: standard !== undefined });
+  const rules = compileRules(withToolPasskey(fields, name), grade, {
+    json,
+    isStandard: standard !== undefined,
+  });
   const { destinations, egress } = checkDestinations(fields, grade, json, standard !== undefined, name);
   if (rules instanceof RuleProblem) fail('INVALID_RULE', name, `${rules.message}.`);
   if (rules.length > 0 && payload !== undefined) checkEditsReadable(payload.editable, json, name);
@@ -443,4 +448,15 @@ function checkEscalate(
   if (grade !== 'send') return fail('INVALID_OPTION', name, '`escalate` is only for `send` tools.');
   const steps = readEscalation(value, 'escalate');
   return typeof steps === 'string' ? fail('INVALID_OPTION', name, `${steps}.`) : steps;
+}
+
+/** The rule a tool's `passkey: true` stands for, after the tool's own rules: it always applies. */
+export const TOOL_PASSKEY_RULE = 'tool.passkey';
+
+function withToolPasskey(fields: Fields, name: string): unknown {
+  const { passkey, rules } = fields;
+  if (passkey === undefined || passkey === false) return rules;
+  if (passkey !== true) fail('INVALID_OPTION', name, '`passkey` must be true or false.');
+  if (rules !== undefined && !Array.isArray(rules)) return rules;
+  return [...((rules as unknown[] | undefined) ?? []), { name: TOOL_PASSKEY_RULE, passkey: true }];
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
+import { createPasskeys } from 'graded-tools/passkeys';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventStreams } from '../../src/console/events-stream.js';
 import { consoleRoutes } from '../../src/console/routes.js';
@@ -254,6 +255,53 @@ describe('the console OpenAPI document', () => {
       expect(spent).toMatchObject({ ok: false, code: 'LINK_REFUSED' });
     } finally {
       linked.close();
+    }
+
+    // Passkeys: refused where the registry has none, answered where it has them (the person's own).
+    await check('GET', '/passkeys', '/passkeys');
+    await check('GET', '/api/passkeys', '/api/passkeys');
+    await check('POST', '/api/passkeys/options', '/api/passkeys/options', { body: {} });
+    await check('POST', '/api/passkeys', '/api/passkeys', { body: {} });
+    await check('POST', '/api/passkeys', '/api/passkeys', { body: { response: {} } });
+    const own = { origin: 'http://console.test', 'content-type': 'application/json' };
+    await check('DELETE', '/api/passkeys/{id}', '/api/passkeys/abc', { body: {}, headers: own });
+    const p = await f.ask('needs a challenge');
+    await check(
+      'POST',
+      '/api/confirmations/{id}/passkey-challenge',
+      `/api/confirmations/${p.confirmationId}/passkey-challenge`,
+      { body: { digest: p.digest } },
+    );
+    await check(
+      'POST',
+      '/api/confirmations/{id}/passkey-challenge',
+      `/api/confirmations/${p.confirmationId}/passkey-challenge`,
+      { body: {} },
+    );
+    const three = await bundle();
+    await check(
+      'POST',
+      '/api/bundles/{id}/passkey-challenge',
+      `/api/bundles/${three.bundleId}/passkey-challenge`,
+      {
+        body: { digest: three.digest },
+      },
+    );
+    const keyed = consoleFixture(memory[1], {
+      registryOptions: {
+        passkeys: createPasskeys({ rpID: 'console.test', rpName: 'Desk', origin: 'http://console.test' }),
+      },
+    });
+    try {
+      const answered = async (method: string, path: string, url: string, init = {}) =>
+        expectDocumented(method, path, await keyed.call(url, { method, ...init }));
+      expect(await answered('GET', '/api/passkeys', '/api/passkeys')).toEqual({ ok: true, credentials: [] });
+      expect(
+        await answered('POST', '/api/passkeys/options', '/api/passkeys/options', { body: {} }),
+      ).toMatchObject({ ok: true, options: { user: { name: 'lead-li' } } });
+      await answered('DELETE', '/api/passkeys/{id}', '/api/passkeys/abc', { body: {}, headers: own });
+    } finally {
+      keyed.close();
     }
 
     const operations = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(

@@ -83,6 +83,7 @@ export async function confirmBundle(
         fail,
         bundle,
         dry: true,
+        passkey: approving.passkey,
       });
       if (cleared.ok) theirs.push(step);
       else if (NOT_THEIRS.has(cleared.code)) notTheirs ??= cleared;

@@ -94,6 +94,7 @@ async function approveOnce(
       now,
       fail,
       bundle: asked.bundle,
+      passkey: approving.passkey,
     });
     if (!cleared.ok) return cleared;
     const { tool, edit, judged } = cleared;
@@ -108,6 +109,7 @@ async function approveOnce(
       ...(requires === undefined ? {} : { requires }),
       ...(edit === undefined || counted === undefined ? {} : { counted }),
       ...(link === undefined ? {} : { link: { tokenHash: link.tokenHash } }),
+      ...(cleared.passkey === undefined ? {} : { passkey: cleared.passkey }),
     };
     const quorum =
       mode === 'confirm'

@@ -1,4 +1,4 @@
-import { ruleDraft } from '../../audit/audit-drafts.js';
+import { passkeyRefusalDraft, ruleDraft } from '../../audit/audit-drafts.js';
 import type { Confirmation } from '../../confirmation.js';
 import { approverGates, readFlags } from '../../policy/call-context.js';
 import { refusalFor } from '../../policy/gates.js';
@@ -12,6 +12,8 @@ import {
   type FlowContext,
   type SendToolHandle,
 } from '../flow-context.js';
+import type { PasskeyAttempt } from '../passkeys/passkey-attempt.js';
+import type { PasskeyProof } from '../passkeys/passkey-types.js';
 import type { AuthorizeDecision, ConfirmationFailure } from '../types.js';
 import { type EditJudgment, judgeEdit } from './edit-rules.js';
 import { fourEyesRefusal } from './four-eyes.js';
@@ -57,6 +59,8 @@ export interface DecisionToCheck {
    * recomputed now from every step's stored digest, in order.
    */
   readonly bundle?: { readonly shown: string | undefined; readonly current: string } | undefined;
+  /** The approver's passkey assertion, for a confirmation that `requires.passkey` (proved once per decision). */
+  readonly passkey?: PasskeyAttempt | undefined;
 }
 
 /** What a decision that passed every check may do: the tool to deliver with, the payload, the edit. */
@@ -70,6 +74,8 @@ export interface Cleared {
   readonly edit: PayloadEdit | undefined;
   /** What the tool's rules ask of the edited call: a stricter requirement, limits to count. */
   readonly judged: Extract<EditJudgment, { ok: true }> | undefined;
+  /** The passkey assertion that proved this decision, for its audit entry. */
+  readonly passkey: PasskeyProof | undefined;
 }
 
 /** A link as the check list reads it: looked up by the hash of the token given. */
@@ -86,6 +92,7 @@ interface Found {
   payload: unknown;
   edit: PayloadEdit | undefined;
   judged: Extract<EditJudgment, { ok: true }> | undefined;
+  passkey: PasskeyProof | undefined;
 }
 
 type Check = (ctx: FlowContext, d: DecisionToCheck, found: Found) => Checked | Promise<Checked>;
@@ -122,13 +129,22 @@ const READS_PAYLOAD: ReadonlySet<DecisionKind> = new Set([...DELIVERS, 'open-lin
  * 7. the person's edit, against the tool's `editable` fields and `payloadSchema`
  * 7b. the edited call, against the tool's rules: a deny refuses it, and the approver holds the flags
  *     an approvals rule now asks
- * 8. not aborted
+ * 8. the passkey, when the confirmation (or the edit) requires one: an assertion made for this very
+ *    decision — this confirmation or bundle, this digest, this approver — by one of their passkeys,
+ *    its single-use challenge taken now and its counter moved forward. A link cannot carry one.
+ * 9. not aborted
  */
 export async function checkDecision(
   ctx: FlowContext,
   d: DecisionToCheck,
 ): Promise<Cleared | ConfirmationFailure> {
-  const found: Found = { tool: undefined, payload: undefined, edit: undefined, judged: undefined };
+  const found: Found = {
+    tool: undefined,
+    payload: undefined,
+    edit: undefined,
+    judged: undefined,
+    passkey: undefined,
+  };
   for (const check of CHECK_LIST) {
     const refused = await check(ctx, d, found);
     if (refused !== undefined) return refused;
@@ -329,6 +345,34 @@ function approvedSending(record: Confirmation, by: string): boolean {
   return claimed || (record.approvals ?? []).some((approval) => approval.by === by);
 }
 
+/**
+ * A passkey, when asked for: proved last, after every other check passed, since proving spends the
+ * challenge; what it proves is this decision as recomputed here, never what the caller says it is.
+ */
+const passkeyProves: Check = async (ctx, d, found) => {
+  const { record, fail, person } = d;
+  if (!DELIVERS.has(d.kind) || person === undefined) return undefined;
+  if (record.requires?.passkey !== true && found.judged?.requires?.passkey !== true) return undefined;
+  const refuse = async (code: 'PASSKEY_REQUIRED' | 'PASSKEY_INVALID', detail: string) => {
+    if (d.dry !== true && d.kind !== 'issue-link')
+      await ctx.audit?.record(passkeyRefusalDraft({ record, by: person.id, code, detail, at: d.now }));
+    return fail(code, { tool: record.tool, detail }, record);
+  };
+  if (ctx.passkeys === undefined) return refuse('PASSKEY_REQUIRED', 'not-configured');
+  // A link, a chat button, an email: none can carry an assertion.
+  if (d.link !== undefined || d.kind === 'issue-link' || d.passkey === undefined)
+    return refuse('PASSKEY_REQUIRED', 'no-assertion');
+  const { bundle } = record;
+  const decision =
+    bundle !== undefined && d.bundle !== undefined
+      ? { kind: 'bundle' as const, id: bundle.id, digest: bundle.digest, approver: person.id }
+      : { kind: 'confirmation' as const, id: record.id, digest: record.digest, approver: person.id };
+  const proved = await d.passkey.prove(ctx, decision);
+  if (!proved.ok) return refuse(proved.code, proved.detail);
+  found.passkey = proved.proof;
+  return undefined;
+};
+
 const notAborted: Check = (_ctx, d) => (d.signal?.aborted ? d.fail('ABORTED', {}, d.record) : undefined);
 
 const CHECK_LIST: readonly Check[] = [
@@ -342,5 +386,6 @@ const CHECK_LIST: readonly Check[] = [
   toolAndGates,
   editFollowsRules,
   editPassesToolRules,
+  passkeyProves,
   notAborted,
 ];

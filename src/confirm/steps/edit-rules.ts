@@ -153,8 +153,19 @@ function tightened(
   if (asked === undefined) return undefined;
   const approvals = Math.max(stored?.approvals ?? 1, asked.approvals);
   const flags = [...new Set([...(stored?.approverFlags ?? []), ...asked.approverFlags])].sort();
-  if (stored !== undefined && approvals === stored.approvals && flags.length === stored.approverFlags.length)
+  const passkey = stored?.passkey === true || asked.passkey === true;
+  if (
+    stored !== undefined &&
+    approvals === stored.approvals &&
+    flags.length === stored.approverFlags.length &&
+    passkey === (stored.passkey === true)
+  )
     return undefined;
   const rules = [...new Set([...(stored?.rules ?? []), ...asked.rules])];
-  return Object.freeze({ approvals, approverFlags: Object.freeze(flags), rules: Object.freeze(rules) });
+  return Object.freeze({
+    approvals,
+    approverFlags: Object.freeze(flags),
+    rules: Object.freeze(rules),
+    ...(passkey ? { passkey: true as const } : {}),
+  });
 }

@@ -1,6 +1,7 @@
 // The console's JSON API, as the page calls it: same-origin, JSON bodies, never a thrown error — a
 // network failure comes back as a failure result like any other.
 
+import type { PasskeyAssertion, PasskeyRegistrationResponse } from '../../confirm/passkeys/passkey-types.js';
 // Every answer's type is the server's own (type-only imports: nothing of the server is bundled).
 import type { Card } from '../card-view.js';
 import type {
@@ -9,13 +10,18 @@ import type {
   Decision,
   Failure,
   ListPage,
+  PasskeyAdded,
+  PasskeyChallenge,
+  PasskeyCreation,
+  PasskeyList,
+  PasskeyRemoved,
   Preview,
   SessionAnswer,
 } from '../wire.js';
 
 export type { Card, Quorum } from '../card-view.js';
 export type { Offer } from '../offer.js';
-export type { Decision, Failure, ListPage, Preview } from '../wire.js';
+export type { Decision, Failure, ListPage, PasskeyListed, Preview } from '../wire.js';
 
 /** One step of a card's history. */
 export type HistoryEntry = Card['history'][number];
@@ -30,8 +36,14 @@ export interface Api {
   }): Promise<ListPage | Failure>;
   session(): Promise<SessionAnswer | Failure>;
   get(id: string): Promise<ConfirmationAnswer | Failure>;
-  /** With an edit: the edited payload and the digest its preview showed (`editDigest`). */
-  confirm(id: string, body: { digest: string; payload?: unknown; editDigest?: string }): Promise<Decision>;
+  /**
+   * With an edit: the edited payload and the digest its preview showed (`editDigest`); for a card that
+   * needs a passkey, the person's assertion (`passkey`).
+   */
+  confirm(
+    id: string,
+    body: { digest: string; payload?: unknown; editDigest?: string; passkey?: PasskeyAssertion },
+  ): Promise<Decision>;
   reject(id: string, reason: string): Promise<Decision>;
   retry(id: string, digest: string): Promise<Decision>;
   markDelivered(id: string, note: string): Promise<Decision>;
@@ -39,7 +51,18 @@ export interface Api {
   cancel(id: string): Promise<Decision>;
   preview(id: string, payload: unknown): Promise<Preview | Failure>;
   /** A bundle decided whole: every step the person may approve, bound to the bundle digest. */
-  confirmBundle(bundleId: string, digest: string): Promise<Decision>;
+  confirmBundle(bundleId: string, digest: string, passkey?: PasskeyAssertion): Promise<Decision>;
+  /** The options of `navigator.credentials.get` for this person's approval of `digest`. */
+  passkeyChallenge(
+    kind: 'confirmation' | 'bundle',
+    id: string,
+    digest: string,
+  ): Promise<PasskeyChallenge | Failure>;
+  /** The person's own passkeys, and adding or removing one. */
+  passkeys(): Promise<PasskeyList | Failure>;
+  passkeyOptions(): Promise<PasskeyCreation | Failure>;
+  addPasskey(response: PasskeyRegistrationResponse, label: string): Promise<PasskeyAdded | Failure>;
+  removePasskey(credentialId: string): Promise<PasskeyRemoved | Failure>;
   rejectBundle(bundleId: string, reason: string): Promise<Decision>;
   confirmMany(items: { id: string; digest: string }[]): Promise<BulkOutcome | Failure>;
   rejectMany(ids: string[], reason: string): Promise<BulkOutcome | Failure>;
@@ -53,14 +76,14 @@ export interface Api {
  */
 export function createApi(base: string, networkError: string, linkToken?: string): Api {
   const link: Record<string, string> = linkToken === undefined ? {} : { 'x-approval-link': linkToken };
-  const call = async <T>(path: string, body?: object): Promise<T | Failure> => {
+  const call = async <T>(path: string, body?: object, method = 'POST'): Promise<T | Failure> => {
     try {
       const init: RequestInit = {
         credentials: 'same-origin',
         headers: { accept: 'application/json', ...link },
       };
       if (body !== undefined) {
-        init.method = 'POST';
+        init.method = method;
         init.headers = { accept: 'application/json', 'content-type': 'application/json', ...link };
         init.body = JSON.stringify(body);
       }
@@ -92,7 +115,22 @@ export function createApi(base: string, networkError: string, linkToken?: string
     markDelivered: (id, note) => call(at(id, '/mark-delivered'), withReason('note', note)),
     cancel: (id) => call(at(id, '/cancel'), {}),
     preview: (id, payload) => call(at(id, '/preview'), { payload }),
-    confirmBundle: (id, digest) => call(`bundles/${encodeURIComponent(id)}/confirm`, { digest }),
+    confirmBundle: (id, digest, passkey) =>
+      call(
+        `bundles/${encodeURIComponent(id)}/confirm`,
+        passkey === undefined ? { digest } : { digest, passkey },
+      ),
+    passkeyChallenge: (kind, id, digest) =>
+      call(
+        kind === 'bundle'
+          ? `bundles/${encodeURIComponent(id)}/passkey-challenge`
+          : at(id, '/passkey-challenge'),
+        { digest },
+      ),
+    passkeys: () => call('passkeys'),
+    passkeyOptions: () => call('passkeys/options', {}),
+    addPasskey: (response, label) => call('passkeys', { response, ...withReason('label', label) }),
+    removePasskey: (credentialId) => call(`passkeys/${encodeURIComponent(credentialId)}`, {}, 'DELETE'),
     rejectBundle: (id, reason) =>
       call(`bundles/${encodeURIComponent(id)}/reject`, withReason('reason', reason)),
     confirmMany: (items) => call('confirm-many', { items }),

@@ -1,7 +1,9 @@
 // "Confirm selected", said before the click and after it: every selected card with what confirming it
-// does — sent now, held for its undo window, one approval of several, or left out and why — and then
+// does — sent now, held for its undo window, one approval of several, left to its card for a passkey,
+// or left out and why — and then
 // what it did. Drawn from what the server told the page (`offer`, `quorum`, `holdMs`): nothing is
 // predicted here that the server did not say, and each confirm is still the check list's to decide.
+import { passkeyWords, requiresPasskey } from '../../messages/passkey-words.js';
 import type { Card, Decision } from './api.js';
 import { serverNow } from './countdown.js';
 import { describeDecision, formatClock, whyNotText } from './decision-words.js';
@@ -15,12 +17,16 @@ export type Fate =
   /** Recorded as one approval of several: `count` of `needed` with this person's, nothing sent. */
   | { readonly kind: 'approval'; readonly count: number; readonly needed: number }
   /** Not confirmed with the others: this person is not offered Confirm, and why. */
-  | { readonly kind: 'left-out'; readonly why: string };
+  | { readonly kind: 'left-out'; readonly why: string }
+  /** Not confirmed with the others: it needs this person's passkey, on its own card. */
+  | { readonly kind: 'passkey' };
 
 /** What confirming `card` will do, as the server's offer, quorum and undo window say. */
 export function fateOf(card: Card, t: Strings): Fate {
   if (!card.offer.confirm)
     return { kind: 'left-out', why: whyNotText(card.offer, t) ?? t.whyNot.OTHER ?? '' };
+  // One assertion signs one decision: a bulk confirm carries none, so it is left to its card.
+  if (requiresPasskey(card)) return { kind: 'passkey' };
   const { quorum } = card;
   if (quorum !== undefined && needsMoreApprovals(card))
     return { kind: 'approval', count: quorum.approvedBy.length + 1, needed: quorum.needed };
@@ -45,7 +51,7 @@ export function uncheckedOrigins(card: Card): { check: string; field: string; te
 
 /** Whether "Confirm selected" sends this card's confirm (everything but a card left out). */
 export function isConfirmed(fate: Fate): boolean {
-  return fate.kind !== 'left-out';
+  return fate.kind !== 'left-out' && fate.kind !== 'passkey';
 }
 
 /** The fate in the person's words, before the click: "Held until 14:05 so it can be undone, then sent". */
@@ -62,6 +68,8 @@ export function fateText(fate: Fate, t: Strings): string {
       return t.fateApproval(fate.count, fate.needed);
     case 'left-out':
       return t.fateLeftOut(fate.why);
+    case 'passkey':
+      return passkeyWords(t.lang).bulk;
   }
 }
 
@@ -82,7 +90,7 @@ export function holdLength(ms: number, lang: string): string {
 
 /** What happened to one card, after the click: the decision's words, or why it was left out. */
 export function resultText(fate: Fate, decision: Decision | undefined, t: Strings): string {
-  if (fate.kind === 'left-out' || decision === undefined) return fateText(fate, t);
+  if (!isConfirmed(fate) || decision === undefined) return fateText(fate, t);
   return describeDecision(decision, 'confirm', t);
 }
 

@@ -1,6 +1,7 @@
 // A bundle as one card: every step exactly as it will go out, in order (its title, what it does, its
 // payload's fields, where it stands), and one decision — "Approve all N steps" or Reject — bound to the
 // bundle digest. The card is always open: a person decides on what they read, so nothing is folded away.
+import { passkeyWords, requiresPasskey } from '../../messages/passkey-words.js';
 import type { Card, Decision } from './api.js';
 import { bundleWords } from './bundle-words.js';
 import type { CardContext, CardView } from './card-context.js';
@@ -9,6 +10,7 @@ import { decidedText, decider, formatTime, nameOn, whyNotText } from './decision
 import { el, present } from './dom.js';
 import { renderFields } from './fields.js';
 import { stringsForCard } from './i18n.js';
+import { approveWithPasskey } from './passkey-approval.js';
 import { quorumLine } from './quorum.js';
 import { whyBlock } from './why-block.js';
 
@@ -28,16 +30,34 @@ export function createBundleCardView(initial: Card, ctx: CardContext): CardView 
     view.setBusy(true);
     outcome.textContent = ctx.t.working;
     outcome.dataset.outcome = 'working';
+    // One assertion over the bundle digest approves every step the person may approve.
     const decision =
-      kind === 'confirm'
-        ? await ctx.api.confirmBundle(bundle.id, bundle.digest)
-        : await ctx.api.rejectBundle(bundle.id, input?.value ?? '');
+      kind === 'reject'
+        ? await ctx.api.rejectBundle(bundle.id, input?.value ?? '')
+        : needsPasskey(bundle)
+          ? await approveWithPasskey(
+              ctx.api,
+              { kind: 'bundle', id: bundle.id, digest: bundle.digest },
+              (passkey) => ctx.api.confirmBundle(bundle.id, bundle.digest, passkey),
+            )
+          : await ctx.api.confirmBundle(bundle.id, bundle.digest);
     view.setBusy(false);
     view.showDecision(decision, kind);
   };
 
-  const make = (label: string, kind: 'confirm' | 'reject', style: string, input?: HTMLInputElement) => {
-    const button = el('button', { type: 'button', class: style }, label);
+  const make = (
+    label: string,
+    kind: 'confirm' | 'reject',
+    style: string,
+    input?: HTMLInputElement,
+    passkey = false,
+  ) => {
+    const key = (initial.bundleCard?.id ?? '').replace(/[^A-Za-z0-9_-]/g, '_');
+    const button = el(
+      'button',
+      { type: 'button', class: style, 'aria-describedby': passkey ? `passkey-${key}` : undefined },
+      label,
+    );
     button.addEventListener('click', () => void run(kind, input));
     button.disabled = busy;
     buttons.push(button);
@@ -90,8 +110,16 @@ export function createBundleCardView(initial: Card, ctx: CardContext): CardView 
     const t = ctx.t;
     const key = bundle.id.replace(/[^A-Za-z0-9_-]/g, '_');
     const whyNot = whyNotText({ ...NO_OFFER, ...bundle.offer }, t);
+    const passkey = needsPasskey(bundle);
+    const words = passkeyWords(t.lang);
+    const n = bundle.steps.length;
     const approve = bundle.offer.confirm
-      ? el('div', { class: 'approve' }, make(w.approveAll(bundle.steps.length), 'confirm', 'primary'))
+      ? el(
+          'div',
+          { class: 'approve' },
+          passkey && el('p', { class: 'passkey-note', id: `passkey-${key}` }, words.before),
+          make(passkey ? words.approveAll(n) : w.approveAll(n), 'confirm', 'primary', undefined, passkey),
+        )
       : whyNot !== undefined && bundle.status === 'pending' && el('p', { class: 'why-not' }, whyNot);
     let reject: HTMLElement | false = false;
     if (bundle.offer.reject) {
@@ -242,3 +270,8 @@ const NO_OFFER = {
   markDelivered: false,
   cancel: false,
 };
+
+/** A bundle needs a passkey when any of its steps does: one assertion over the bundle digest. */
+function needsPasskey(bundle: Bundle): boolean {
+  return bundle.steps.some((step) => requiresPasskey(step));
+}

@@ -1,4 +1,5 @@
 // The words of the deciding button, said before the click: what pressing it will do.
+import { passkeyWords, requiresPasskey } from '../../messages/passkey-words.js';
 import type { Card } from './api.js';
 import { serverNow } from './countdown.js';
 import { formatClock } from './decision-words.js';
@@ -6,12 +7,19 @@ import type { Strings } from './i18n.js';
 import { needsMoreApprovals } from './quorum.js';
 
 /**
- * What the deciding button says it will do, before the click: record one approval of several
- * ("Approve (1 of 2)"), send after the undo window ("Approve — sends at 14:05 unless undone"), or
- * confirm outright ("Confirm and send" / "Confirm and apply").
+ * What the deciding button says it will do, before the click: sign with a passkey ("Approve with
+ * passkey", "Approve with passkey (1 of 2)"), record one approval of several ("Approve (1 of 2)"),
+ * send after the undo window ("Approve — sends at 14:05 unless undone"), or confirm outright
+ * ("Confirm and send" / "Confirm and apply").
  */
 export function confirmWords(card: Card, t: Strings): string {
   const { quorum } = card;
+  if (requiresPasskey(card)) {
+    const words = passkeyWords(t.lang);
+    return needsMoreApprovals(card) && quorum !== undefined
+      ? words.approveCount(quorum.approvedBy.length + 1, quorum.needed)
+      : words.approve;
+  }
   if (needsMoreApprovals(card) && quorum !== undefined)
     return t.approveCount(quorum.approvedBy.length + 1, quorum.needed);
   if (card.holdMs !== undefined)

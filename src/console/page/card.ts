@@ -5,6 +5,7 @@
 // offers its buttons — but for a held send's "Sending in 0:24 — Undo", on every card while it runs,
 // because Undo sends nothing and its window is short. One click decides; while a request runs every
 // button of the card is disabled.
+import { passkeyWords, requiresPasskey } from '../../messages/passkey-words.js';
 import type { Card, Decision } from './api.js';
 import { createBundleCardView } from './bundle-card.js';
 import { confirmWords } from './button-words.js';
@@ -24,6 +25,7 @@ import { el, present } from './dom.js';
 import type { EditState } from './edit-form.js';
 import { renderFields, summarise } from './fields.js';
 import { stringsForCard } from './i18n.js';
+import { approveWithPasskey } from './passkey-approval.js';
 import { quorumLine } from './quorum.js';
 import { whyBlock } from './why-block.js';
 
@@ -60,12 +62,18 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     const id = view.card.id;
     let decision: Decision;
     if (action === 'confirm') {
-      decision = await api.confirm(
-        id,
+      const body =
         edit.kind === 'previewed'
           ? { digest: view.card.digest, payload: edit.payload, editDigest: edit.digest }
-          : { digest: view.card.digest },
-      );
+          : { digest: view.card.digest };
+      // The passkey signs the payload the card shows: an edit's digest once previewed.
+      decision = requiresPasskey(view.card)
+        ? await approveWithPasskey(
+            api,
+            { kind: 'confirmation', id, digest: edit.kind === 'previewed' ? edit.digest : view.card.digest },
+            (passkey) => api.confirm(id, { ...body, passkey }),
+          )
+        : await api.confirm(id, body);
     } else if (action === 'reject') decision = await api.reject(id, input?.value ?? '');
     else if (action === 'retry') decision = await api.retry(id, view.card.digest);
     else if (action === 'cancel') decision = await api.cancel(id);
@@ -114,8 +122,13 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
             { class: 'why-not', id: `why-${key}` },
             edit.kind === 'invalid' ? t.fixEditFirst : t.previewFirst,
           );
-        if (reason) send.setAttribute('aria-describedby', `why-${key}`);
-        approve = el('div', { class: 'approve' }, send, reason);
+        // Said before the click: the browser will ask for the person's passkey.
+        const passkey =
+          requiresPasskey(card) &&
+          el('p', { class: 'passkey-note', id: `passkey-${key}` }, passkeyWords(t.lang).before);
+        const described = [reason && `why-${key}`, passkey && `passkey-${key}`].filter(Boolean).join(' ');
+        if (described !== '') send.setAttribute('aria-describedby', described);
+        approve = el('div', { class: 'approve' }, passkey, send, reason);
       }
       let reject: HTMLElement | false = false;
       if (offer.reject) {

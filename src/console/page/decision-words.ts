@@ -1,5 +1,7 @@
 // A decision in the approver's words: who decided, what happened, why a button did nothing — never a
 // code, never words meant for a model.
+
+import { passkeyWords } from '../../messages/passkey-words.js';
 import type { Card, Decision, Offer } from './api.js';
 import type { Strings } from './i18n.js';
 import { issueText } from './issue-text.js';
@@ -44,6 +46,7 @@ export function decider(
 export function whyNotText(offer: Offer, t: Strings): string | undefined {
   const { whyNot: code, missingFlags = [] } = offer;
   if (code === undefined) return undefined;
+  if (code === 'PASSKEY_REQUIRED') return passkeyWords(t.lang).required;
   return code === 'FLAG_NOT_GRANTED' && missingFlags.length > 0
     ? t.whyNotFlags(listOf(missingFlags, t.lang), missingFlags.length)
     : (t.whyNot[code] ?? t.whyNot.OTHER ?? '');
@@ -111,6 +114,16 @@ export function describeDecision(decision: Decision, action: Action, t: Strings,
       return t.deliveryFailed;
     case 'NETWORK':
       return t.networkError;
+    // The browser's prompt was cancelled or is not there: nothing reached the server.
+    case 'PASSKEY_CANCELLED':
+    case 'PASSKEY_EXISTS':
+      return passkeyWords(t.lang).cancelled;
+    case 'PASSKEY_UNSUPPORTED':
+      return passkeyWords(t.lang).unsupported;
+    // The server's words say why (no passkey registered, a refused assertion).
+    case 'PASSKEY_REQUIRED':
+    case 'PASSKEY_INVALID':
+      return decision.error;
     default: {
       const words =
         t.notDone[decision.code] ?? (/^HTTP_/.test(decision.code) ? t.networkError : t.notDoneOther);

@@ -131,7 +131,8 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
 
   let bulkBusy = false;
   const selection = () => [...views.values()].filter((view) => view.isSelected);
-  // A selected card "Confirm selected" confirms: sent, held, or one approval of several.
+  // A selected card "Confirm selected" lists: sent, held, one approval of several — or, needing a
+  // passkey, said to be approved on its card (so the dialog says why it is left out).
   const bulkConfirmable = (view: CardView) => view.card.offer.confirm;
   let pendingTotal = '';
   const refreshControls = () => {
@@ -289,7 +290,7 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
     );
   const showStep = () => {
     listed = selection().map((view) => ({ view, fate: fateOf(view.card, stringsForCard(t, view.card)) }));
-    if (bulkBusy || !listed.some(({ fate }) => isConfirmed(fate))) return;
+    if (bulkBusy || !listed.some(({ fate }) => isConfirmed(fate) || fate.kind === 'passkey')) return;
     sendTitle.textContent = t.bulkListTitle(listed.length);
     sendList.replaceChildren(
       ...listed.map(({ view, fate }) => fateLine(view, fateText(fate, stringsForCard(t, view.card)))),
@@ -298,10 +299,11 @@ export function mountInbox(root: HTMLElement, options: InboxOptions): (notice: {
       listed.map(({ fate }) => fate),
       t,
     );
+    sendNow.disabled = !listed.some(({ fate }) => isConfirmed(fate));
     bulkSummary.textContent = '';
     bulkResults.replaceChildren();
     step.hidden = false;
-    sendNow.focus();
+    (sendNow.disabled ? cancel : sendNow).focus();
   };
   cancel.addEventListener('click', () => {
     step.hidden = true;

@@ -1,11 +1,14 @@
 // The approvals console's page: reads its settings from #app (set by the server's HTML shell), then
-// shows the inbox at P/ or one confirmation at P/confirmations/<id>, kept current by live updates.
+// shows the inbox at P/, one confirmation at P/confirmations/<id> (kept current by live updates), or
+// the person's passkeys at P/passkeys.
+import { passkeyWords } from '../../messages/passkey-words.js';
 import { createApi } from './api.js';
 import { mountDetail } from './detail.js';
 import { el } from './dom.js';
 import { stringsFor } from './i18n.js';
 import { mountInbox } from './inbox.js';
 import { listen } from './live.js';
+import { mountPasskeys } from './passkeys-page.js';
 
 function start(): void {
   const app = document.getElementById('app');
@@ -30,12 +33,24 @@ function start(): void {
   const main = el('main', { id: 'main' });
   const path = location.pathname.slice(base.length);
   const match = /^\/confirmations\/([^/]+)\/?$/.exec(path);
+  const onPasskeys = /^\/passkeys\/?$/.test(path);
+  // The person's own passkeys, a page of its own (the same header, the inbox one link away).
+  const nav = el(
+    'nav',
+    { class: 'nav' },
+    el(
+      'a',
+      { href: `${base}/passkeys`, ...(onPasskeys ? { 'aria-current': 'page' } : {}) },
+      passkeyWords(locale).page.link,
+    ),
+  );
   // The inbox's h1 is the console's name and its pending count; a detail page's is the card's title.
   const count = el('span', { class: 'count', hidden: true });
-  const brand = match?.[1]
-    ? el('p', { class: 'brand' }, el('a', { href: `${base}/` }, t.appTitle))
-    : el('h1', { class: 'brand' }, t.appTitle, ' ', count);
-  app.replaceChildren(el('header', { class: 'top' }, brand, person, liveState), main);
+  const brand =
+    match?.[1] || onPasskeys
+      ? el('p', { class: 'brand' }, el('a', { href: `${base}/` }, t.appTitle))
+      : el('h1', { class: 'brand' }, t.appTitle, ' ', count);
+  app.replaceChildren(el('header', { class: 'top' }, brand, nav, person, liveState), main);
 
   const options = { api, t, base, locale };
   const onPendingCount = (n: string) => {
@@ -43,6 +58,12 @@ function start(): void {
     count.textContent = t.pendingCount(n);
     document.title = n === '0' ? t.appTitle : t.titleWithCount(n);
   };
+  if (onPasskeys) {
+    document.title = `${passkeyWords(locale).page.heading} — ${t.appTitle}`;
+    liveState.hidden = true;
+    mountPasskeys(main, options);
+    return;
+  }
   const onNotice = match?.[1]
     ? mountDetail(main, decodeURIComponent(match[1]), options)
     : mountInbox(main, { ...options, onPendingCount });

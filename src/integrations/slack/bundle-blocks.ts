@@ -3,6 +3,7 @@ import { describeEffect } from '../../confirm/reading/effect-text.js';
 import type { ConfirmationToolView } from '../../confirm/types.js';
 import { payloadLabels } from '../../console/payload-labels.js';
 import type { Locale } from '../../messages/index.js';
+import { passkeyRequiredText, requiresPasskey } from '../../messages/passkey-words.js';
 import { ACTIONS, buttonValue, OPEN_CONSOLE_ACTION } from './action-value.js';
 import { BLOCK_LIMITS, type Block, payloadBlocksOf, plain, type SlackMessage } from './message-blocks.js';
 import { cut, escapedWithin, escapeMrkdwn, slackDate, webUrl } from './mrkdwn.js';
@@ -108,16 +109,19 @@ export function bundleMessage(input: BundleCardInput): { message: SlackMessage; 
         },
       ],
     });
-  // Room for the buttons (and the warning) within Block Kit's 50 blocks.
-  isWhole &&= blocks.length + 2 <= BLOCK_LIMITS.blocks;
+  // One assertion approves the whole bundle, and Slack cannot make one: said instead of Approve.
+  const passkey = bundle.steps.some((step) => requiresPasskey(step));
+  // Room for the buttons (and the warnings) within Block Kit's 50 blocks.
+  isWhole &&= blocks.length + (passkey ? 3 : 2) <= BLOCK_LIMITS.blocks;
   const link = input.consoleLink === undefined ? undefined : webUrl(input.consoleLink);
   if (pending !== undefined && first !== undefined) {
     if (!isWhole) {
-      blocks.splice(BLOCK_LIMITS.blocks - 3);
+      blocks.splice(BLOCK_LIMITS.blocks - (passkey ? 4 : 3));
       blocks.push(section(`:warning: ${escapeMrkdwn(w.tooBig)}`));
     }
+    if (passkey) blocks.push(section(`:lock: ${escapeMrkdwn(passkeyRequiredText(locale))}`));
     const elements: Block[] = [];
-    if (isWhole)
+    if (isWhole && !passkey)
       elements.push({
         type: 'button',
         action_id: ACTIONS.approve,
@@ -132,7 +136,7 @@ export function bundleMessage(input: BundleCardInput): { message: SlackMessage; 
       style: 'danger',
       value: buttonValue({ id: pending.id, digest: pending.digest }),
     });
-    if (!isWhole && link !== undefined)
+    if ((!isWhole || passkey) && link !== undefined)
       elements.push({
         type: 'button',
         action_id: OPEN_CONSOLE_ACTION,

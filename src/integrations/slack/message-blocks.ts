@@ -6,6 +6,7 @@ import { payloadLabels } from '../../console/payload-labels.js';
 import { alikeText } from '../../messages/alike-words.js';
 import type { Locale } from '../../messages/index.js';
 import { type OriginsText, originsText } from '../../messages/origin-words.js';
+import { passkeyRequiredText, requiresPasskey } from '../../messages/passkey-words.js';
 import { chunkLines } from '../../util/chunk-lines.js';
 import { isRecord } from '../../util/is-record.js';
 import { titledOrigins, titledValueOrigins } from '../../util/read-origins.js';
@@ -61,8 +62,8 @@ const SHORT_VALUE = 120;
  * The card of one confirmation, for `chat.postMessage` and every `chat.update` after it: the tool's
  * title and effect, the payload's top-level fields (escaped: no value becomes a mention or a link),
  * why and who asked, when it expires, what the rules ask, and — while pending — Approve / Reject (and
- * Edit for an editable tool). A card that cannot show the whole payload exactly offers no Approve and
- * no Edit: it says so and links to the console (Reject stays). Once decided, the buttons give way to
+ * Edit for an editable tool). A card that cannot show the whole payload exactly, or whose confirmation
+ * needs a passkey, offers no Approve and no Edit: it says why and links to the console (Reject stays). Once decided, the buttons give way to
  * who decided what; a send held for its undo window says when it goes and offers Undo until then.
  */
 export function approvalMessage(input: CardInput): SlackMessage {
@@ -77,6 +78,10 @@ export function approvalMessage(input: CardInput): SlackMessage {
   const link = input.consoleLink === undefined ? undefined : webUrl(input.consoleLink);
   if (!payload.isWhole && c.status === 'pending')
     blocks.push(section(`:warning: ${escapeMrkdwn(words.tooLongForSlack(link !== undefined))}`));
+  // Slack cannot run the WebAuthn ceremony: no Approve, and the one sentence every surface says.
+  const passkey = requiresPasskey(c);
+  if (passkey && c.status === 'pending')
+    blocks.push(section(`:lock: ${escapeMrkdwn(passkeyRequiredText(input.locale))}`));
   // Another pending one of this tool has the same payload: a double send would be one click away.
   if (c.alike !== undefined && c.status === 'pending')
     blocks.push(section(`:warning: ${escapedWithin(alikeText(title, c.alike, input.locale), 3000)}`));
@@ -97,7 +102,9 @@ export function approvalMessage(input: CardInput): SlackMessage {
   const standing = standingLine(c, words, nameOf);
   if (standing !== undefined) blocks.push(section(standing));
   if (c.status === 'pending')
-    blocks.push(payload.isWhole ? decisionButtons(c, tool, words) : rejectAndConsoleButtons(c, link, words));
+    blocks.push(
+      payload.isWhole && !passkey ? decisionButtons(c, tool, words) : rejectAndConsoleButtons(c, link, words),
+    );
   if (c.status === 'scheduled') blocks.push(undoButton(c, words));
   const status = standing === undefined ? '' : ` — ${standing.replace(/^:[a-z_]+: /, '')}`;
   return { text: cut(`${title}${effect ? `: ${effect}` : ''}${status}`, 3000), blocks };

@@ -43,7 +43,13 @@ export type RuleEffect =
   | { readonly kind: 'deny'; readonly reason: string }
   | { readonly kind: 'limit'; readonly limit: CompiledLimit }
   | { readonly kind: 'confirm' }
-  | { readonly kind: 'approve'; readonly approvals: number; readonly approverFlags: readonly string[] };
+  | {
+      readonly kind: 'approve';
+      readonly approvals: number;
+      readonly approverFlags: readonly string[];
+      /** Each approver signs with a passkey. */
+      readonly passkey: boolean;
+    };
 
 /** A rule as `register` compiled it: frozen, its condition a function. */
 export interface CompiledRule {
@@ -106,14 +112,14 @@ function compileRule(
   grade: SideEffect,
   input: RuleInput,
 ): CompiledRule | string {
-  const { name, when, deny, limit, confirm, approvals, approverFlags, mode } = rule;
+  const { name, when, deny, limit, confirm, approvals, approverFlags, passkey, mode } = rule;
   if (name !== undefined && (typeof name !== 'string' || name === '' || name.length > 100))
     return '`name` must be a non-empty string of at most 100 characters';
   if (mode !== undefined && mode !== 'enforce' && mode !== 'shadow')
     return "`mode` must be 'enforce' or 'shadow'";
   const condition = compileCondition(when);
   if (typeof condition === 'string') return condition;
-  const effect = compileEffect({ deny, limit, confirm, approvals, approverFlags }, grade, input);
+  const effect = compileEffect({ deny, limit, confirm, approvals, approverFlags, passkey }, grade, input);
   if (typeof effect === 'string') return effect;
   return Object.freeze({
     name: (name as string | undefined) ?? `#${index + 1}`,
@@ -139,15 +145,15 @@ function compileCondition(
 }
 
 function compileEffect(
-  fields: Record<'deny' | 'limit' | 'confirm' | 'approvals' | 'approverFlags', unknown>,
+  fields: Record<'deny' | 'limit' | 'confirm' | 'approvals' | 'approverFlags' | 'passkey', unknown>,
   grade: SideEffect,
   input: RuleInput,
 ): RuleEffect | string {
-  const { deny, limit, confirm, approvals, approverFlags } = fields;
-  const asks = approvals !== undefined || approverFlags !== undefined;
+  const { deny, limit, confirm, approvals, approverFlags, passkey } = fields;
+  const asks = approvals !== undefined || approverFlags !== undefined || passkey !== undefined;
   const given = [deny !== undefined, limit !== undefined, confirm !== undefined, asks].filter(Boolean).length;
   if (given !== 1)
-    return 'must do exactly one thing: `deny`, `limit`, `confirm`, or `approvals`/`approverFlags`';
+    return 'must do exactly one thing: `deny`, `limit`, `confirm`, or `approvals`/`approverFlags`/`passkey`';
   if (deny !== undefined) {
     if (
       typeof deny !== 'string' ||
@@ -170,7 +176,8 @@ function compileEffect(
         : '`confirm` is for write tools: a read changes nothing a person must confirm';
     return { kind: 'confirm' };
   }
-  if (grade === 'read') return '`approvals` and `approverFlags` are for send and write tools';
+  if (grade === 'read') return '`approvals`, `approverFlags` and `passkey` are for send and write tools';
+  if (passkey !== undefined && passkey !== true) return '`passkey` must be `true` (omit it otherwise)';
   const count = approvals ?? 1;
   if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_APPROVALS)
     return `\`approvals\` must be a whole number from 1 to ${MAX_APPROVALS}`;
@@ -181,7 +188,12 @@ function compileEffect(
     !flags.every((flag) => typeof flag === 'string' && flag !== '' && flag.length <= 100)
   )
     return '`approverFlags` must be an array of feature flag names';
-  return { kind: 'approve', approvals: count, approverFlags: Object.freeze([...new Set(flags as string[])]) };
+  return {
+    kind: 'approve',
+    approvals: count,
+    approverFlags: Object.freeze([...new Set(flags as string[])]),
+    passkey: passkey === true,
+  };
 }
 
 function compileLimit(limit: unknown, grade: SideEffect, input: RuleInput): CompiledLimit | string {

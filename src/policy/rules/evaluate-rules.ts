@@ -74,7 +74,7 @@ export function evaluateRules(rules: readonly CompiledRule[], call: RuleCall): R
         break;
       case 'approve':
         verdict.report(rule, 'approvals');
-        if (!shadow) verdict.ask(rule.name, effect.approvals, effect.approverFlags);
+        if (!shadow) verdict.ask(rule.name, effect.approvals, effect.approverFlags, effect.passkey);
         break;
       case 'limit': {
         const { limit } = effect;
@@ -123,6 +123,7 @@ class Verdict {
   /** The last reading of the clock for timed rules (0: none yet). */
   clock = 0;
   #approvals = 1;
+  #passkey = false;
   #flags: Set<string> | undefined;
   #asking: string[] | undefined;
   #reports: RuleReport[] | undefined;
@@ -146,8 +147,9 @@ class Verdict {
     this.denied ??= { rule: rule.name, reason, failed: true };
   }
 
-  ask(rule: string, approvals: number, flags: readonly string[]): void {
+  ask(rule: string, approvals: number, flags: readonly string[], passkey: boolean): void {
     this.#approvals = Math.max(this.#approvals, approvals);
+    if (passkey) this.#passkey = true;
     this.#flags ??= new Set();
     for (const flag of flags) this.#flags.add(flag);
     this.#asking ??= [];
@@ -163,6 +165,7 @@ class Verdict {
             approvals: this.#approvals,
             approverFlags: Object.freeze([...(this.#flags ?? [])].sort()),
             rules: Object.freeze(asking),
+            ...(this.#passkey ? { passkey: true as const } : {}),
           });
     const { denied, confirm, limits } = this;
     return { denied, confirm, requirement, limits: limits ?? NONE, reports: this.#reports ?? NONE };

@@ -17,7 +17,12 @@ export function describeRule(rule: CompiledRule): RuleInfo {
     case 'confirm':
       return Object.freeze({ ...head, confirm: true as const });
     case 'approve':
-      return Object.freeze({ ...head, approvals: effect.approvals, approverFlags: effect.approverFlags });
+      return Object.freeze({
+        ...head,
+        approvals: effect.approvals,
+        approverFlags: effect.approverFlags,
+        ...(effect.passkey ? { passkey: true as const } : {}),
+      });
     case 'limit': {
       const { measure, max, per, by, count } = effect.limit;
       const counted = count === 'delivered' ? { count } : {};
@@ -47,7 +52,7 @@ export function ruleInWords(rule: RuleInfo): string {
     effect = `at most ${what} per ${limit.per} per ${limit.by}${counted}`;
   } else {
     const flags = rule.approverFlags ?? [];
-    effect = `${rule.approvals ?? 1} approval${rule.approvals === 1 ? '' : 's'}${flags.length > 0 ? ` from ${flags.join(', ')}` : ''}`;
+    effect = `${rule.approvals ?? 1} approval${rule.approvals === 1 ? '' : 's'}${flags.length > 0 ? ` from ${flags.join(', ')}` : ''}${rule.passkey === true ? ', each signed with a passkey' : ''}`;
   }
   return `${rule.name} ${when}: ${effect}${shadow}`;
 }

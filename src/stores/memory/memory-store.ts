@@ -30,6 +30,7 @@ import {
 } from '../transitions.js';
 import { memoryEscalations } from './memory-escalations.js';
 import { memoryLimits } from './memory-limits.js';
+import { memoryPasskeys } from './memory-passkeys.js';
 import { memoryRuns } from './memory-runs.js';
 
 /** Options for `createMemoryStore`. */
@@ -225,6 +226,7 @@ export function createMemoryStore(
         by: at.by,
         at: at.now,
         viaLink: 'link' in at && at.link !== undefined,
+        passkey: 'passkey' in at ? at.passkey : undefined,
       }),
     );
     slot.record = next;
@@ -342,6 +344,7 @@ export function createMemoryStore(
     ...limits,
     audit,
     ...memoryEscalations(pending, audit),
+    ...memoryPasskeys(audit),
     // Runs live in this object: every registry sharing the store shares its runs.
     ...memoryRuns(),
 

@@ -1,5 +1,6 @@
 import { confirmationDraft, type LoggedAction } from '../../audit/audit-drafts.js';
 import type { AuditDraft } from '../../audit/audit-entry.js';
+import type { PasskeyProof } from '../../confirm/passkeys/passkey-types.js';
 import type { Confirmation, ConfirmationStatus, CountedLimit } from '../../confirmation.js';
 import type { TransitionOutcome } from '../store.js';
 import { countMove } from '../transitions.js';
@@ -22,6 +23,8 @@ export interface RowStep {
   readonly by: string | undefined;
   /** A one-time link the change spends: it must be live when the change is written, and is spent with it. */
   readonly link?: { readonly tokenHash: string } | undefined;
+  /** The passkey assertion that proved the decision, kept in its audit entry. */
+  readonly passkey?: PasskeyProof | undefined;
   /** Its commit must reach the disk before it resolves (`DECISIONS`). */
   readonly decision: boolean;
 }
@@ -149,6 +152,7 @@ export function rowChanges(
           by: step.by,
           at: step.now,
           viaLink: step.link !== undefined,
+          passkey: step.passkey,
         });
         const records = [recordOf(draft)];
         if (step.link !== undefined) records.push(spendLink(step.link.tokenHash, after.updated_at));

@@ -2,7 +2,14 @@ import { CONFIRMATION_STATUSES } from '../../confirmation.js';
 import type { SqlDialect } from './dialect.js';
 import { statusCheck } from './sql-row.js';
 import { runsSchema } from './sql-runs.js';
-import { indexName, limitsTableOf, linksTableOf, noticesTableOf } from './table-name.js';
+import {
+  indexName,
+  limitsTableOf,
+  linksTableOf,
+  noticesTableOf,
+  passkeyChallengesTableOf,
+  passkeysTableOf,
+} from './table-name.js';
 
 /**
  * The table and its indexes, each statement safe to run again (`IF NOT EXISTS`), so a database made
@@ -103,6 +110,26 @@ export function schemaStatements(dialect: SqlDialect): string[] {
       PRIMARY KEY (limit_key, window_start)
     )`,
     `CREATE INDEX IF NOT EXISTS ${indexName(tableName, 'limits_window_end')} ON ${limitsTableOf(table)} (window_end)`,
+    // Approvers' passkeys (#33): the public key (base64url COSE) and the counter, which one conditional
+    // UPDATE moves forward; the challenges the registry made, each taken once by a DELETE … RETURNING.
+    `CREATE TABLE IF NOT EXISTS ${passkeysTableOf(table)} (
+      id ${types.text} PRIMARY KEY NOT NULL,
+      approver ${types.text} NOT NULL,
+      public_key ${types.text} NOT NULL,
+      counter ${types.integer} NOT NULL,
+      transports ${types.text} NOT NULL,
+      label ${types.text},
+      created_at ${types.time} NOT NULL
+    )`,
+    `CREATE INDEX IF NOT EXISTS ${indexName(tableName, 'passkeys_approver')} ON ${passkeysTableOf(table)} (approver, created_at)`,
+    `CREATE TABLE IF NOT EXISTS ${passkeyChallengesTableOf(table)} (
+      nonce ${types.text} PRIMARY KEY NOT NULL,
+      approver ${types.text} NOT NULL,
+      binding ${types.text} NOT NULL,
+      purpose ${types.text} NOT NULL,
+      expires_at ${types.time} NOT NULL
+    )`,
+    `CREATE INDEX IF NOT EXISTS ${indexName(tableName, 'passkey_challenges_expires')} ON ${passkeyChallengesTableOf(table)} (expires_at)`,
     // Agent runs, what their agents read and their texts; `pruneRuns` walks each `expires_at`.
     ...runsSchema(
       dialect,

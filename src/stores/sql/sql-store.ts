@@ -31,6 +31,7 @@ import type { sqlAuditChain } from './sql-audit.js';
 import { sqlEscalations } from './sql-escalations.js';
 import { sqlLimits } from './sql-limits.js';
 import { sqlLinks } from './sql-links.js';
+import { sqlPasskeys } from './sql-passkeys.js';
 import {
   appendedHistory,
   COLUMNS,
@@ -145,6 +146,7 @@ export function createSqlStore(
       now,
       by: change.by,
       link: change.link,
+      passkey: 'passkey' in change ? change.passkey : undefined,
       decision: DECISIONS.has(name === 'hold' ? 'claim' : name),
       plan: (row) => {
         if (
@@ -261,9 +263,11 @@ export function createSqlStore(
   );
 
   const { pruneLinks, ...links } = sqlLinks(dialect);
+  const { prunePasskeyChallenges, ...passkeys } = sqlPasskeys(dialect, audit.recordOf);
 
   return {
     ...links,
+    ...passkeys,
     ...limits,
     ...sqlEscalations(dialect, rows.change),
     ...sqlRuns(dialect),
@@ -466,6 +470,7 @@ export function createSqlStore(
       for (const batch of pruneBatches) pruned += await pruneInBatches(batch, cutoff);
       await pruneInBatches(forgetNotices, cutoff);
       await pruneLinks(before);
+      await prunePasskeyChallenges(before);
       await pruneLimits(before);
       return pruned;
     },

@@ -53,6 +53,16 @@ export function limitsTableOf(table: string): string {
   return siblingTableOf(table, '_limits');
 }
 
+/** The table of approvers' passkeys beside a confirmation table (`…_passkeys`): one row per credential. */
+export function passkeysTableOf(table: string): string {
+  return siblingTableOf(table, '_passkeys');
+}
+
+/** The table of passkey challenges beside a confirmation table (`…_passkey_challenges`): one per nonce. */
+export function passkeyChallengesTableOf(table: string): string {
+  return siblingTableOf(table, '_passkey_challenges');
+}
+
 /** The table of agent runs beside a confirmation table (`…_runs`): one row per run. */
 export function runsTableOf(table: string): string {
   return siblingTableOf(table, '_runs');
