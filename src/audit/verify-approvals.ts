@@ -58,6 +58,8 @@ export class ApprovalsCheck {
   /** Assertions already checked (a bundle's one assertion is kept on each of its steps' entries). */
   readonly #seen = new Map<string, string>();
   readonly #problems: ApprovalProblem[] = [];
+  /** Confirmations (id and digest) whose passkey approval verified: a retry of one needs no new one. */
+  readonly #proved = new Set<string>();
   #checked = 0;
 
   constructor(verifier: PasskeyVerifier) {
@@ -103,8 +105,14 @@ export class ApprovalsCheck {
     if (entry.action !== 'approved' && entry.action !== 'confirmed') return;
     const asked = this.#asked.get(id);
     if (asked === undefined) return;
+    const digest = typeof entry.detail?.digest === 'string' ? entry.detail.digest : '';
+    const attempt = typeof entry.detail?.attempt === 'number' ? entry.detail.attempt : 0;
+    // A retry's claim (a later attempt) re-delivers what was approved: fine once that approval verified.
+    if (entry.action === 'confirmed' && attempt > 1 && entry.detail?.passkeySignature === undefined)
+      if (this.#proved.has(`${id}:${digest}`)) return;
     this.#checked += 1;
     const reason = await this.#problemOf(entry, asked);
+    if (reason === undefined) this.#proved.add(`${id}:${digest}`);
     if (reason !== undefined)
       this.#problems.push({
         seq: entry.seq,

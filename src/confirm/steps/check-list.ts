@@ -351,7 +351,8 @@ function approvedSending(record: Confirmation, by: string): boolean {
  */
 const passkeyProves: Check = async (ctx, d, found) => {
   const { record, fail, person } = d;
-  if (!DELIVERS.has(d.kind) || person === undefined) return undefined;
+  // A retry re-delivers what a passkey already approved (its digest cannot change): it asks none.
+  if (!DELIVERS.has(d.kind) || d.kind === 'retry' || person === undefined) return undefined;
   if (record.requires?.passkey !== true && found.judged?.requires?.passkey !== true) return undefined;
   const refuse = async (code: 'PASSKEY_REQUIRED' | 'PASSKEY_INVALID', detail: string) => {
     if (d.dry !== true && d.kind !== 'issue-link')

@@ -286,6 +286,30 @@ export function passkeyCases(
     }),
   );
 
+  it(
+    'a failed delivery is retried without a new assertion, and the log still verifies',
+    withDesk(async ({ registry, ask, enrol, challenge, sent }) => {
+      const li = await enrol('li');
+      const asked = await ask('flaky.send', { text: 'again' });
+      const failed = await registry.confirm(asked.confirmationId, {
+        approvedBy: 'li',
+        digest: asked.digest,
+        passkey: li.sign(await challenge('li', asked)),
+      });
+      expect(failed).toMatchObject({ ok: false, code: 'DELIVERY_FAILED' });
+      expect(
+        await registry.retry(asked.confirmationId, { approvedBy: 'li', digest: asked.digest }),
+      ).toMatchObject({
+        ok: true,
+      });
+      expect(sent.map((s) => s.tool)).toEqual(['flaky.send']);
+      expect(await registry.audit.verify({ approvals: true })).toMatchObject({
+        ok: true,
+        approvals: { checked: 1, problems: [] },
+      });
+    }),
+  );
+
   it('without passkeys configured: PASSKEY_REQUIRED saying to configure createPasskeys', async () => {
     const { store, close } = await open();
     try {

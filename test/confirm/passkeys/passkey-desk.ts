@@ -42,6 +42,18 @@ export function passkeyDesk(store: ConfirmationStore) {
     rules: [{ when: 'input.amount > 500', approvals: 2, passkey: true }],
   });
   registry.register(send('note.send'));
+  // Fails its first delivery: a retry re-delivers what the passkey approved.
+  let flakyCalls = 0;
+  registry.register({
+    ...send('flaky.send'),
+    passkey: true,
+    deliver: (payload: unknown, approval: { approvedBy: string }) => {
+      flakyCalls += 1;
+      if (flakyCalls === 1) throw new Error('downstream said no');
+      sent.push({ tool: 'flaky.send', payload, approvedBy: approval.approvedBy });
+      return { sent: true };
+    },
+  });
 
   const ask = async (tool = 'mail.send', input: object = { text: 'Hello' }): Promise<ConfirmRequired> => {
     const asked = await registry.invoke(tool, input, { actor: 'agent-7' });
