@@ -1,4 +1,4 @@
-import { type OriginsText, originsPlainLines, originsText } from '../messages/origin-words.js';
+import { type OriginsText, originsPlainLines, originsText } from '../origins/origin-words.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { escapeHtml } from '../util/escape-html.js';
 import { noticeData, payloadText, webLink } from './notice-data.js';

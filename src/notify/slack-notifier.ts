@@ -1,4 +1,4 @@
-import { type OriginsText, originsText } from '../messages/origin-words.js';
+import { type OriginsText, originsText } from '../origins/origin-words.js';
 import { chunkLines } from '../util/chunk-lines.js';
 import { truncateText } from '../util/truncate.js';
 import type { HttpChannelOptions } from './http-attempt.js';

@@ -1,5 +1,5 @@
 import { Webhook } from 'standardwebhooks';
-import { type OriginsText, originsText } from '../messages/origin-words.js';
+import { type OriginsText, originsText } from '../origins/origin-words.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import type { HttpChannelOptions } from './http-attempt.js';
 import { httpNotifier } from './http-notifier.js';

@@ -4,8 +4,8 @@ import { Deadlines, Expiring } from '../../invoke/deadlines.js';
 import { alikeText } from '../../messages/alike-words.js';
 import type { Locale } from '../../messages/index.js';
 import type { ApprovalNotice, NoticeKind, Notifier } from '../../notice.js';
+import { titledOrigins, titledValueOrigins } from '../../origins/read-origins.js';
 import { describeThrown } from '../../util/describe-thrown.js';
-import { titledOrigins, titledValueOrigins } from '../../util/read-origins.js';
 import { editedFields } from '../reading/edited-fields.js';
 
 /** How long one channel may take over one notice, retries included, before it is let go of. */
