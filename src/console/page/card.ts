@@ -5,6 +5,7 @@
 // offers its buttons — but for a held send's "Sending in 0:24 — Undo", on every card while it runs,
 // because Undo sends nothing and its window is short. One click decides; while a request runs every
 // button of the card is disabled.
+import { approvalCount } from '../../messages/quorum-words.js';
 import type { Card, Decision } from './api.js';
 import { createBundleCardView } from './bundle-card.js';
 import { confirmWords } from './button-words.js';
@@ -26,6 +27,7 @@ import { el, present } from './dom.js';
 import type { EditState } from './edit-form.js';
 import { renderFields, summarise } from './fields.js';
 import { stringsForCard } from './i18n.js';
+import { pageLocale } from './quorum.js';
 import { whyBlock } from './why-block.js';
 
 export type { CardContext, CardView } from './card-context.js';
@@ -280,7 +282,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
         { class: 'quorum-count' },
         // Labelled in words on the page, not only for screen readers: "Approvals: 0 of 2".
         `${t.approvals} `,
-        t.countOf(quorum.approvedBy.length, quorum.needed),
+        approvalCount(pageLocale(t.lang), quorum.approvedBy.length, quorum.needed),
       );
     const head = el(
       'header',

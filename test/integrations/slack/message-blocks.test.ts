@@ -66,7 +66,7 @@ describe('the approval card', () => {
     const requires = { approvals: 2, approverFlags: ['finance'], rules: ['two'] };
     const waiting = draw({ requires, approvals: [{ by: 'li', at: base.createdAt, digest: base.digest }] });
     expect(JSON.stringify(waiting.blocks)).toContain(
-      'Needs 2 approvals from finance. 1 of 2 approvals so far: li',
+      'Needs 2 approvals from finance — 1 of 2 approved: li',
     );
     const rejected = draw({
       status: 'rejected',
