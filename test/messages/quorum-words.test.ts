@@ -2,11 +2,11 @@ import type { ApprovalNotice, Confirmation, ConfirmationToolView } from 'graded-
 import { describe, expect, it } from 'vitest';
 import type { Card } from '../../src/console/card-view.js';
 import { stringsFor } from '../../src/console/page/i18n.js';
-import { quorumLine } from '../../src/console/page/quorum.js';
+import { needsMoreApprovals, quorumLine } from '../../src/console/page/quorum.js';
 import { quorumOf } from '../../src/console/quorum.js';
 import { approvalMessage } from '../../src/integrations/slack/message-blocks.js';
 import type { Locale } from '../../src/messages/index.js';
-import { quorumSentence } from '../../src/messages/quorum-words.js';
+import { approveCountText, quorumSentence } from '../../src/messages/quorum-words.js';
 import { emailContent } from '../../src/notify/email-notifier.js';
 import { slackMessage } from '../../src/notify/slack-notifier.js';
 import { webhookBody } from '../../src/notify/webhook-notifier.js';
@@ -109,6 +109,48 @@ describe('the quorum sentence, written once, said the same on every surface', ()
       const n = noticeOf(c, locale);
       expect(emailContent(n, { includePayload: false }).text).not.toMatch(/Needs|需要/);
       expect(JSON.parse(webhookBody(n, false)).requiresText).toBeUndefined();
+    });
+  }
+});
+
+/** The page's card of the record, as the console's server makes it. */
+function pageCard(c: Confirmation): Card {
+  const quorum = quorumOf(c);
+  return { ...c, names: NAMES, ...(quorum === undefined ? {} : { quorum }) } as unknown as Card;
+}
+
+/** The text of the Approve button on Slack's card, when it has one. */
+function slackApproveButton(c: Confirmation, locale: Locale): string | undefined {
+  const message = approvalMessage({ confirmation: c, tool: TOOL, locale, nameOf: (id) => NAMES[id] ?? id });
+  for (const block of message.blocks) {
+    const elements = (block as { elements?: { action_id?: string; text?: { text?: string } }[] }).elements;
+    const approve = elements?.find((e) => e.action_id === 'graded_tools_approve');
+    if (approve !== undefined) return approve.text?.text;
+  }
+  return undefined;
+}
+
+// Before, Slack's button said a plain "Approve" where the console's said "Approve (1 of 2)": a person
+// in Slack could not tell that their click records an approval and sends nothing yet.
+describe('the Approve button of a quorum, said the same in Slack and on the console', () => {
+  for (const [locale, first] of [
+    ['en', 'Approve (1 of 2)'],
+    ['zh-CN', '批准（第 1/2 个）'],
+  ] as const) {
+    it(`${locale}: an approval that sends nothing yet counts itself; the last one does not`, () => {
+      const none = record(FINANCE_TWO, []);
+      expect(approveCountText(locale, 1, 2)).toBe(first);
+      // The console's button says approveCountText whenever its card needs more approvals
+      // (button-words.ts; test/console/e2e/quorum.test.ts reads "Approve (1 of 2)" off the page).
+      expect(needsMoreApprovals(pageCard(none))).toBe(true);
+      expect(slackApproveButton(none, locale)).toBe(first);
+      // The second approval completes it: neither surface counts it as one of several.
+      const one = record(FINANCE_TWO, ['fin-li']);
+      expect(needsMoreApprovals(pageCard(one))).toBe(false);
+      expect(slackApproveButton(one, locale)).toBe(locale === 'en' ? 'Approve' : '批准');
+      // One plain approval is no quorum.
+      const plain = record({ approvals: 1, approverFlags: [], rules: ['double-check'] }, []);
+      expect(slackApproveButton(plain, locale)).toBe(locale === 'en' ? 'Approve' : '批准');
     });
   }
 });

@@ -6,7 +6,7 @@ import { payloadLabels } from '../../console/payload-labels.js';
 import { alikeText } from '../../messages/alike-words.js';
 import { gradeOf } from '../../messages/grade-words.js';
 import type { Locale } from '../../messages/index.js';
-import { quorumSentence } from '../../messages/quorum-words.js';
+import { approveCountText, quorumSentence } from '../../messages/quorum-words.js';
 import { type OriginsText, originsText } from '../../origins/origin-words.js';
 import { titledOrigins, titledValueOrigins } from '../../origins/read-origins.js';
 import { chunkLines } from '../../util/chunk-lines.js';
@@ -305,14 +305,18 @@ function approvers(c: Confirmation): string[] {
   return [...new Set(ids)];
 }
 
-/** Approve (with Slack's own "are you sure?"), Reject, and Edit for a tool with editable fields. */
+/**
+ * Approve (with Slack's own "are you sure?"), Reject, and Edit for a tool with editable fields. While
+ * more people must approve, Approve counts the approval it records ("Approve (1 of 2)"), as the
+ * console's button does.
+ */
 function decisionButtons(c: Confirmation, tool: ConfirmationToolView | undefined, words: SlackWords): Block {
   const value = buttonValue({ id: c.id, digest: c.digest });
   const elements: Block[] = [
     {
       type: 'button',
       action_id: ACTIONS.approve,
-      text: plain(words.approve, BLOCK_LIMITS.buttonText),
+      text: plain(approveText(c, words), BLOCK_LIMITS.buttonText),
       style: 'primary',
       value,
       confirm: {
@@ -327,6 +331,13 @@ function decisionButtons(c: Confirmation, tool: ConfirmationToolView | undefined
   if ((tool?.editable.length ?? 0) > 0)
     elements.push({ type: 'button', action_id: ACTIONS.edit, text: plain(words.edit, 75), value });
   return { type: 'actions', block_id: 'graded_tools_decision', elements };
+}
+
+/** The Approve button's words: counted while the click records one approval of several. */
+function approveText(c: Confirmation, words: SlackWords): string {
+  const needed = c.requires?.approvals ?? 1;
+  const so = (c.approvals ?? []).filter((a) => a.digest === c.digest).length;
+  return so + 1 < needed ? approveCountText(words.lang, so + 1, needed) : words.approve;
 }
 
 /**
