@@ -92,3 +92,40 @@ describe('send or change, worded once', () => {
     expect(mail.text).not.toMatch(/\bsend\b/i);
   });
 });
+
+// The console and Slack said the same things of a send in their own words: the undo window ("sending
+// at 14:05 unless someone undoes it" / "… unless someone presses Undo"), an expiry ("nobody confirmed
+// it in time" / "nobody decided in time. It was not sent."), a cancel ("没有发送任何内容" / "未发送").
+// Each is now one sentence in grade-words.ts, which both surfaces say.
+describe('the sentences the console and Slack share, said once', () => {
+  it('the undo window, a cancel, an expiry: the same words on the page and in Slack, in each language', () => {
+    for (const locale of LOCALES)
+      for (const grade of GRADES) {
+        const words = gradeWords(locale, grade);
+        const page = stringsFor(locale, grade);
+        const slack = slackWords(locale, grade);
+        // The undo window, while it runs: after the page's "Approved —", after Slack's "Approved by Li —".
+        expect(page.scheduled('14:05')).toContain(words.held('14:05'));
+        expect(slack.sendsAt('14:05')).toBe(words.held('14:05'));
+        // Who cancelled, and that nothing went out.
+        expect(page.cancelledBy('Wu')).toBe(words.cancelledBy('Wu'));
+        expect(page.h.cancelled('Wu')).toBe(words.cancelledBy('Wu'));
+        expect(slack.cancelledBy('Wu', undefined)).toBe(words.cancelledBy('Wu'));
+        expect(slack.cancelledBy('Wu', 'wrong order')).toBe(words.cancelledBy('Wu', 'wrong order'));
+        // Nobody decided in time.
+        expect(page.h.expired).toBe(words.expired);
+        expect(page.expired).toContain(words.expired);
+        expect(slack.expired).toContain(words.expired);
+        // What did not happen, after an undo or a reject.
+        expect(page.undone).toContain(words.nothingDone);
+        expect(page.rejected).toContain(words.nothingDone);
+      }
+    expect(gradeWords('en', 'send').held('14:05')).toBe('sending at 14:05 unless someone presses Undo');
+    expect(gradeWords('zh-CN', 'send').held('14:05')).toBe('将于 14:05 发送，除非有人点击撤销');
+    expect(gradeWords('en', 'write').cancelledBy('Wu', 'wrong')).toBe(
+      'Cancelled by Wu: wrong; nothing was changed',
+    );
+    expect(gradeWords('zh-CN', 'send').cancelledBy('Wu')).toBe('Wu 已撤销，没有发送任何内容');
+    expect(gradeWords('en', 'send').expired).toBe('Expired: nobody decided in time; nothing was sent');
+  });
+});

@@ -68,17 +68,14 @@ const en: SlackWords = {
   approvedBy: (names) => `Approved by ${names}`,
   sending: gradeWords('en', 'send').doing,
   sent: gradeWords('en', 'send').done,
-  sendsAt: (time) => `sending at ${time} unless someone presses Undo`,
-  cancelledBy: (name, reason) =>
-    reason === undefined
-      ? `Cancelled by ${name}; nothing was sent`
-      : `Cancelled by ${name}: ${reason}; nothing was sent`,
+  sendsAt: (time) => gradeWords('en', 'send').held(time),
+  cancelledBy: (name, reason) => gradeWords('en', 'send').cancelledBy(name, reason),
   failed: (error) => `delivery failed: ${error}`,
   unknown: (error) => `outcome unknown: ${error}`,
   rejectedBy: (name, reason) =>
     reason === undefined ? `Rejected by ${name}` : `Rejected by ${name}: ${reason}`,
   markedDelivered: (name) => `Marked delivered by ${name}`,
-  expired: 'Expired: nobody decided in time. It was not sent.',
+  expired: `${gradeWords('en', 'send').expired}.`,
   notLinked: 'Your Slack account is not linked to an approver of this app, so nothing was decided.',
   notDone: (error) => `Not done: ${error}`,
   reminder: (expires) => `Reminder: this still waits for approval and expires ${expires}.`,
@@ -117,14 +114,13 @@ const zhCN: SlackWords = {
   approvedBy: (names) => `${names} 已批准`,
   sending: gradeWords('zh-CN', 'send').doing,
   sent: gradeWords('zh-CN', 'send').done,
-  sendsAt: (time) => `将于 ${time} 发送，除非有人点击撤销`,
-  cancelledBy: (name, reason) =>
-    reason === undefined ? `${name} 已撤销，未发送` : `${name} 已撤销：${reason}，未发送`,
+  sendsAt: (time) => gradeWords('zh-CN', 'send').held(time),
+  cancelledBy: (name, reason) => gradeWords('zh-CN', 'send').cancelledBy(name, reason),
   failed: (error) => `发送失败：${error}`,
   unknown: (error) => `结果未知：${error}`,
   rejectedBy: (name, reason) => (reason === undefined ? `${name} 已拒绝` : `${name} 已拒绝：${reason}`),
   markedDelivered: (name) => `${name} 已标记为已送达`,
-  expired: '已过期：无人及时决定，未发送。',
+  expired: `${gradeWords('zh-CN', 'send').expired}。`,
   notLinked: '你的 Slack 账号未关联到本应用的审批人，未做任何决定。',
   notDone: (error) => `未执行：${error}`,
   reminder: (expires) => `提醒：此项仍在等待审批，将于 ${expires} 过期。`,
@@ -150,14 +146,11 @@ const enWrite: SlackWords = {
   approveConfirmText: 'It is applied as shown once enough people approve.',
   sending: gradeWords('en', 'write').doing,
   sent: gradeWords('en', 'write').done,
-  sendsAt: (time) => `applying at ${time} unless someone presses Undo`,
-  cancelledBy: (name, reason) =>
-    reason === undefined
-      ? `Cancelled by ${name}; nothing was changed`
-      : `Cancelled by ${name}: ${reason}; nothing was changed`,
+  sendsAt: (time) => gradeWords('en', 'write').held(time),
+  cancelledBy: (name, reason) => gradeWords('en', 'write').cancelledBy(name, reason),
   failed: (error) => `applying it failed: ${error}`,
   markedDelivered: (name) => `Marked applied by ${name}`,
-  expired: 'Expired: nobody decided in time. Nothing was changed.',
+  expired: `${gradeWords('en', 'write').expired}.`,
   rejectTitle: 'Reject this change',
   editIntro: 'Change what may be changed; approving applies exactly this once enough people approve.',
 };
@@ -168,12 +161,11 @@ const zhCNWrite: SlackWords = {
   approveConfirmText: '足够多的人批准后，将按所示内容执行。',
   sending: gradeWords('zh-CN', 'write').doing,
   sent: gradeWords('zh-CN', 'write').done,
-  sendsAt: (time) => `将于 ${time} 执行，除非有人点击撤销`,
-  cancelledBy: (name, reason) =>
-    reason === undefined ? `${name} 已撤销，未做任何更改` : `${name} 已撤销：${reason}，未做任何更改`,
+  sendsAt: (time) => gradeWords('zh-CN', 'write').held(time),
+  cancelledBy: (name, reason) => gradeWords('zh-CN', 'write').cancelledBy(name, reason),
   failed: (error) => `执行失败：${error}`,
   markedDelivered: (name) => `${name} 已标记为已执行`,
-  expired: '已过期：无人及时决定，未做任何更改。',
+  expired: `${gradeWords('zh-CN', 'write').expired}。`,
   rejectTitle: '拒绝这项更改',
   editIntro: '修改允许修改的内容；足够多的人批准后，将按此内容执行。',
 };

@@ -102,7 +102,7 @@ describe('the approval card', () => {
     };
     expect(JSON.stringify(draw(cancelled).blocks)).toContain('Cancelled by wu; nothing was sent');
     expect(JSON.stringify(draw(cancelled).blocks)).not.toContain('graded_tools_cancel');
-    expect(JSON.stringify(draw(cancelled, 'zh-CN').blocks)).toContain('wu 已撤销，未发送');
+    expect(JSON.stringify(draw(cancelled, 'zh-CN').blocks)).toContain('wu 已撤销，没有发送任何内容');
 
     // The sweep's delivery names nobody: the approver is the one who scheduled it.
     const sent = {
