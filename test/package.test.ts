@@ -1,5 +1,13 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -107,6 +115,25 @@ describe('the built package', () => {
       expect(pkg.peerDependencies[sdk]).toBeDefined();
       expect(pkg.peerDependenciesMeta[sdk]?.optional).toBe(true);
     }
+  });
+
+  // An optional peer `@types/x` asks every user's install to consider x's types: it is listed only while a
+  // published .d.mts imports x. The SQLite store and the email channel declare their driver by shape.
+  it('lists a @types/ package as an optional peer only when the built types import its module', () => {
+    const imported = new Set<string>();
+    for (const file of readdirSync(dist).filter((name) => name.endsWith('.d.mts')))
+      for (const match of readFileSync(join(dist, file), 'utf8').matchAll(
+        /^import [^\n]* from "([^".][^"]*)";$/gm,
+      ))
+        imported.add(packageOf(match[1] ?? ''));
+    const typesPeers = Object.keys(pkg.peerDependencies).filter((name) => name.startsWith('@types/'));
+    expect(typesPeers.filter((name) => !imported.has(name.slice('@types/'.length)))).toEqual([]);
+    expect(
+      Object.keys(pkg.peerDependenciesMeta).filter((name) => pkg.peerDependencies[name] === undefined),
+    ).toEqual([]);
+    // The drivers themselves stay optional peers: the stores and channels load them when the app has them.
+    for (const driver of ['better-sqlite3', 'nodemailer', 'pg'])
+      expect(pkg.peerDependenciesMeta[driver]?.optional).toBe(true);
   });
 
   it('loads from graded-tools/console only the core’s dependencies and Node built-ins: no driver, no SDK', () => {

@@ -99,7 +99,10 @@ describe('README: what a newcomer reads first', () => {
         'Development',
       ],
     },
-    { readme: 'README.zh-CN.md', headings: ['安装', '快速上手', '从草稿到决定', '可证明的批准', '运行时', '下一步', '开发'] },
+    {
+      readme: 'README.zh-CN.md',
+      headings: ['安装', '快速上手', '从草稿到决定', '可证明的批准', '运行时', '下一步', '开发'],
+    },
   ])('$readme: a short landing, its sections in order, the rest in the docs', ({ readme, headings }) => {
     const text = readFileSync(join(root, readme), 'utf8');
     expect(text.split('\n').length).toBeLessThanOrEqual(250);

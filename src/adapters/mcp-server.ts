@@ -7,6 +7,9 @@ export type {
   McpFetchHandler,
   McpHttpOptions,
   McpHttpServer,
+  NodeHttpServer,
+  NodeListenerRequest,
+  NodeListenerResponse,
   ServeMcpHttpOptions,
 } from './mcp-server/http.js';
 export { createMcpFetchHandler, createMcpHttpHandler, serveMcpHttp } from './mcp-server/http.js';

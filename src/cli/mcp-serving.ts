@@ -1,4 +1,4 @@
-import type { McpHttpServer } from '../adapters/mcp/node-http.js';
+import type { McpHttpServer } from '../adapters/mcp/mcp-http-server.js';
 import type { McpServerOptions, ServeMcpHttpOptions } from '../adapters/mcp/options.js';
 import type { InvokeContext, ToolRegistry } from '../registry.js';
 

@@ -1,8 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { serveNode } from '../http/node-fetch-bridge.js';
+import type { NodeListenerRequest, NodeListenerResponse } from '../http/node-shapes.js';
 import { jsonResponse, refusal } from './json-response.js';
 import { withSecurityHeaders } from './security-headers.js';
 import type { ApprovalsConsole } from './types.js';
+
+export type { NodeListenerRequest, NodeListenerResponse } from '../http/node-shapes.js';
 
 /** How `toNodeListener` reads a request's own URL. */
 export interface NodeListenerOptions {
@@ -12,24 +15,6 @@ export interface NodeListenerOptions {
    * console compares a POST's `Origin` with this URL, so set it only when the proxy sets them.
    */
   readonly trustProxy?: boolean;
-}
-
-/**
- * The request a `node:http` listener is called with, declared by shape: an `IncomingMessage` (and
- * Express's `Request`) fits, and the console's types need no `@types/node` (a Worker has none).
- */
-export interface NodeListenerRequest {
-  readonly method?: string | undefined;
-  readonly url?: string | undefined;
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  readonly rawHeaders: readonly string[];
-}
-
-/** The response a `node:http` listener writes, declared by shape: a `ServerResponse` fits. */
-export interface NodeListenerResponse {
-  readonly headersSent: boolean;
-  writeHead(statusCode: number): unknown;
-  end(): unknown;
 }
 
 /**

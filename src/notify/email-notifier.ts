@@ -1,5 +1,5 @@
-import { type OriginsText, originsPlainLines, originsText } from '../messages/origin-words.js';
 import { requiresPasskey } from '../messages/passkey-words.js';
+import { type OriginsText, originsPlainLines, originsText } from '../origins/origin-words.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { escapeHtml } from '../util/escape-html.js';
 import { noticeData, payloadText, webLink } from './notice-data.js';
@@ -173,7 +173,7 @@ export function emailContent(
   const payload = payloadText(data, 20_000);
   const prefix = options.subjectPrefix ?? '';
   // Why it arrived, and what the tool's rules ask of the approvers ("Needs 2 approvals from finance").
-  const needs = requirementLine(data, words);
+  const needs = requirementLine(data, words.lang);
   const passkey = passkeyLine(data, notice.locale);
   const why = words.intro(data.kind, data.escalation?.afterMs);
   const intro = [why, ...(needs === undefined ? [] : [needs]), ...(passkey === undefined ? [] : [passkey])];

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AuthInfo, Server } from '@modelcontextprotocol/server';
 import type { ToolRegistry } from 'graded-tools';
 import {
@@ -19,10 +19,15 @@ describe('graded-tools/mcp-server types', () => {
     expectTypeOf(createMcpFetchHandler(registry)).toEqualTypeOf<
       (request: Request, options?: { readonly authInfo?: AuthInfo }) => Promise<Response>
     >();
-    expectTypeOf(createMcpHttpHandler(registry)).toEqualTypeOf<
-      (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse) => Promise<void>
-    >();
+    // Declared by shape (no @types/node in the entry's types): Node's own request and response fit.
+    const req = {} as IncomingMessage & { auth?: AuthInfo };
+    expectTypeOf(createMcpHttpHandler(registry)).toBeCallableWith(req, {} as ServerResponse);
+    expectTypeOf(createMcpHttpHandler(registry)).returns.toEqualTypeOf<Promise<void>>();
+    // @ts-expect-error a request is something a node:http server passes
+    createMcpHttpHandler(registry)({ url: '/mcp' }, {} as ServerResponse);
     expectTypeOf(serveMcpHttp(registry)).resolves.toEqualTypeOf<McpHttpServer>();
+    // So does node:http's Server, which `serveMcpHttp` started.
+    expectTypeOf(createServer()).toExtend<McpHttpServer['server']>();
   });
 
   it("derives the context per request from the SDK's ServerContext, typed by the registry", () => {

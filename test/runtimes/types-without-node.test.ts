@@ -71,8 +71,12 @@ function typeCheck(dir: string): { problems: string[]; files: string[] } {
     });
     return { problems: [], files: listed.split('\n').filter((line) => line !== '') };
   } catch (error) {
-    const out = String((error as { stdout?: string }).stdout ?? error);
-    return { problems: out.split('\n').filter((line) => line.includes('error TS')), files: [] };
+    const lines = String((error as { stdout?: string }).stdout ?? error).split('\n');
+    // Still the files it read: a project may fail only on another package's types (SDK v2's `Buffer`).
+    return {
+      problems: lines.filter((line) => line.includes('error TS')),
+      files: lines.filter((line) => line.startsWith('/')),
+    };
   }
 }
 
@@ -126,6 +130,28 @@ export default {
 } satisfies ExportedHandler<Env>;
 `;
 
+/** MCP on a Worker: SDK v2's Fetch handler (`graded-tools/mcp-server`), with the Node listener's types beside it. */
+const MCP_WORKER = `
+import { ToolRegistry } from 'graded-tools';
+import {
+  createMcpFetchHandler,
+  type McpFetchHandler,
+  type McpHttpServer,
+  type NodeListenerRequest,
+} from 'graded-tools/mcp-server';
+
+let handle: McpFetchHandler | undefined;
+// The Node-only parts are in the same entry: their types must still read without @types/node.
+export type Served = McpHttpServer['url'] | NodeListenerRequest['url'];
+
+export default {
+  async fetch(request): Promise<Response> {
+    handle ??= createMcpFetchHandler(new ToolRegistry(), { scope: 'desk' }, { allowedHosts: 'any' });
+    return handle(request, { authInfo: { token: 't', clientId: 'worker', scopes: [] } });
+  },
+} satisfies ExportedHandler;
+`;
+
 const BUN = `
 import { ToolRegistry } from 'graded-tools';
 import { createSqliteStore, type SqliteStoreOptions } from 'graded-tools/sqlite';
@@ -162,6 +188,17 @@ describe('the built types without Node’s types', () => {
     const { problems, files } = typeCheck(workerProject('worker', WORKER));
     expect(problems).toEqual([]);
     expect(files.some((file) => file.includes('workers-types'))).toBe(true);
+    expect(files.filter((file) => file.includes('/@types/'))).toEqual([]);
+  }, 120_000);
+
+  it('type-checks an MCP server on a Worker with @cloudflare/workers-types as its only types: graded-tools/mcp-server', () => {
+    const { problems, files } = typeCheck(workerProject('mcp-worker', MCP_WORKER));
+    // SDK v2's own types (2.4.0) name Node's `Buffer` once, in its stdio `ReadBuffer`: that is the SDK's,
+    // seen only with `skipLibCheck: false`. Anything else, and anything in graded-tools' files, fails.
+    const sdks = problems.filter((line) => line.includes('/@modelcontextprotocol/'));
+    expect(problems.filter((line) => !sdks.includes(line))).toEqual([]);
+    expect(sdks.filter((line) => !line.includes("Cannot find name 'Buffer'"))).toEqual([]);
+    expect(files.some((file) => file.includes('/dist/mcp-server.d.mts'))).toBe(true);
     expect(files.filter((file) => file.includes('/@types/'))).toEqual([]);
   }, 120_000);
 

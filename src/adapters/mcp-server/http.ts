@@ -1,15 +1,18 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type AuthInfo, createMcpHandler } from '@modelcontextprotocol/server';
 import { type BridgeRefusal, serveNode } from '../../http/node-fetch-bridge.js';
+import type { NodeListenerRequest, NodeListenerResponse } from '../../http/node-shapes.js';
 import type { ToolRegistry } from '../../registry.js';
 import { createLimiter } from '../core/limit-concurrency.js';
 import { resolveAdapterOptions } from '../core/options.js';
 import { hostRefusal, LOOPBACK_HOSTS } from '../mcp/host-check.js';
-import { listenMcpHttp, type McpHttpServer } from '../mcp/node-http.js';
+import type { McpHttpServer } from '../mcp/mcp-http-server.js';
+import { listenMcpHttp } from '../mcp/node-http.js';
 import type { McpHttpOptions, ServeMcpHttpOptions } from '../mcp/options.js';
 import { buildMcpServer, type McpContext } from './server.js';
 
-export type { McpHttpServer } from '../mcp/node-http.js';
+export type { NodeHttpServer, NodeListenerRequest, NodeListenerResponse } from '../../http/node-shapes.js';
+export type { McpHttpServer } from '../mcp/mcp-http-server.js';
 export type { McpHttpOptions, ServeMcpHttpOptions } from '../mcp/options.js';
 
 /** A Fetch handler for MCP: pass `authInfo` from your own authentication. */
@@ -68,7 +71,8 @@ export function createMcpFetchHandler<C>(
 
 /**
  * A `node:http` request handler around `createMcpFetchHandler`. Authentication is yours: set
- * `req.auth` (an MCP `AuthInfo`) before calling it.
+ * `req.auth` (an MCP `AuthInfo`) before calling it. Its request and response are declared by shape
+ * (an `IncomingMessage` and a `ServerResponse` fit), so this entry's types need no `@types/node`.
  *
  * @example
  * ```ts
@@ -87,12 +91,13 @@ export function createMcpHttpHandler<C>(
   registry: ToolRegistry<C>,
   ctx: McpContext<C> = {},
   options: McpHttpOptions = {},
-): (req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse) => Promise<void> {
+): (req: NodeListenerRequest & { auth?: AuthInfo }, res: NodeListenerResponse) => Promise<void> {
   const handle = createMcpFetchHandler(registry, ctx, options);
+  // Node's http server is the only caller: what it passes is an IncomingMessage and a ServerResponse.
   return (req, res) =>
     serveNode((request) => handle(request, req.auth === undefined ? {} : { authInfo: req.auth }), {
       refusal: bridgeRefusal,
-    })(req, res);
+    })(req as IncomingMessage, res as ServerResponse);
 }
 
 /** The bridge's own answers, as the JSON-RPC errors SDK v1's handler gives for the same requests. */

@@ -4,11 +4,12 @@ import type { ToolRegistry } from '../../registry.js';
 import { createLimiter } from '../core/limit-concurrency.js';
 import { resolveAdapterOptions } from '../core/options.js';
 import { hostRefusal, LOOPBACK_HOSTS } from './host-check.js';
-import { header, listenMcpHttp, type McpHttpServer, refuse } from './node-http.js';
+import type { McpHttpServer } from './mcp-http-server.js';
+import { header, listenMcpHttp, refuse } from './node-http.js';
 import type { McpHttpOptions, ServeMcpHttpOptions } from './options.js';
 import { buildMcpServer, type McpContext } from './server.js';
 
-export type { McpHttpServer } from './node-http.js';
+export type { McpHttpServer } from './mcp-http-server.js';
 export type { McpHttpOptions, ServeMcpHttpOptions } from './options.js';
 
 /**

@@ -1,11 +1,7 @@
-import {
-  createServer,
-  type Server as HttpServer,
-  type IncomingMessage,
-  type ServerResponse,
-} from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { LOOPBACK_HOSTS } from './host-check.js';
+import type { McpHttpServer } from './mcp-http-server.js';
 import type { ServeMcpHttpOptions } from './options.js';
 
 /** Answers a JSON-RPC error with `status`, or just ends a response already under way. */
@@ -27,16 +23,6 @@ export function refuse(
 export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
-}
-
-/** A running MCP HTTP server. */
-export interface McpHttpServer {
-  /** The endpoint, e.g. `http://127.0.0.1:3000/mcp`. */
-  readonly url: string;
-  /** The underlying `node:http` server. */
-  readonly server: HttpServer;
-  /** Stops accepting connections and closes open ones. */
-  close(): Promise<void>;
 }
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;

@@ -1,5 +1,14 @@
 // Every word the page shows, in English and Chinese. The server picks the locale (data-locale on #app);
-// the registry's own messages come from the server already in that language.
+// the registry's own messages come from the server already in that language; the words every surface
+// says (send or change) come from src/messages/.
+import { gradeWords } from '../../messages/grade-words.js';
+import { approvalCount } from '../../messages/quorum-words.js';
+
+const EN_SEND = gradeWords('en', 'send');
+const ZH_SEND = gradeWords('zh-CN', 'send');
+const EN_WRITE = gradeWords('en', 'write');
+const ZH_WRITE = gradeWords('zh-CN', 'write');
+
 export type PageLocale = 'en' | 'zh-CN';
 
 const en = {
@@ -52,17 +61,15 @@ const en = {
   rejectSelected: 'Reject selected',
   selectedCount: (n: number) => `${n} selected`,
   bulkDone: (ok: number, failed: number) => `${ok} done, ${failed} not done: see each card.`,
-  confirm: 'Confirm and send',
+  confirm: gradeWords('en', 'send').confirm,
   /** Confirm on a send whose rules ask for more people: it records an approval, it sends nothing yet. */
   approve: 'Approve',
-  /** The same, saying which approval this one will be: "Approve (1 of 2)". */
-  approveCount: (n: number, needed: number) => `Approve (${n} of ${needed})`,
   /** The last approval of a send held for its undo window: when it goes out. */
   approveHeld: (at: string) => `Approve — sends at ${at} unless undone`,
   review: 'Review',
   hide: 'Hide',
   whatHappens: 'What will happen',
-  sendsWith: (title: string) => `Sends: ${title}`,
+  sendsWith: (title: string) => gradeWords('en', 'send').effect(title),
   why: 'Why',
   whyFrom: (who: string) => `Why, in ${who}'s words`,
   ref: 'Reference',
@@ -91,16 +98,6 @@ const en = {
     n === 1
       ? `Approving this needs the ${flags} permission, which you do not have: someone who has it must approve.`
       : `Approving this needs the ${flags} permissions, which you do not have: someone who has them must approve.`,
-  /** What the tool's rules ask of the approvers (`flags`: '' when none). */
-  needs: (needed: number, flags: string) =>
-    flags === ''
-      ? `Needs ${needed} approvals from different people`
-      : needed === 1
-        ? `Needs an approval from ${flags}`
-        : `Needs ${needed} approvals from ${flags}`,
-  approvedSoFar: (names: string) => ` — ${names} approved`,
-  /** The inbox row's compact count, after the hidden `approvals` label. */
-  countOf: (count: number, needed: number) => `${count} of ${needed}`,
   approvals: 'Approvals:',
   approvalRecorded: (count: number, needed: number) => {
     const left = Math.max(1, needed - count);
@@ -128,16 +125,16 @@ const en = {
   sendingNow: 'Sending now…',
   undo: 'Undo',
   /** What a confirm of a held send did (`at`: the time it goes out). */
-  scheduled: (at: string) => `Approved — sending at ${at} unless someone undoes it.`,
-  undone: 'Undone: nothing was sent.',
-  cancelledBy: (who: string) => `Cancelled by ${who}; nothing was sent`,
+  scheduled: (at: string) => `Approved — ${EN_SEND.held(at)}.`,
+  undone: `Undone: ${EN_SEND.nothingDone}.`,
+  cancelledBy: (who: string) => EN_SEND.cancelledBy(who),
   tooLateToUndo: 'Too late to undo: it is already being sent or was sent.',
-  alreadyUndone: (who: string) => `Already undone by ${who}: nothing was sent.`,
+  alreadyUndone: (who: string) => `Already undone by ${who}: ${EN_SEND.nothingDone}.`,
   open: 'Open details',
   back: 'Back to the inbox',
   working: 'Working…',
   delivered: 'Delivered.',
-  rejected: 'Rejected: nothing was sent.',
+  rejected: `Rejected: ${EN_SEND.nothingDone}.`,
   markedDelivered: 'Marked as delivered.',
   alreadyDecidedBy: (who: string, status: string) =>
     `Already decided by ${who} (${status}). Nothing was sent again.`,
@@ -145,7 +142,7 @@ const en = {
   confirmedBy: 'Approved',
   rejectedBy: 'Rejected',
   markedBy: 'Marked delivered',
-  expired: 'Expired: nobody confirmed it in time. Nothing was sent.',
+  expired: `${EN_SEND.expired}.`,
   payloadChanged: 'The payload changed since it was shown: nothing was sent. Review it again.',
   linkPayloadChanged:
     'The payload changed since this link was made: nothing was sent. Review it in the approvals console.',
@@ -196,7 +193,8 @@ const en = {
     approved: (who: string) => `${who} approved`,
     approvedEdited: (who: string, fields: string) => `${who} approved, after editing ${fields}`,
     /** An approval of several (a rule asks for more people): the words above, and how many of how many. */
-    ofNeeded: (words: string, count: number, needed: number) => `${words} (${count} of ${needed})`,
+    ofNeeded: (words: string, count: number, needed: number) =>
+      `${words} (${approvalCount('en', count, needed)})`,
     retried: (who: string) => `${who} retried`,
     delivering: 'Being delivered',
     delivered: 'Delivered',
@@ -205,10 +203,10 @@ const en = {
     unknown: 'No answer from the delivery: whether it arrived is unknown',
     rejected: (who: string) => `Rejected by ${who}`,
     rejectedNobody: 'Rejected',
-    expired: 'Expired: nobody decided in time; nothing was sent',
+    expired: EN_SEND.expired,
     scheduled: (who: string, at: string) => `${who} approved; held until ${at} so it can be undone`,
-    cancelled: (who: string) => `Cancelled by ${who}; nothing was sent`,
-    cancelledNobody: 'Cancelled; nothing was sent',
+    cancelled: (who: string) => EN_SEND.cancelledBy(who),
+    cancelledNobody: `Cancelled; ${EN_SEND.nothingDone}`,
   },
 };
 
@@ -257,14 +255,13 @@ const zhCN: Strings = {
   rejectSelected: '拒绝所选',
   selectedCount: (n) => `已选 ${n} 项`,
   bulkDone: (ok, failed) => `${ok} 项已完成，${failed} 项未完成：请看各卡片。`,
-  confirm: '确认发送',
+  confirm: gradeWords('zh-CN', 'send').confirm,
   approve: '批准',
-  approveCount: (n, needed) => `批准（第 ${n}/${needed} 个）`,
   approveHeld: (at) => `批准 — 将于 ${at} 发送，除非被撤销`,
   review: '查看',
   hide: '收起',
   whatHappens: '确认后将会',
-  sendsWith: (title) => `发送：${title}`,
+  sendsWith: (title) => gradeWords('zh-CN', 'send').effect(title),
   why: '原因',
   whyFrom: (who) => `原因（${who} 所写）`,
   ref: '参考编号',
@@ -288,14 +285,6 @@ const zhCN: Strings = {
     OTHER: '此项暂时无法确认。',
   },
   whyNotFlags: (flags) => `批准此项需要 ${flags} 权限，而你没有：需由拥有该权限的人批准。`,
-  needs: (needed, flags) =>
-    flags === ''
-      ? `需要 ${needed} 位不同的人批准`
-      : needed === 1
-        ? `需要一位拥有 ${flags} 权限的人批准`
-        : `需要 ${needed} 位拥有 ${flags} 权限的人批准`,
-  approvedSoFar: (names) => ` — ${names} 已批准`,
-  countOf: (count, needed) => `${count}/${needed}`,
   approvals: '批准进度：',
   approvalRecorded: (count, needed) =>
     `你的批准已记录（${count}/${needed}）。还需 ${Math.max(1, needed - count)} 人批准后才会发送。`,
@@ -316,23 +305,23 @@ const zhCN: Strings = {
   sendingIn: (left) => `${left} 后发送`,
   sendingNow: '正在发送…',
   undo: '撤销',
-  scheduled: (at) => `已批准 — 将于 ${at} 发送，除非有人撤销。`,
-  undone: '已撤销：没有发送任何内容。',
-  cancelledBy: (who) => `${who} 已撤销，没有发送任何内容`,
+  scheduled: (at) => `已批准 — ${ZH_SEND.held(at)}。`,
+  undone: `已撤销：${ZH_SEND.nothingDone}。`,
+  cancelledBy: (who) => ZH_SEND.cancelledBy(who),
   tooLateToUndo: '来不及撤销：已在发送或已发送。',
-  alreadyUndone: (who) => `已由 ${who} 撤销：没有发送任何内容。`,
+  alreadyUndone: (who) => `已由 ${who} 撤销：${ZH_SEND.nothingDone}。`,
   open: '查看详情',
   back: '返回收件箱',
   working: '处理中…',
   delivered: '已送达。',
-  rejected: '已拒绝：没有发送任何内容。',
+  rejected: `已拒绝：${ZH_SEND.nothingDone}。`,
   markedDelivered: '已标记为已送达。',
   alreadyDecidedBy: (who, status) => `已由 ${who} 处理（${status}），不会再次发送。`,
   decidedBy: (what, who) => `${who} ${what}`,
   confirmedBy: '已批准',
   rejectedBy: '已拒绝',
   markedBy: '已标记为已送达',
-  expired: '已过期：无人及时确认，没有发送任何内容。',
+  expired: `${ZH_SEND.expired}。`,
   payloadChanged: '内容在展示后已被更改：没有发送任何内容，请重新查看。',
   linkPayloadChanged: '生成此链接后内容已被更改：没有发送任何内容。请在审批控制台中重新查看。',
   samePerson: '这是你自己发起的发送：必须由另一个人确认。没有发送任何内容。',
@@ -378,7 +367,7 @@ const zhCN: Strings = {
     askedNobody: '已发起请求',
     approved: (who) => `${who} 已批准`,
     approvedEdited: (who, fields) => `${who} 修改了 ${fields} 后批准`,
-    ofNeeded: (words, count, needed) => `${words}（${count}/${needed}）`,
+    ofNeeded: (words, count, needed) => `${words}（${approvalCount('zh-CN', count, needed)}）`,
     retried: (who) => `${who} 已重试`,
     delivering: '正在发送',
     delivered: '已送达',
@@ -387,10 +376,10 @@ const zhCN: Strings = {
     unknown: '发送无回应：不确定是否送达',
     rejected: (who) => `${who} 已拒绝`,
     rejectedNobody: '已拒绝',
-    expired: '已过期：无人及时处理，没有发送任何内容',
+    expired: ZH_SEND.expired,
     scheduled: (who, at) => `${who} 已批准；将于 ${at} 发送，此前可撤销`,
-    cancelled: (who) => `${who} 已撤销，没有发送任何内容`,
-    cancelledNobody: '已撤销，没有发送任何内容',
+    cancelled: (who) => ZH_SEND.cancelledBy(who),
+    cancelledNobody: `已撤销，${ZH_SEND.nothingDone}`,
   },
 };
 
@@ -410,8 +399,8 @@ const enWrite: WriteWords = {
     const left = needed - count;
     return `Not applied yet: your approval makes ${count} of ${needed}; ${left} more ${left === 1 ? 'approval is' : 'approvals are'} needed.`;
   },
-  confirm: 'Confirm and apply',
-  sendsWith: (title) => `Applies: ${title}`,
+  confirm: gradeWords('en', 'write').confirm,
+  sendsWith: (title) => gradeWords('en', 'write').effect(title),
   previewFirst:
     'You changed this request: press Preview edit to see it here, then confirm. Confirm applies only what this card shows.',
   whyNot: {
@@ -434,17 +423,17 @@ const enWrite: WriteWords = {
   note: 'Note for marking applied (optional)',
   sendingIn: (left) => `Applying in ${left}`,
   sendingNow: 'Applying now…',
-  scheduled: (at) => `Approved — applying at ${at} unless someone undoes it.`,
-  undone: 'Undone: nothing was changed.',
-  cancelledBy: (who) => `Cancelled by ${who}; nothing was changed`,
+  scheduled: (at) => `Approved — ${EN_WRITE.held(at)}.`,
+  undone: `Undone: ${EN_WRITE.nothingDone}.`,
+  cancelledBy: (who) => EN_WRITE.cancelledBy(who),
   tooLateToUndo: 'Too late to undo: it is already being applied or was applied.',
-  alreadyUndone: (who) => `Already undone by ${who}: nothing was changed.`,
+  alreadyUndone: (who) => `Already undone by ${who}: ${EN_WRITE.nothingDone}.`,
   delivered: 'Applied.',
-  rejected: 'Rejected: nothing was changed.',
+  rejected: `Rejected: ${EN_WRITE.nothingDone}.`,
   markedDelivered: 'Marked as applied.',
   alreadyDecidedBy: (who, status) => `Already decided by ${who} (${status}). Nothing was applied again.`,
   markedBy: 'Marked applied',
-  expired: 'Expired: nobody confirmed it in time. Nothing was changed.',
+  expired: `${EN_WRITE.expired}.`,
   payloadChanged: 'The request changed since it was shown: nothing was changed. Review it again.',
   linkPayloadChanged:
     'The request changed since this link was made: nothing was changed. Review it in the approvals console.',
@@ -474,9 +463,9 @@ const enWrite: WriteWords = {
     markedDelivered: (who) => `${who} marked it applied`,
     failed: 'Applying it failed',
     unknown: 'No answer from the tool: whether it was applied is unknown',
-    expired: 'Expired: nobody decided in time; nothing was changed',
-    cancelled: (who) => `Cancelled by ${who}; nothing was changed`,
-    cancelledNobody: 'Cancelled; nothing was changed',
+    expired: EN_WRITE.expired,
+    cancelled: (who) => EN_WRITE.cancelledBy(who),
+    cancelledNobody: `Cancelled; ${EN_WRITE.nothingDone}`,
   },
 };
 
@@ -486,8 +475,8 @@ const zhCNWrite: WriteWords = {
   fateHold: (length, at) => `先保留 ${length}（约到 ${at}），此前可撤销，之后执行。`,
   fateApproval: (count, needed) =>
     `暂不执行：加上你的批准为 ${count}/${needed}，还需 ${needed - count} 人批准。`,
-  confirm: '确认执行',
-  sendsWith: (title) => `执行：${title}`,
+  confirm: gradeWords('zh-CN', 'write').confirm,
+  sendsWith: (title) => gradeWords('zh-CN', 'write').effect(title),
   previewFirst: '你修改了此项请求：请先点击“预览修改”在此查看，再确认。确认只会执行卡片上显示的内容。',
   whyNot: {
     SAME_PERSON: '这是你自己发起的更改：必须由另一个人确认。',
@@ -504,17 +493,17 @@ const zhCNWrite: WriteWords = {
   note: '标记执行的备注（可选）',
   sendingIn: (left) => `${left} 后执行`,
   sendingNow: '正在执行…',
-  scheduled: (at) => `已批准 — 将于 ${at} 执行，除非有人撤销。`,
-  undone: '已撤销：未做任何更改。',
-  cancelledBy: (who) => `${who} 已撤销，未做任何更改`,
+  scheduled: (at) => `已批准 — ${ZH_WRITE.held(at)}。`,
+  undone: `已撤销：${ZH_WRITE.nothingDone}。`,
+  cancelledBy: (who) => ZH_WRITE.cancelledBy(who),
   tooLateToUndo: '来不及撤销：已在执行或已执行。',
-  alreadyUndone: (who) => `已由 ${who} 撤销：未做任何更改。`,
+  alreadyUndone: (who) => `已由 ${who} 撤销：${ZH_WRITE.nothingDone}。`,
   delivered: '已执行。',
-  rejected: '已拒绝：未做任何更改。',
+  rejected: `已拒绝：${ZH_WRITE.nothingDone}。`,
   markedDelivered: '已标记为已执行。',
   alreadyDecidedBy: (who, status) => `已由 ${who} 处理（${status}），不会再次执行。`,
   markedBy: '已标记为已执行',
-  expired: '已过期：无人及时确认，未做任何更改。',
+  expired: `${ZH_WRITE.expired}。`,
   payloadChanged: '请求在展示后已被更改：未做任何更改，请重新查看。',
   linkPayloadChanged: '生成此链接后请求已被更改：未做任何更改。请在审批控制台中重新查看。',
   samePerson: '这是你自己发起的更改：必须由另一个人确认。未做任何更改。',
@@ -540,10 +529,10 @@ const zhCNWrite: WriteWords = {
     markedDelivered: (who) => `${who} 标记为已执行`,
     failed: '执行失败',
     unknown: '执行无回应：不确定是否已生效',
-    expired: '已过期：无人及时处理，未做任何更改',
+    expired: ZH_WRITE.expired,
     scheduled: (who, at) => `${who} 已批准；将于 ${at} 执行，此前可撤销`,
-    cancelled: (who) => `${who} 已撤销，未做任何更改`,
-    cancelledNobody: '已撤销，未做任何更改',
+    cancelled: (who) => ZH_WRITE.cancelledBy(who),
+    cancelledNobody: `已撤销，${ZH_WRITE.nothingDone}`,
   },
 };
 

@@ -4,15 +4,17 @@ import type { ConfirmationToolView } from '../../confirm/types.js';
 import type { Confirmation } from '../../confirmation.js';
 import { payloadLabels } from '../../console/payload-labels.js';
 import { alikeText } from '../../messages/alike-words.js';
+import { gradeOf } from '../../messages/grade-words.js';
 import type { Locale } from '../../messages/index.js';
-import { type OriginsText, originsText } from '../../messages/origin-words.js';
 import { passkeyRequiredText, requiresPasskey } from '../../messages/passkey-words.js';
+import { approveCountText, quorumSentence } from '../../messages/quorum-words.js';
+import { type OriginsText, originsText } from '../../origins/origin-words.js';
+import { titledOrigins, titledValueOrigins } from '../../origins/read-origins.js';
 import { chunkLines } from '../../util/chunk-lines.js';
 import { isRecord } from '../../util/is-record.js';
-import { titledOrigins, titledValueOrigins } from '../../util/read-origins.js';
 import { ACTIONS, buttonValue, OPEN_CONSOLE_ACTION } from './action-value.js';
 import { cut, escapedWithin, escapeMrkdwn, slackDate, slackTime, webUrl } from './mrkdwn.js';
-import { gradeOf, joinNames, type SlackWords, slackWords } from './slack-words.js';
+import { joinNames, type SlackWords, slackWords } from './slack-words.js';
 
 /** One Block Kit block, as JSON. */
 export type Block = Record<string, unknown>;
@@ -268,14 +270,11 @@ function standingLine(
   switch (c.status) {
     case 'pending': {
       const requires = c.requires;
-      if (requires === undefined || (requires.approvals <= 1 && requires.approverFlags.length === 0))
-        return undefined;
-      const flags = joinNames(words, requires.approverFlags);
-      const needs = escapeMrkdwn(words.needs(requires.approvals, flags));
+      if (requires === undefined) return undefined;
       const so = (c.approvals ?? []).filter((a) => a.digest === c.digest).map((a) => a.by);
-      return so.length === 0
-        ? `:hourglass_flowing_sand: ${needs}`
-        : `:hourglass_flowing_sand: ${needs}. ${words.soFar(so.length, requires.approvals, names(so))}`;
+      const asked = { needed: requires.approvals, flags: requires.approverFlags, approved: so.length };
+      const said = quorumSentence(words.lang, asked, so.map(nameOf));
+      return said === undefined ? undefined : `:hourglass_flowing_sand: ${escapedWithin(said, 2000)}`;
     }
     case 'scheduled':
       return `:clock3: ${approved()} — ${words.sendsAt(c.deliverAt === undefined ? '' : slackTime(c.deliverAt))}`;
@@ -313,14 +312,18 @@ function approvers(c: Confirmation): string[] {
   return [...new Set(ids)];
 }
 
-/** Approve (with Slack's own "are you sure?"), Reject, and Edit for a tool with editable fields. */
+/**
+ * Approve (with Slack's own "are you sure?"), Reject, and Edit for a tool with editable fields. While
+ * more people must approve, Approve counts the approval it records ("Approve (1 of 2)"), as the
+ * console's button does.
+ */
 function decisionButtons(c: Confirmation, tool: ConfirmationToolView | undefined, words: SlackWords): Block {
   const value = buttonValue({ id: c.id, digest: c.digest });
   const elements: Block[] = [
     {
       type: 'button',
       action_id: ACTIONS.approve,
-      text: plain(words.approve, BLOCK_LIMITS.buttonText),
+      text: plain(approveText(c, words), BLOCK_LIMITS.buttonText),
       style: 'primary',
       value,
       confirm: {
@@ -335,6 +338,13 @@ function decisionButtons(c: Confirmation, tool: ConfirmationToolView | undefined
   if ((tool?.editable.length ?? 0) > 0)
     elements.push({ type: 'button', action_id: ACTIONS.edit, text: plain(words.edit, 75), value });
   return { type: 'actions', block_id: 'graded_tools_decision', elements };
+}
+
+/** The Approve button's words: counted while the click records one approval of several. */
+function approveText(c: Confirmation, words: SlackWords): string {
+  const needed = c.requires?.approvals ?? 1;
+  const so = (c.approvals ?? []).filter((a) => a.digest === c.digest).length;
+  return so + 1 < needed ? approveCountText(words.lang, so + 1, needed) : words.approve;
 }
 
 /**

@@ -1,9 +1,11 @@
+import { gradeWords } from '../../messages/grade-words.js';
 import type { Locale } from '../../messages/index.js';
+import { listText } from '../../messages/quorum-words.js';
 
 /** What the Slack approvals channel says to people, in one language. */
 export interface SlackWords {
-  /** The language lists are joined in ("Li and Wu"). */
-  readonly lang: string;
+  /** The language lists are joined in ("Li and Wu"), and the shared words are said in. */
+  readonly lang: Locale;
   readonly approve: string;
   readonly reject: string;
   readonly edit: string;
@@ -20,10 +22,6 @@ export interface SlackWords {
   readonly ref: string;
   readonly unknownActor: string;
   moreFields(count: number): string;
-  /** What the tool's rules ask: "Needs 2 approvals from finance" (`flags` joined, or ''). */
-  needs(approvals: number, flags: string): string;
-  /** How many approved the current payload so far, and who. */
-  soFar(count: number, needed: number, names: string): string;
   approvedBy(names: string): string;
   readonly sending: string;
   readonly sent: string;
@@ -67,27 +65,17 @@ const en: SlackWords = {
   ref: 'Reference',
   unknownActor: 'unknown',
   moreFields: (count) => `…and ${count} more ${count === 1 ? 'field' : 'fields'}`,
-  needs: (approvals, flags) =>
-    flags === ''
-      ? `Needs ${approvals} approvals from different people`
-      : approvals === 1
-        ? `Needs an approval from ${flags}`
-        : `Needs ${approvals} approvals from ${flags}`,
-  soFar: (count, needed, names) => `${count} of ${needed} approvals so far: ${names}`,
   approvedBy: (names) => `Approved by ${names}`,
-  sending: 'sending…',
-  sent: 'sent',
-  sendsAt: (time) => `sending at ${time} unless someone presses Undo`,
-  cancelledBy: (name, reason) =>
-    reason === undefined
-      ? `Cancelled by ${name}; nothing was sent`
-      : `Cancelled by ${name}: ${reason}; nothing was sent`,
+  sending: gradeWords('en', 'send').doing,
+  sent: gradeWords('en', 'send').done,
+  sendsAt: (time) => gradeWords('en', 'send').held(time),
+  cancelledBy: (name, reason) => gradeWords('en', 'send').cancelledBy(name, reason),
   failed: (error) => `delivery failed: ${error}`,
   unknown: (error) => `outcome unknown: ${error}`,
   rejectedBy: (name, reason) =>
     reason === undefined ? `Rejected by ${name}` : `Rejected by ${name}: ${reason}`,
   markedDelivered: (name) => `Marked delivered by ${name}`,
-  expired: 'Expired: nobody decided in time. It was not sent.',
+  expired: `${gradeWords('en', 'send').expired}.`,
   notLinked: 'Your Slack account is not linked to an approver of this app, so nothing was decided.',
   notDone: (error) => `Not done: ${error}`,
   reminder: (expires) => `Reminder: this still waits for approval and expires ${expires}.`,
@@ -123,24 +111,16 @@ const zhCN: SlackWords = {
   ref: '引用编号',
   unknownActor: '未知',
   moreFields: (count) => `……另有 ${count} 个字段`,
-  needs: (approvals, flags) =>
-    flags === ''
-      ? `需要 ${approvals} 位不同的人批准`
-      : approvals === 1
-        ? `需要一位拥有 ${flags} 权限的人批准`
-        : `需要 ${approvals} 位拥有 ${flags} 权限的人批准`,
-  soFar: (count, needed, names) => `已有 ${count}/${needed} 人批准：${names}`,
   approvedBy: (names) => `${names} 已批准`,
-  sending: '发送中……',
-  sent: '已发送',
-  sendsAt: (time) => `将于 ${time} 发送，除非有人点击撤销`,
-  cancelledBy: (name, reason) =>
-    reason === undefined ? `${name} 已撤销，未发送` : `${name} 已撤销：${reason}，未发送`,
+  sending: gradeWords('zh-CN', 'send').doing,
+  sent: gradeWords('zh-CN', 'send').done,
+  sendsAt: (time) => gradeWords('zh-CN', 'send').held(time),
+  cancelledBy: (name, reason) => gradeWords('zh-CN', 'send').cancelledBy(name, reason),
   failed: (error) => `发送失败：${error}`,
   unknown: (error) => `结果未知：${error}`,
   rejectedBy: (name, reason) => (reason === undefined ? `${name} 已拒绝` : `${name} 已拒绝：${reason}`),
   markedDelivered: (name) => `${name} 已标记为已送达`,
-  expired: '已过期：无人及时决定，未发送。',
+  expired: `${gradeWords('zh-CN', 'send').expired}。`,
   notLinked: '你的 Slack 账号未关联到本应用的审批人，未做任何决定。',
   notDone: (error) => `未执行：${error}`,
   reminder: (expires) => `提醒：此项仍在等待审批，将于 ${expires} 过期。`,
@@ -164,16 +144,13 @@ const enWrite: SlackWords = {
   ...en,
   approveConfirmTitle: 'Approve this change?',
   approveConfirmText: 'It is applied as shown once enough people approve.',
-  sending: 'applying…',
-  sent: 'applied',
-  sendsAt: (time) => `applying at ${time} unless someone presses Undo`,
-  cancelledBy: (name, reason) =>
-    reason === undefined
-      ? `Cancelled by ${name}; nothing was changed`
-      : `Cancelled by ${name}: ${reason}; nothing was changed`,
+  sending: gradeWords('en', 'write').doing,
+  sent: gradeWords('en', 'write').done,
+  sendsAt: (time) => gradeWords('en', 'write').held(time),
+  cancelledBy: (name, reason) => gradeWords('en', 'write').cancelledBy(name, reason),
   failed: (error) => `applying it failed: ${error}`,
   markedDelivered: (name) => `Marked applied by ${name}`,
-  expired: 'Expired: nobody decided in time. Nothing was changed.',
+  expired: `${gradeWords('en', 'write').expired}.`,
   rejectTitle: 'Reject this change',
   editIntro: 'Change what may be changed; approving applies exactly this once enough people approve.',
 };
@@ -182,14 +159,13 @@ const zhCNWrite: SlackWords = {
   ...zhCN,
   approveConfirmTitle: '批准这项更改？',
   approveConfirmText: '足够多的人批准后，将按所示内容执行。',
-  sending: '执行中……',
-  sent: '已执行',
-  sendsAt: (time) => `将于 ${time} 执行，除非有人点击撤销`,
-  cancelledBy: (name, reason) =>
-    reason === undefined ? `${name} 已撤销，未做任何更改` : `${name} 已撤销：${reason}，未做任何更改`,
+  sending: gradeWords('zh-CN', 'write').doing,
+  sent: gradeWords('zh-CN', 'write').done,
+  sendsAt: (time) => gradeWords('zh-CN', 'write').held(time),
+  cancelledBy: (name, reason) => gradeWords('zh-CN', 'write').cancelledBy(name, reason),
   failed: (error) => `执行失败：${error}`,
   markedDelivered: (name) => `${name} 已标记为已执行`,
-  expired: '已过期：无人及时决定，未做任何更改。',
+  expired: `${gradeWords('zh-CN', 'write').expired}。`,
   rejectTitle: '拒绝这项更改',
   editIntro: '修改允许修改的内容；足够多的人批准后，将按此内容执行。',
 };
@@ -203,15 +179,7 @@ export function slackWords(locale: Locale, sideEffect?: 'send' | 'write'): Slack
   return locale === 'zh-CN' ? zhCN : en;
 }
 
-/** A confirmation's grade as its record says, or its tool's (a write asked before records said so). */
-export function gradeOf(
-  confirmation: { readonly sideEffect?: 'send' | 'write' },
-  tool: { readonly sideEffect?: 'send' | 'write' } | undefined,
-): 'send' | 'write' {
-  return confirmation.sideEffect === 'write' || tool?.sideEffect === 'write' ? 'write' : 'send';
-}
-
 /** `Li`, `Li and Wu`, `Li, Wu and Ana`, in the words' language. */
 export function joinNames(words: SlackWords, names: readonly string[]): string {
-  return new Intl.ListFormat(words.lang, { style: 'long', type: 'conjunction' }).format(names);
+  return listText(words.lang, names);
 }

@@ -25,7 +25,7 @@ const WORDS = {
     leftOut:
       'Left out, you cannot confirm it: You approved this already: it waits for another person to approve it.',
     sent: 'Delivered.',
-    scheduled: /^Approved — sending at .+ unless someone undoes it\.$/,
+    scheduled: /^Approved — sending at .+ unless someone presses Undo\.$/,
     recorded: 'Your approval is recorded (1 of 2). Nothing is sent until 1 more person approves.',
     done: '3 done, 0 not done: see each card.',
   },
@@ -39,7 +39,7 @@ const WORDS = {
     approval: '暂不发送：加上你的批准为 1/2，还需 1 人批准。',
     leftOut: '不包括在内，你不能确认它：你已批准过此项：正在等待其他人批准。',
     sent: '已送达。',
-    scheduled: /^已批准 — 将于 .+ 发送，除非有人撤销。$/,
+    scheduled: /^已批准 — 将于 .+ 发送，除非有人点击撤销。$/,
     recorded: '你的批准已记录（1/2）。还需 1 人批准后才会发送。',
     done: '3 项已完成，0 项未完成：请看各卡片。',
   },

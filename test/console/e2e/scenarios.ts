@@ -205,7 +205,7 @@ export function describeConsoleScenarios(name: string, openStore: () => Promise<
       await confirmButton(card).waitFor();
       h.app.advanceClock(25 * 60 * 60 * 1000);
       await confirmButton(card).click();
-      expect(await outcomeOf(card)).toBe('Expired: nobody confirmed it in time. Nothing was sent.');
+      expect(await outcomeOf(card)).toBe('Expired: nobody decided in time; nothing was sent.');
       await expect.poll(() => card.getAttribute('data-status')).not.toBe('pending');
       expect(h.app.deliveries).toEqual([]);
     });

@@ -32,7 +32,7 @@ describe('a send held for its undo window, in Chromium', () => {
     await approve.click();
 
     // Told when it goes, as what happened: not an error.
-    expect(await outcomeOf(card)).toMatch(/^Approved — sending at .+ unless someone undoes it\.$/);
+    expect(await outcomeOf(card)).toMatch(/^Approved — sending at .+ unless someone presses Undo\.$/);
     const outcome = card.getByRole('status');
     expect(await outcome.getAttribute('data-outcome')).toBe('SCHEDULED');
     expect(await outcome.getAttribute('class')).not.toMatch(/\bbad\b/);
