@@ -205,8 +205,9 @@ export class Passkeys implements RegistryPasskeys {
         'INVALID_OPTION',
         `this is a step of bundle ${record.bundle.id}: ask for the bundle's challenge`,
       );
-    if (record.digest !== shown) return failed('PAYLOAD_CHANGED', 'the payload changed since it was shown');
-    return { ok: true, decision: { kind: 'confirmation', id, digest: record.digest } };
+    // Another digest is the person's edit as previewed (`checkEdit`): the challenge binds it, and the
+    // confirm proves it against the edit it is given — a stale or made-up digest proves nothing there.
+    return { ok: true, decision: { kind: 'confirmation', id, digest: shown } };
   }
 
   async #bundleDecision(

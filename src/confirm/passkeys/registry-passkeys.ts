@@ -36,8 +36,10 @@ export interface RegistryPasskeys {
   remove(request: PasskeyRemoveRequest): Promise<PasskeyRemoveResult>;
   /**
    * The challenge for one decision — this confirmation (or bundle), this digest, this approver,
-   * approve — single use, for the verifier's `challengeTtlMs`. Refused as `confirm` would refuse
-   * (not found, already decided, another digest), and `PASSKEY_INVALID` when the approver has no passkey.
+   * approve — single use, for the verifier's `challengeTtlMs`. `digest` is what the person approves:
+   * the stored payload's, or their edit's as `confirmations.checkEdit` gave it (the confirm then proves
+   * the assertion against the edit it is given). Refused as `confirm` would refuse (not found, already
+   * decided; a bundle's digest that moved), and `PASSKEY_INVALID` when the approver has no passkey.
    */
   challenge(request: PasskeyChallengeRequest): Promise<PasskeyChallengeResult>;
 }

@@ -367,7 +367,13 @@ const passkeyProves: Check = async (ctx, d, found) => {
   const decision =
     bundle !== undefined && d.bundle !== undefined
       ? { kind: 'bundle' as const, id: bundle.id, digest: bundle.digest, approver: person.id }
-      : { kind: 'confirmation' as const, id: record.id, digest: record.digest, approver: person.id };
+      : // An edit is approved as edited: the passkey must have signed the payload that will be sent.
+        {
+          kind: 'confirmation' as const,
+          id: record.id,
+          digest: found.edit?.digest ?? record.digest,
+          approver: person.id,
+        };
   const proved = await d.passkey.prove(ctx, decision);
   if (!proved.ok) return refuse(proved.code, proved.detail);
   found.passkey = proved.proof;

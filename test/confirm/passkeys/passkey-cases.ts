@@ -159,14 +159,18 @@ export function passkeyCases(
       const unverified = li.sign(await challenge('li', first), 0x01);
       expect(await confirm(first, 'li', unverified)).toMatchObject({ ok: false, code: 'PASSKEY_INVALID' });
 
-      // Another digest: the challenge API refuses one the confirmation does not hold.
-      expect(
-        await registry.passkeys.challenge({
-          confirmationId: first.confirmationId,
-          approver: 'li',
-          digest: second.digest,
-        }),
-      ).toMatchObject({ ok: false, code: 'PAYLOAD_CHANGED' });
+      // Another digest (an edit's, as far as the challenge knows): signed, it proves nothing for the
+      // payload the confirmation holds.
+      const other = await registry.passkeys.challenge({
+        confirmationId: first.confirmationId,
+        approver: 'li',
+        digest: second.digest,
+      });
+      if (!other.ok) throw new Error(other.error);
+      expect(await confirm(first, 'li', li.sign(other.options))).toMatchObject({
+        ok: false,
+        code: 'PASSKEY_INVALID',
+      });
       expect(sent).toHaveLength(0);
 
       // And the right one still works.
@@ -307,6 +311,51 @@ export function passkeyCases(
         ok: true,
         approvals: { checked: 1, problems: [] },
       });
+    }),
+  );
+
+  it(
+    'an edit is approved with an assertion over the edited digest; one over the stored digest proves nothing, and the log verifies',
+    withDesk(async ({ registry, ask, enrol, sent }) => {
+      const li = await enrol('li');
+      const asked = await ask('memo.send', { text: 'Hello' });
+      const edited = { text: 'Hello, Wu', amount: 0 };
+      const preview = await registry.confirmations.checkEdit(asked.confirmationId, edited);
+      if (!preview.ok) throw new Error(preview.error);
+      expect(preview.digest).not.toBe(asked.digest);
+      // Signed over the payload as stored, then sent with the edit: not what the person approved.
+      const stale = await registry.passkeys.challenge({
+        confirmationId: asked.confirmationId,
+        approver: 'li',
+        digest: asked.digest,
+      });
+      if (!stale.ok) throw new Error(stale.error);
+      await expect(
+        registry.confirm(asked.confirmationId, {
+          approvedBy: 'li',
+          digest: asked.digest,
+          payload: edited,
+          passkey: li.sign(stale.options),
+        }),
+      ).resolves.toMatchObject({ ok: false, code: 'PASSKEY_INVALID' });
+      expect(sent).toEqual([]);
+      // Signed over the edit the person previewed: delivered, exactly that payload.
+      const fresh = await registry.passkeys.challenge({
+        confirmationId: asked.confirmationId,
+        approver: 'li',
+        digest: preview.digest,
+      });
+      if (!fresh.ok) throw new Error(`${fresh.code}: ${fresh.error}`);
+      await expect(
+        registry.confirm(asked.confirmationId, {
+          approvedBy: 'li',
+          digest: asked.digest,
+          payload: edited,
+          passkey: li.sign(fresh.options),
+        }),
+      ).resolves.toMatchObject({ ok: true });
+      expect(sent).toEqual([{ tool: 'memo.send', payload: edited, approvedBy: 'li' }]);
+      await expect(registry.audit.verify({ approvals: true })).resolves.toMatchObject({ ok: true });
     }),
   );
 

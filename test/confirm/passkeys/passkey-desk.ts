@@ -42,6 +42,18 @@ export function passkeyDesk(store: ConfirmationStore) {
     rules: [{ when: 'input.amount > 500', approvals: 2, passkey: true }],
   });
   registry.register(send('note.send'));
+  // The approver may change `text` before approving: the passkey then signs the edited payload.
+  registry.register({
+    ...send('memo.send'),
+    passkey: true,
+    editable: ['text'],
+    payloadSchema: {
+      type: 'object',
+      properties: { text: { type: 'string' }, amount: { type: 'number' } },
+      required: ['text', 'amount'],
+      additionalProperties: false,
+    },
+  });
   // Fails its first delivery: a retry re-delivers what the passkey approved.
   let flakyCalls = 0;
   registry.register({
