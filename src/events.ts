@@ -1,4 +1,3 @@
-import type { AuditKind } from './audit/audit-entry.js';
 import type { Origin } from './confirmation.js';
 import type { ErrorCode } from './result.js';
 import type { CallerKind } from './tool.js';
@@ -124,7 +123,7 @@ export interface RuleEvent {
 export interface AuditEvent {
   readonly type: 'audit';
   readonly action: 'append-failed';
-  readonly kind: AuditKind;
+  readonly kind: 'confirmation' | 'rule' | 'passkey';
   readonly confirmationId?: string;
   readonly tool: string;
   readonly entry: string;

@@ -12,7 +12,6 @@ export type {
   ApprovalsVerification,
 } from './audit/verify-approvals.js';
 export type { AuditBreak, AuditHead, AuditVerification } from './audit/verify-chain.js';
-export { bundleDigest } from './confirm/bundles/bundle-digest.js';
 export type { BundleStatus, BundleView } from './confirm/bundles/bundle-view.js';
 export type { BundleDecided, BundleDecisionResult } from './confirm/bundles/decide-bundle.js';
 export type {
@@ -33,27 +32,6 @@ export type {
   OpenedLink,
   OpenLinkResult,
 } from './confirm/links/approval-links.js';
-export type {
-  PasskeyAssertion,
-  PasskeyChallengeRequest,
-  PasskeyChallengeResult,
-  PasskeyCreationOptionsJSON,
-  PasskeyCredentialInfo,
-  PasskeyFailure,
-  PasskeyFailureCode,
-  PasskeyListResult,
-  PasskeyProof,
-  PasskeyRegisterRequest,
-  PasskeyRegisterResult,
-  PasskeyRegistrationOptionsRequest,
-  PasskeyRegistrationOptionsResult,
-  PasskeyRegistrationResponse,
-  PasskeyRemoveRequest,
-  PasskeyRemoveResult,
-  PasskeyRequestOptionsJSON,
-  PasskeyTransport,
-} from './confirm/passkeys/passkey-types.js';
-export type { PasskeyCheck, PasskeyVerifier } from './confirm/passkeys/passkey-verifier.js';
 export type { RegistryPasskeys } from './confirm/passkeys/registry-passkeys.js';
 export { describeDecision } from './confirm/reading/describe-decision.js';
 export { describeEffect } from './confirm/reading/effect-text.js';
@@ -126,6 +104,27 @@ export type {
   NotifyAttempt,
   NotifyOptions,
 } from './notice.js';
+export type {
+  PasskeyAssertion,
+  PasskeyChallengeRequest,
+  PasskeyChallengeResult,
+  PasskeyCreationOptionsJSON,
+  PasskeyCredentialInfo,
+  PasskeyFailure,
+  PasskeyFailureCode,
+  PasskeyListResult,
+  PasskeyProof,
+  PasskeyRegisterRequest,
+  PasskeyRegisterResult,
+  PasskeyRegistrationOptionsRequest,
+  PasskeyRegistrationOptionsResult,
+  PasskeyRegistrationResponse,
+  PasskeyRemoveRequest,
+  PasskeyRemoveResult,
+  PasskeyRequestOptionsJSON,
+  PasskeyTransport,
+} from './passkeys/passkey-types.js';
+export type { PasskeyCheck, PasskeyVerifier } from './passkeys/passkey-verifier.js';
 export type { PlanRunContext } from './plan/run-plan.js';
 export { runPlan } from './plan/run-plan.js';
 export type { Plan, PlanResult, PlanState, PlanStep, StepRecord, StepStatus } from './plan/types.js';
@@ -190,6 +189,7 @@ export type {
 export { defineTool, isSendTool, SIDE_EFFECTS } from './tool.js';
 export type { ListFilter, ToolInfo } from './tool-info.js';
 export type { FunctionSchema } from './tools/function-schema.js';
+export { bundleDigest } from './util/bundle-digest.js';
 export { canonicalJson } from './util/canonical-json.js';
 export { createAjvValidator } from './validation/ajv-validator.js';
 export { createCfworkerValidator } from './validation/cfworker-validator.js';

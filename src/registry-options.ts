@@ -1,11 +1,11 @@
 import { type NotifySettings, readNotifyOptions } from './confirm/notices/notify-options.js';
-import type { PasskeyVerifier } from './confirm/passkeys/passkey-verifier.js';
 import type { ConfirmationLink } from './confirmation.js';
 import { ToolDefinitionError } from './errors/tool-definition-error.js';
 import type { EventListener } from './events.js';
 import { type ArgumentLimits, DEFAULT_ARGUMENT_LIMITS } from './invoke/arguments.js';
 import { type Locale, toLocale } from './messages/index.js';
 import type { NotifyOptions } from './notice.js';
+import type { PasskeyVerifier } from './passkeys/passkey-verifier.js';
 import type { GateContext } from './policy/gates.js';
 import { type RunsOptions, type RunsSettings, readRunsOptions } from './runs/runs.js';
 import type { ConfirmationStore } from './stores/store.js';

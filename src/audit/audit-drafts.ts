@@ -1,5 +1,5 @@
-import type { PasskeyProof } from '../confirm/passkeys/passkey-types.js';
 import type { Confirmation } from '../confirmation.js';
+import type { PasskeyProof } from '../passkeys/passkey-types.js';
 import type { AuditDetail, AuditDraft } from './audit-entry.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { PasskeyVerifier } from '../confirm/passkeys/passkey-verifier.js';
+import type { PasskeyVerifier } from '../passkeys/passkey-verifier.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import type { AuditChain } from './audit-chain.js';
 import { GENESIS_HASH } from './audit-entry.js';

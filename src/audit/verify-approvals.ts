@@ -1,6 +1,6 @@
-import { bundleDigest } from '../confirm/bundles/bundle-digest.js';
-import { bindingOf, clientDataOf, splitChallenge } from '../confirm/passkeys/passkey-challenge.js';
-import type { PasskeyVerifier } from '../confirm/passkeys/passkey-verifier.js';
+import { bindingOf, clientDataOf, splitChallenge } from '../passkeys/passkey-challenge.js';
+import type { PasskeyVerifier } from '../passkeys/passkey-verifier.js';
+import { bundleDigest } from '../util/bundle-digest.js';
 import type { AuditEntry } from './audit-entry.js';
 
 /** Why a passkey approval in the log does not prove itself. */

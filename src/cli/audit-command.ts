@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { SignedAuditHead } from '../audit/signed-head.js';
-import type { PasskeyVerifier } from '../confirm/passkeys/passkey-verifier.js';
+import type { PasskeyVerifier } from '../passkeys/passkey-verifier.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { openAudit } from './audit-store.js';
 import type { CommandIo } from './command-io.js';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { AuditLog } from '../audit/audit-log.js';
-import type { PasskeyVerifier } from '../confirm/passkeys/passkey-verifier.js';
+import type { PasskeyVerifier } from '../passkeys/passkey-verifier.js';
 import { sqlAuditChain } from '../stores/sql/sql-audit.js';
 import { sqliteDialect } from '../stores/sql/sqlite-dialect.js';
 import { DEFAULT_TABLE, quoteTableName } from '../stores/sql/table-name.js';

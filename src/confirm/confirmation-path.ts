@@ -1,6 +1,7 @@
 import { type AuditSink, auditSink } from '../audit/audit-sink.js';
 import type { EventListener } from '../events.js';
 import type { Locale } from '../messages/index.js';
+import type { PasskeyVerifier } from '../passkeys/passkey-verifier.js';
 import { createMemoryStore } from '../stores/memory/memory-store.js';
 import type { ConfirmationStore } from '../stores/store.js';
 import { type Telemetry, withConfirmationSteps } from '../telemetry/telemetry.js';
@@ -10,7 +11,6 @@ import type { SendToolHandle } from './flow-context.js';
 import { ApprovalLinks } from './links/approval-links.js';
 import { ApproverNotices } from './notices/approver-notices.js';
 import type { NotifySettings } from './notices/notify-options.js';
-import type { PasskeyVerifier } from './passkeys/passkey-verifier.js';
 import { Passkeys } from './passkeys/passkeys.js';
 import type { RegistryPasskeys } from './passkeys/registry-passkeys.js';
 import { escalationPlans } from './sweeps/escalations.js';

@@ -4,6 +4,7 @@ import type { Confirmation } from '../confirmation.js';
 import { type ConfirmationAction, type EventListener, emitSafely } from '../events.js';
 import type { JsonSchema } from '../json-schema.js';
 import { formatMessage, type Locale, type MessageParams } from '../messages/index.js';
+import type { PasskeyVerifier } from '../passkeys/passkey-verifier.js';
 import type { CompiledRule } from '../policy/rules/compile-rules.js';
 import { type ErrorCode, failure } from '../result.js';
 import type { ConfirmationStore } from '../stores/store.js';
@@ -15,7 +16,6 @@ import { describeThrown } from '../util/describe-thrown.js';
 import type { ValidationOutcome } from '../validation/validator.js';
 import type { ApproverNotices } from './notices/approver-notices.js';
 import type { ChangeWatchers } from './notices/change-watchers.js';
-import type { PasskeyVerifier } from './passkeys/passkey-verifier.js';
 import type { ConfirmationFailure } from './types.js';
 
 /** A registered `send` tool as the confirmation path needs it. */

@@ -1,9 +1,9 @@
 import type { Confirmation, ConfirmationStatus } from '../confirmation.js';
 import type { JsonSchema } from '../json-schema.js';
 import type { Locale } from '../messages/index.js';
+import type { PasskeyAssertion } from '../passkeys/passkey-types.js';
 import type { ToolFailure } from '../result.js';
 import type { BundleView } from './bundles/bundle-view.js';
-import type { PasskeyAssertion } from './passkeys/passkey-types.js';
 
 /** What `registry.confirmations.list` filters on. */
 export interface ConfirmationFilter {

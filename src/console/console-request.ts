@@ -65,3 +65,6 @@ export function personCards(
     },
   });
 }
+
+/** A POST's or DELETE's JSON object body; a GET's is empty. */
+export type RequestBody = Readonly<Record<string, unknown>>;

@@ -1,4 +1,4 @@
-import type { PasskeyAssertion } from '../confirm/passkeys/passkey-types.js';
+import type { PasskeyAssertion } from '../passkeys/passkey-types.js';
 import { isRecord } from '../util/is-record.js';
 import type { DecisionAsk } from './decisions.js';
 

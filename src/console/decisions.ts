@@ -1,4 +1,3 @@
-import type { PasskeyAssertion } from '../confirm/passkeys/passkey-types.js';
 import type {
   AuthorizeDecision,
   ConfirmationFailure,
@@ -6,6 +5,7 @@ import type {
   ConfirmResult,
 } from '../confirm/types.js';
 import type { Confirmation } from '../confirmation.js';
+import type { PasskeyAssertion } from '../passkeys/passkey-types.js';
 import { isAllowed } from './access.js';
 import { consoleMessage, consoleWords } from './console-messages.js';
 import type { PersonRequest } from './console-request.js';

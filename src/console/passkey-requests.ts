@@ -1,16 +1,15 @@
+import type { Confirmation } from '../confirmation.js';
 import type {
   PasskeyCredentialInfo,
   PasskeyFailure,
   PasskeyRegistrationResponse,
-} from '../confirm/passkeys/passkey-types.js';
-import type { Confirmation } from '../confirmation.js';
+} from '../passkeys/passkey-types.js';
 import type { ToolFailure } from '../result.js';
 import { isRecord } from '../util/is-record.js';
 import { isAllowed } from './access.js';
-import type { PersonRequest } from './console-request.js';
+import type { PersonRequest, RequestBody } from './console-request.js';
 import { jsonResponse, refusal } from './json-response.js';
 import { failureBody } from './registry-failure.js';
-import type { RequestBody } from './routes.js';
 import type {
   PasskeyAdded,
   PasskeyChallenge,

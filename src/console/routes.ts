@@ -1,7 +1,7 @@
 import type { Locale } from '../messages/index.js';
 import { decideMany } from './bulk-decisions.js';
 import { bundleDecision } from './bundle-decisions.js';
-import type { ConsoleSettings, PersonRequest } from './console-request.js';
+import type { ConsoleSettings, PersonRequest, RequestBody } from './console-request.js';
 import { askFromBody } from './decision-bodies.js';
 import { type DecisionAsk, decide } from './decisions.js';
 import type { EventStreams } from './events-stream.js';
@@ -19,8 +19,7 @@ import {
 } from './passkey-requests.js';
 import { shellResponse } from './shell.js';
 
-/** A POST's or DELETE's JSON object body; a GET's is empty. */
-export type RequestBody = Readonly<Record<string, unknown>>;
+export type { RequestBody } from './console-request.js';
 
 interface RouteBase {
   readonly method: 'GET' | 'POST' | 'DELETE';

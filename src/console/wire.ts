@@ -1,11 +1,8 @@
 // The console's JSON answers, as the server sends them and the page reads them: each written once.
 // src/console/page/ imports this file (types only, so nothing of it reaches the page's bundle).
 
-import type {
-  PasskeyCreationOptionsJSON,
-  PasskeyRequestOptionsJSON,
-} from '../confirm/passkeys/passkey-types.js';
 import type { Confirmation } from '../confirmation.js';
+import type { PasskeyCreationOptionsJSON, PasskeyRequestOptionsJSON } from '../passkeys/passkey-types.js';
 import type { ValidationIssue } from '../result.js';
 import type { Card } from './card-view.js';
 

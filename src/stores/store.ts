@@ -1,12 +1,12 @@
 import type { AuditChain } from '../audit/audit-chain.js';
 import type { AuditDraft } from '../audit/audit-entry.js';
-import type { PasskeyCredentialInfo, PasskeyProof } from '../confirm/passkeys/passkey-types.js';
 import type {
   Confirmation,
   ConfirmationApproval,
   ConfirmationStatus,
   CountedLimit,
 } from '../confirmation.js';
+import type { PasskeyCredentialInfo, PasskeyProof } from '../passkeys/passkey-types.js';
 import type { ApprovalRequirement } from '../rule.js';
 import type { EscalationClaim } from './escalation-claim.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { AuditDraft } from '../audit/audit-entry.js';
-import type { PasskeyCredentialInfo } from '../confirm/passkeys/passkey-types.js';
+import type { PasskeyCredentialInfo } from '../passkeys/passkey-types.js';
 import type { ConfirmationStore, PasskeyStore } from '../stores/store.js';
 import { hasCapability } from '../stores/store-capabilities.js';
 import { type StoreUnderTest, T0, usesStore } from './contract-setup.js';

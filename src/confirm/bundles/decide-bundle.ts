@@ -1,5 +1,6 @@
 import type { Confirmation, ConfirmationStatus } from '../../confirmation.js';
 import type { ErrorCode } from '../../result.js';
+import { bundleDigest } from '../../util/bundle-digest.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import { alreadyDecided, callStore, type Fail, type FlowContext, storeFailed } from '../flow-context.js';
 import type { Approving, Deciding } from '../read-options.js';
@@ -8,7 +9,6 @@ import { checkDecision } from '../steps/check-list.js';
 import { decide } from '../steps/decide.js';
 import { traceConfirmationStep } from '../trace-confirmation.js';
 import type { ConfirmationFailure } from '../types.js';
-import { bundleDigest } from './bundle-digest.js';
 import { type BundleView, bundleView, firstUndelivered, readBundle, STOPPING } from './bundle-view.js';
 import { carryBundle } from './carry-bundle.js';
 

@@ -1,8 +1,9 @@
 import type { Confirmation, ConfirmationIdempotency } from '../../confirmation.js';
 import type { LimitCounter } from '../../invoke/apply-rules.js';
 import type { AskConfirmation } from '../../invoke/ask-confirmation.js';
-import type { ConfirmRequired, InvokeResult, ToolFailure } from '../../result.js';
+import type { InvokeResult } from '../../result.js';
 import { hasCapability } from '../../stores/store-capabilities.js';
+import { bundleDigest } from '../../util/bundle-digest.js';
 import { canonicalJson } from '../../util/canonical-json.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import { type Fail, type FlowContext, storeFailed } from '../flow-context.js';
@@ -10,31 +11,10 @@ import { bundleOf } from '../intents/propose-bundle-once.js';
 import { conflict, lostRace } from '../intents/propose-once.js';
 import { confirmRequired, prepareConfirmation } from '../steps/ask.js';
 import { bundleCounts } from './bundle-counts.js';
-import { bundleDigest } from './bundle-digest.js';
 import { MAX_BUNDLE_STEPS, newBundleId, stepId } from './bundle-ids.js';
+import type { BundleStep, ProposeBundleResult } from './bundle-proposal.js';
 
-/** One step of a bundle as the asker gives it: a send or write tool and its input. */
-export interface BundleStep {
-  /** The tool's internal or wire name: a `send` or `write` tool. */
-  readonly tool: string;
-  readonly input?: unknown;
-}
-
-/** `proposeBundle` stored every step: the bundle id, its digest, and each step's `ConfirmRequired`. */
-export interface BundleProposed {
-  readonly ok: true;
-  readonly bundleId: string;
-  /** The bundle digest (`bundleDigest` of every step's digest, in order): pass it to `confirmBundle`. */
-  readonly digest: string;
-  /** Every step's pending confirmation, in order. */
-  readonly confirmations: readonly ConfirmRequired[];
-}
-
-/** A bundle refused: nothing was stored. `step` (from 0) says which step refused, when one did. */
-export type BundleRefused = ToolFailure & { readonly step?: number };
-
-/** What `registry.proposeBundle` resolves to. Never rejects. */
-export type ProposeBundleResult = BundleProposed | BundleRefused;
+export type { BundleProposed, BundleRefused, BundleStep, ProposeBundleResult } from './bundle-proposal.js';
 
 /**
  * Proposes one step through the one invoke path as `propose` would (gates, input, rules, `prepare`),

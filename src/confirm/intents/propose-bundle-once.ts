@@ -1,7 +1,7 @@
 import type { Confirmation, ConfirmationIdempotency } from '../../confirmation.js';
 import { hasCapability } from '../../stores/store-capabilities.js';
 import { stepId } from '../bundles/bundle-ids.js';
-import type { ProposeBundleResult } from '../bundles/propose-bundle.js';
+import type { ProposeBundleResult } from '../bundles/bundle-proposal.js';
 import { type Fail, type FlowContext, storeFailed } from '../flow-context.js';
 import { confirmRequired } from '../steps/ask.js';
 import { conflict, noCapability, oneAtATime } from './propose-once.js';

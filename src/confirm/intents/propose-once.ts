@@ -4,8 +4,7 @@ import type { ConfirmRequired, InvokeResult } from '../../result.js';
 import type { IdempotencyStore } from '../../stores/store.js';
 import { hasCapability } from '../../stores/store-capabilities.js';
 import { type Fail, type FlowContext, storeFailed } from '../flow-context.js';
-import type { Created, NewConfirmation } from '../steps/ask.js';
-import { confirmRequired } from '../steps/ask.js';
+import { type Created, confirmRequired, type NewConfirmation } from '../steps/new-confirmation.js';
 
 /**
  * One proposal per intent: a `propose` with an `idempotencyKey` answers the confirmation its key

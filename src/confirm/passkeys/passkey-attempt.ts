@@ -1,10 +1,15 @@
+import {
+  bindingOf,
+  clientDataOf,
+  type PasskeyDecision,
+  splitChallenge,
+} from '../../passkeys/passkey-challenge.js';
+import type { PasskeyAssertion, PasskeyProof } from '../../passkeys/passkey-types.js';
+import type { PasskeyVerifier } from '../../passkeys/passkey-verifier.js';
 import type { ConfirmationStore } from '../../stores/store.js';
 import { hasCapability } from '../../stores/store-capabilities.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import { isRecord } from '../../util/is-record.js';
-import { bindingOf, clientDataOf, type PasskeyDecision, splitChallenge } from './passkey-challenge.js';
-import type { PasskeyAssertion, PasskeyProof } from './passkey-types.js';
-import type { PasskeyVerifier } from './passkey-verifier.js';
 
 /** What proving a decision with an assertion gave: its proof for the log, or why it proves nothing. */
 export type PasskeyOutcome =

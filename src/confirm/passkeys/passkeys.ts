@@ -1,13 +1,12 @@
 import type { AuditDraft } from '../../audit/audit-entry.js';
 import type { Confirmation } from '../../confirmation.js';
-import type { ConfirmationStore, PasskeyStore } from '../../stores/store.js';
-import { hasCapability } from '../../stores/store-capabilities.js';
-import { describeThrown } from '../../util/describe-thrown.js';
-import { isRecord } from '../../util/is-record.js';
-import { toIso } from '../../util/iso-time.js';
-import { bundleDigest } from '../bundles/bundle-digest.js';
-import { readBundle } from '../bundles/bundle-view.js';
-import { bindingOf, challengeOf, clientDataOf, newNonce, splitChallenge } from './passkey-challenge.js';
+import {
+  bindingOf,
+  challengeOf,
+  clientDataOf,
+  newNonce,
+  splitChallenge,
+} from '../../passkeys/passkey-challenge.js';
 import type {
   PasskeyChallengeRequest,
   PasskeyChallengeResult,
@@ -21,8 +20,15 @@ import type {
   PasskeyRegistrationOptionsResult,
   PasskeyRemoveRequest,
   PasskeyRemoveResult,
-} from './passkey-types.js';
-import type { PasskeyVerifier } from './passkey-verifier.js';
+} from '../../passkeys/passkey-types.js';
+import type { PasskeyVerifier } from '../../passkeys/passkey-verifier.js';
+import type { ConfirmationStore, PasskeyStore } from '../../stores/store.js';
+import { hasCapability } from '../../stores/store-capabilities.js';
+import { bundleDigest } from '../../util/bundle-digest.js';
+import { describeThrown } from '../../util/describe-thrown.js';
+import { isRecord } from '../../util/is-record.js';
+import { toIso } from '../../util/iso-time.js';
+import { readBundle } from '../bundles/bundle-view.js';
 import { notConfigured, type RegistryPasskeys } from './registry-passkeys.js';
 
 const MAX_NAME = 256;

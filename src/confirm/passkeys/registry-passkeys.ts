@@ -9,7 +9,7 @@ import type {
   PasskeyRegistrationOptionsResult,
   PasskeyRemoveRequest,
   PasskeyRemoveResult,
-} from './passkey-types.js';
+} from '../../passkeys/passkey-types.js';
 
 /**
  * Approvers' passkeys (`registry.passkeys`): register one (`registrationOptions` → the browser's

@@ -1,5 +1,6 @@
 import { passkeyRefusalDraft, ruleDraft } from '../../audit/audit-drafts.js';
 import type { Confirmation } from '../../confirmation.js';
+import type { PasskeyProof } from '../../passkeys/passkey-types.js';
 import { approverGates, readFlags } from '../../policy/call-context.js';
 import { refusalFor } from '../../policy/gates.js';
 import type { ApprovalLinkRecord, LinkApprover, PayloadEdit } from '../../stores/store.js';
@@ -13,7 +14,6 @@ import {
   type SendToolHandle,
 } from '../flow-context.js';
 import type { PasskeyAttempt } from '../passkeys/passkey-attempt.js';
-import type { PasskeyProof } from '../passkeys/passkey-types.js';
 import type { AuthorizeDecision, ConfirmationFailure } from '../types.js';
 import { type EditJudgment, judgeEdit } from './edit-rules.js';
 import { fourEyesRefusal } from './four-eyes.js';

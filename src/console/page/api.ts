@@ -1,7 +1,7 @@
 // The console's JSON API, as the page calls it: same-origin, JSON bodies, never a thrown error — a
 // network failure comes back as a failure result like any other.
 
-import type { PasskeyAssertion, PasskeyRegistrationResponse } from '../../confirm/passkeys/passkey-types.js';
+import type { PasskeyAssertion, PasskeyRegistrationResponse } from '../../passkeys/passkey-types.js';
 // Every answer's type is the server's own (type-only imports: nothing of the server is bundled).
 import type { Card } from '../card-view.js';
 import type {

@@ -1,7 +1,7 @@
 // "Approve with passkey": the server's challenge for this person's approval of exactly this digest,
 // the browser's prompt, then the confirm carrying the assertion. Each step's refusal is a decision's
 // failure like any other, in the person's words; nothing is approved unless the server checked it.
-import type { PasskeyAssertion } from '../../confirm/passkeys/passkey-types.js';
+import type { PasskeyAssertion } from '../../passkeys/passkey-types.js';
 import type { Api, Decision } from './api.js';
 import { signWithPasskey } from './webauthn.js';
 

@@ -7,7 +7,7 @@ import type {
   PasskeyCreationOptionsJSON,
   PasskeyRegistrationResponse,
   PasskeyRequestOptionsJSON,
-} from '../../confirm/passkeys/passkey-types.js';
+} from '../../passkeys/passkey-types.js';
 
 /** A ceremony's outcome: the JSON to send, or why there is none (nothing was approved or added). */
 export type Ceremony<T> =

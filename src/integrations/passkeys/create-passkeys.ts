@@ -7,12 +7,9 @@ import {
   verifyAuthenticationResponse,
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
-import type {
-  PasskeyCreationOptionsJSON,
-  PasskeyRequestOptionsJSON,
-} from '../../confirm/passkeys/passkey-types.js';
-import type { PasskeyVerifier } from '../../confirm/passkeys/passkey-verifier.js';
 import { ToolDefinitionError } from '../../errors/tool-definition-error.js';
+import type { PasskeyCreationOptionsJSON, PasskeyRequestOptionsJSON } from '../../passkeys/passkey-types.js';
+import type { PasskeyVerifier } from '../../passkeys/passkey-verifier.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 
 /** `createPasskeys`'s options: the WebAuthn relying party approvers sign for. */

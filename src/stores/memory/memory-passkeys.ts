@@ -1,5 +1,5 @@
 import type { MemoryAuditChain } from '../../audit/memory-audit.js';
-import type { PasskeyCredentialInfo } from '../../confirm/passkeys/passkey-types.js';
+import type { PasskeyCredentialInfo } from '../../passkeys/passkey-types.js';
 import type { PasskeyChallengeRecord, PasskeyStore } from '../store.js';
 
 /** Challenges kept at most: past this, expired ones leave first, then the oldest. */

@@ -1,7 +1,7 @@
 import { confirmationDraft, type LoggedAction } from '../../audit/audit-drafts.js';
 import type { AuditDraft } from '../../audit/audit-entry.js';
-import type { PasskeyProof } from '../../confirm/passkeys/passkey-types.js';
 import type { Confirmation, ConfirmationStatus, CountedLimit } from '../../confirmation.js';
+import type { PasskeyProof } from '../../passkeys/passkey-types.js';
 import type { TransitionOutcome } from '../store.js';
 import { countMove } from '../transitions.js';
 import { type BoundSql, CHANGED, type SqlDialect } from './dialect.js';

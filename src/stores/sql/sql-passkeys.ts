@@ -1,5 +1,5 @@
 import type { AuditDraft } from '../../audit/audit-entry.js';
-import type { PasskeyCredentialInfo } from '../../confirm/passkeys/passkey-types.js';
+import type { PasskeyCredentialInfo } from '../../passkeys/passkey-types.js';
 import type { PasskeyChallengeRecord, PasskeyStore } from '../store.js';
 import type { BoundSql, SqlDialect } from './dialect.js';
 import { pruneInBatches } from './prune-batches.js';

@@ -1,4 +1,4 @@
-import { digestOf } from '../../util/sha256.js';
+import { digestOf } from './sha256.js';
 
 /**
  * The digest a person decides a bundle by: SHA-256 (lowercase hex) of the canonical JSON

@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer';
 import crypto from 'node:crypto';
-import { writeCanonical } from '../../util/canonical-json.js';
-import { digestOf } from '../../util/sha256.js';
+import { writeCanonical } from '../util/canonical-json.js';
+import { digestOf } from '../util/sha256.js';
 
 /** The version tag inside every binding: a change of what is bound is a new tag. */
 export const PASSKEY_BINDING_VERSION = 'graded-tools/passkey-approval/1';
