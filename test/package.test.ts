@@ -84,6 +84,7 @@ describe('the built package', () => {
       './dbos',
       './cedar',
       './slack',
+      './teams',
       './package.json',
     ]);
     for (const target of Object.values(pkg.exports)) {
@@ -100,6 +101,7 @@ describe('the built package', () => {
       '@dbos-inc/dbos-sdk',
       '@cedar-policy/cedar-wasm',
       '@slack/web-api',
+      'jose',
       'vitest',
     ]) {
       expect(pkg.peerDependencies[sdk]).toBeDefined();

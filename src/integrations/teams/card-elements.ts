@@ -1,0 +1,106 @@
+// The few Adaptive Card elements the cards are made of. Text a person or a model wrote — a payload
+// value, a note, a name — is only ever a `TextRun` of a `RichTextBlock`, which Teams shows as
+// written: no Markdown, so no value becomes a link, a mention or bold type.
+
+/** One element or action of an Adaptive Card, as JSON. */
+export type CardElement = Record<string, unknown>;
+
+/** The Adaptive Card schema version the cards use (Teams desktop and mobile render 1.5). */
+export const CARD_VERSION = '1.5';
+/** The attachment's content type, and the invoke response's type for a card. */
+export const CARD_CONTENT_TYPE = 'application/vnd.microsoft.card.adaptive';
+
+/** Text shown as written, in one or more runs (`[text, style]`). */
+export function plainText(
+  runs: readonly (string | readonly [string, RunStyle])[],
+  options: { readonly separator?: boolean; readonly spacing?: 'None' | 'Small' | 'Medium' } = {},
+): CardElement {
+  return {
+    type: 'RichTextBlock',
+    inlines: runs.map((run) =>
+      typeof run === 'string' ? { type: 'TextRun', text: run } : { type: 'TextRun', text: run[0], ...run[1] },
+    ),
+    ...(options.separator === true ? { separator: true } : {}),
+    ...(options.spacing === undefined ? {} : { spacing: options.spacing }),
+  };
+}
+
+/** How a run looks: bold, attention (red), warning, a quieter or smaller line. */
+export interface RunStyle {
+  readonly weight?: 'Bolder';
+  readonly color?: 'Attention' | 'Warning' | 'Good' | 'Accent';
+  readonly isSubtle?: true;
+  readonly size?: 'Small' | 'Large';
+}
+
+/**
+ * Our own words (never a person's or a model's text) in a `TextBlock`, where Teams reads Markdown
+ * and `{{DATE()}}`/`{{TIME()}}` — the only place a time is drawn in the reader's own time zone.
+ */
+export function ownText(
+  text: string,
+  options: {
+    readonly size?: 'Large' | 'Medium';
+    readonly weight?: 'Bolder';
+    readonly color?: 'Attention' | 'Warning';
+    readonly isSubtle?: true;
+  } = {},
+): CardElement {
+  return { type: 'TextBlock', text, wrap: true, ...options };
+}
+
+/** `{{DATE(…, SHORT)}} {{TIME(…)}}` for an ISO time (Adaptive Cards read RFC 3339 without fractions). */
+export function cardDateTime(iso: string): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return '';
+  const rfc = `${at.toISOString().slice(0, 19)}Z`;
+  return `{{DATE(${rfc}, SHORT)}} {{TIME(${rfc})}}`;
+}
+
+/** `{{TIME(…)}}` for an ISO time. */
+export function cardTime(iso: string): string {
+  const at = new Date(iso);
+  return Number.isNaN(at.getTime()) ? '' : `{{TIME(${at.toISOString().slice(0, 19)}Z)}}`;
+}
+
+/** A button that runs `verb` on the bot with `data` (Universal Actions). */
+export function executeAction(
+  title: string,
+  verb: string,
+  data: object,
+  style?: 'positive' | 'destructive',
+): CardElement {
+  return {
+    type: 'Action.Execute',
+    title: cut(title, 100),
+    verb,
+    data,
+    ...(style === undefined ? {} : { style }),
+  };
+}
+
+/** A button that opens `url` in the browser. */
+export function openUrlAction(title: string, url: string): CardElement {
+  return { type: 'Action.OpenUrl', title: cut(title === '' ? url : title, 100), url };
+}
+
+/** `text` within `max` characters, with "…" when cut. */
+export function cut(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, Math.max(0, max - 1))}…`;
+}
+
+/** A whole card: the body, its buttons, and a refresh that asks the bot for the card as it stands. */
+export function adaptiveCard(
+  body: readonly CardElement[],
+  actions: readonly CardElement[],
+  refresh: CardElement | undefined,
+): CardElement {
+  return {
+    type: 'AdaptiveCard',
+    $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
+    version: CARD_VERSION,
+    body,
+    ...(actions.length === 0 ? {} : { actions }),
+    ...(refresh === undefined ? {} : { refresh: { action: refresh } }),
+  };
+}
