@@ -23,6 +23,7 @@ const ENTRIES = [
   'dbos',
   'cedar',
   'slack',
+  'teams',
   'cli',
 ];
 const LOCK = `${ROOT}.tmp/build.lock`;

@@ -4,6 +4,4 @@ import { memoryKind, postgresKind, sqliteKind } from './support/store-kinds.js';
 
 teamsScenarios('memory', memoryKind);
 teamsScenarios('SQLite', sqliteKind);
-await describePostgres('Teams approvals on PostgreSQL', (url) =>
-  teamsScenarios('PostgreSQL', postgresKind(url)),
-);
+await describePostgres('PostgreSQL', (url) => teamsScenarios('PostgreSQL', postgresKind(url)));

@@ -134,9 +134,9 @@ export function teamsScenarios(name: string, kind: StoreKind): void {
       expect(delivered).toEqual([]);
       const read = await registry.confirmations.get(asked.confirmationId);
       if (!read.ok) throw new Error(read.error);
-      expect(
-        (actionOf(stale, 'approve')?.data as { graded_tools: { digest: string } }).graded_tools.digest,
-      ).toBe(read.confirmation.digest);
+      expect(actionOf(stale, 'approve')?.data).toEqual({
+        graded_tools: { id: asked.confirmationId, digest: read.confirmation.digest },
+      });
       // Approving what the refreshed card shows sends that.
       const fresh = { ...shown, card: stale };
       cardOf((await press(fake, teams, fresh, 'approve', 'li-guid')).body);
