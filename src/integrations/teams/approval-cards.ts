@@ -1,5 +1,7 @@
 import { firstStepId } from '../../confirm/bundles/bundle-ids.js';
+import type { Confirmation } from '../../confirmation.js';
 import type { Locale } from '../../messages/index.js';
+import type { LimitState } from '../../messages/limit-words.js';
 import type { NotifyResult } from '../../notice.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import { approvalCard } from './approval-card.js';
@@ -114,6 +116,7 @@ export class ApprovalCards {
         nameOf,
         consoleLink: this.#links.get(id),
         titleOf: (tool) => registry.get?.(tool)?.title,
+        limits: await limitsOf(registry, confirmation),
       }),
     };
   }
@@ -165,6 +168,26 @@ export class ApprovalCards {
       if (this.#queues.get(id) === next) this.#queues.delete(id);
     });
     return next;
+  }
+}
+
+/**
+ * Where a pending call's limits stand, read as the asker's call (never counted); none for a tool
+ * without limits, and none when they cannot be read now — never a card that fails to draw.
+ */
+async function limitsOf(registry: TeamsRegistry, confirmation: Confirmation): Promise<readonly LimitState[]> {
+  if (confirmation.status !== 'pending' || registry.check === undefined) return [];
+  try {
+    const rules = registry.get?.(confirmation.tool)?.rules ?? [];
+    if (!rules.some((rule) => rule.limit !== undefined)) return [];
+    const check = await registry.check(confirmation.tool, confirmation.input, {
+      ...(confirmation.actor === undefined ? {} : { actor: confirmation.actor }),
+      ...(confirmation.scope === undefined ? {} : { scope: confirmation.scope }),
+      caller: 'autonomous',
+    });
+    return check.limits;
+  } catch {
+    return [];
   }
 }
 

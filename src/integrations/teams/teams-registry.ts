@@ -8,6 +8,7 @@ import type {
   RejectOptions,
 } from '../../confirm/types.js';
 import type { Locale } from '../../messages/index.js';
+import type { LimitState } from '../../messages/limit-words.js';
 
 /**
  * What the Teams channel uses of a `ToolRegistry`: its decisions (Undo is `cancel`) and its read
@@ -23,8 +24,16 @@ export interface TeamsRegistry {
   /** "Reject all" on a bundle's card (`ToolRegistry.rejectBundle`). */
   rejectBundle?(bundleId: string, options: RejectOptions): Promise<BundleDecisionResult>;
   readonly confirmations: ConfirmationsView;
-  /** Any registered tool's title, for a read tool named in a confirmation's `origins` (optional). */
-  get?(name: string): { readonly title: string } | undefined;
+  /** Any registered tool's title (for the tools named in `origins`) and rules (whether it has limits). */
+  get?(
+    name: string,
+  ): { readonly title: string; readonly rules?: readonly { readonly limit?: unknown }[] } | undefined;
+  /** A dry check of the asker's call (`ToolRegistry.check`): where its limits stand, for the card. */
+  check?(
+    name: string,
+    input?: unknown,
+    ctx?: { readonly actor?: string; readonly scope?: string; readonly caller?: 'autonomous' },
+  ): Promise<{ readonly limits: readonly LimitState[] }>;
   /** The registry's language, when the channel is given none. */
   readonly locale?: Locale;
 }

@@ -1,0 +1,80 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cardProblem } from './support/adaptive-card-schema.js';
+import { type FakeBotFramework, startFakeBotFramework } from './support/fake-bot-framework.js';
+import { teamsDesk } from './support/teams-desk.js';
+import { actionOf, press, textOf } from './support/teams-requests.js';
+
+type Card = Record<string, unknown>;
+
+/** Every TextBlock's text: the only place Teams reads Markdown. */
+function markdownTexts(card: Card): string[] {
+  const texts: string[] = [];
+  const walk = (elements: unknown) => {
+    for (const element of (elements as Card[] | undefined) ?? []) {
+      if (element.type === 'TextBlock') texts.push(String(element.text));
+      if (element.type === 'Container') walk(element.items);
+    }
+  };
+  walk(card.body);
+  return texts;
+}
+
+describe('the Teams cards', () => {
+  let fake: FakeBotFramework;
+  beforeEach(async () => {
+    fake = await startFakeBotFramework();
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  it('show a value as written: a Markdown link or a mention in a payload or a note is a TextRun, never Markdown', async () => {
+    const { ask } = teamsDesk(fake);
+    const hostile = '[Approve here](https://evil.example) **now** <at>Li</at>';
+    const asked = await ask('message.send', { to: 'ana@example.com', text: hostile });
+    const posted = await fake.posted(asked.confirmationId);
+    expect(cardProblem(posted.card)).toBeUndefined();
+    expect(textOf(posted.card)).toContain(JSON.stringify(hostile).slice(1, -1));
+    for (const text of markdownTexts(posted.card)) expect(text).not.toContain('evil.example');
+  });
+
+  it('speak Simplified Chinese with locale zh-CN, quorum and all', async () => {
+    const { teams, ask } = teamsDesk(fake, { locale: 'zh-CN' });
+    const asked = await ask('payment.send', { amount: 900 });
+    const posted = await fake.posted(asked.confirmationId);
+    expect(cardProblem(posted.card)).toBeUndefined();
+    expect(actionOf(posted.card, 'approve')?.title).toBe('批准（第 1/2 位）');
+    expect(actionOf(posted.card, 'reject')?.title).toBe('拒绝');
+    expect(textOf(posted.card)).toContain('需要 2 位拥有 finance 权限的人批准');
+    const { body } = await press(fake, teams, posted, 'approve', 'nobody-guid');
+    expect(body.value).toBe('你的 Teams 账号未关联到本应用的审批人，未做任何决定。');
+  });
+
+  it('say where a limit stands on a pending card, as the console does', async () => {
+    const { registry } = teamsDesk(fake);
+    registry.register({
+      name: 'capped.send',
+      description: 'Refunds a customer, within a daily cap.',
+      sideEffect: 'send',
+      inputSchema: {
+        type: 'object',
+        properties: { customer: { type: 'string' }, amount: { type: 'number' } },
+        required: ['customer', 'amount'],
+      },
+      rules: [
+        { name: 'refund-cap', limit: { sum: 'input.amount', max: 500, per: 'day', by: 'input.customer' } },
+      ],
+      prepare: (input) => input,
+      deliver: () => 'refunded',
+    });
+    const asked = await registry.propose(
+      'capped.send',
+      { customer: 'cus-42', amount: 100 },
+      { actor: 'bot' },
+    );
+    if (!asked.ok || !('confirmationId' in asked)) throw new Error('not asked');
+    const posted = await fake.posted(asked.confirmationId);
+    expect(cardProblem(posted.card)).toBeUndefined();
+    expect(textOf(posted.card)).toContain('Limit refund-cap: 100 of 500 today for cus-42');
+  });
+});
