@@ -66,6 +66,8 @@ export class ApprovalCards {
     const id = firstStepId(asked);
     return this.#inTurn(id, async () => {
       if (this.#places.has(id)) return this.#update(id);
+      // Watching starts before the post, so a change made elsewhere while it is on its way is not missed.
+      this.#watch();
       const card = await this.draw(id);
       if (!card.ok) return card;
       const place = await this.#s.connector.post(
@@ -75,8 +77,8 @@ export class ApprovalCards {
       );
       remember(this.#places, id, place);
       remember(this.#drawn, id, JSON.stringify(card.card));
-      this.#watch();
-      return { ok: true };
+      // Decided while the post was on its way: drawn again (skipped when nothing changed).
+      return this.#update(id);
     });
   }
 
