@@ -1,7 +1,7 @@
-import type { Origins, ValueOrigins } from './origins.js';
+import type { Origins, ValueOrigins } from './origins/origin.js';
 import type { ApprovalRequirement } from './rule.js';
 
-export type { Origin, Origins, ValueOrigin, ValueOrigins } from './origins.js';
+export type { Origin, Origins, ValueOrigin, ValueOrigins } from './origins/origin.js';
 
 /**
  * Where a confirmation stands.

@@ -108,6 +108,7 @@ export class ToolRegistry<AppContext = unknown> {
     const confirmations = createConfirmationPath(settings, {
       sendTool: (name) => confirmableTool(this.#tools, name),
       titleOf: (tool) => this.#tools.resolve(tool)?.tool.info.title ?? tool,
+      sideEffectOf: (tool) => this.#tools.resolve(tool)?.tool.info.sideEffect,
       longestDeliveryTimeoutMs: () => this.#tools.longestDeliveryTimeoutMs(settings.defaultTimeoutMs),
       registered: () => this.#tools.tools(),
     });

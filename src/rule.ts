@@ -1,4 +1,4 @@
-import type { Origins } from './origins.js';
+import type { Origins } from './origins/origin.js';
 
 /**
  * What a rule sees of one call: the validated input and who asks, where, with which flags, when, the

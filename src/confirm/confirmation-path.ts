@@ -31,6 +31,7 @@ export interface ConfirmationPathSettings {
 export interface ConfirmationPathTools {
   readonly sendTool: (name: string) => SendToolHandle | undefined;
   readonly titleOf: (tool: string) => string;
+  readonly sideEffectOf: (tool: string) => string | undefined;
   readonly longestDeliveryTimeoutMs: () => number;
   /** The tools registered now, for their escalation steps. */
   readonly registered: () => Iterable<RegisteredTool>;
@@ -68,6 +69,7 @@ export function createConfirmationPath(
       onEvent,
       now,
       titleOf: tools.titleOf,
+      sideEffectOf: tools.sideEffectOf,
     }),
     remindBeforeMs: notify.remindBeforeMs,
     escalations: () => escalationPlans(tools.registered(), notify.escalate),

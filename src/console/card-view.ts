@@ -1,7 +1,7 @@
 // A wire type of the console: the server renders a confirmation as this, and the page reads it
 // (src/console/page/ imports this file, so it imports types only).
 import type { Confirmation } from '../confirmation.js';
-import type { OriginsText } from '../messages/origin-words.js';
+import type { OriginsText } from '../origins/origin-words.js';
 import type { Offer } from './offer.js';
 
 /**

@@ -3,11 +3,12 @@ import type { ConfirmationsView, ConfirmationToolView } from '../confirm/types.j
 import type { Confirmation } from '../confirmation.js';
 import type { LimitState } from '../invoke/check-call.js';
 import { alikeText } from '../messages/alike-words.js';
+import { gradeOf } from '../messages/grade-words.js';
 import type { Locale } from '../messages/index.js';
 import { limitLines } from '../messages/limit-words.js';
-import { type OriginsText, originsText } from '../messages/origin-words.js';
+import { type OriginsText, originsText } from '../origins/origin-words.js';
+import { titledOrigins, titledValueOrigins } from '../origins/read-origins.js';
 import { canonicalJson } from '../util/canonical-json.js';
-import { titledOrigins, titledValueOrigins } from '../util/read-origins.js';
 import type { BundleCard, Card } from './card-view.js';
 import { displayNames } from './display-names.js';
 import { effectOf } from './effect-line.js';
@@ -95,7 +96,7 @@ export class CardMaker {
     const effect = effectOf(tool, confirmation.payload);
     const quorum = quorumOf(confirmation);
     // The record says a write is one; a write asked before records said so is known by its tool.
-    const isWrite = confirmation.sideEffect === 'write' || tool?.sideEffect === 'write';
+    const isWrite = gradeOf(confirmation, tool) === 'write';
     const originsText = this.#originsText(confirmation);
     const limitsText = await this.#limitsText(confirmation);
     return {

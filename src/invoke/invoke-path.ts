@@ -1,7 +1,7 @@
 import { formatMessage } from '../messages/index.js';
+import { NO_ORIGINS } from '../origins/origins-in-run.js';
 import { type CallContext, readCallContext } from '../policy/call-context.js';
 import { failure, type InvokeResult } from '../result.js';
-import { NO_ORIGINS } from '../runs/origins.js';
 import type { CallerKind } from '../tool.js';
 import type { ToolEntry } from '../tools/tool-table.js';
 import { CallAnswers } from './answers.js';

@@ -1,4 +1,4 @@
-import { type OriginsText, originsPlainLines, originsText } from '../messages/origin-words.js';
+import { type OriginsText, originsPlainLines, originsText } from '../origins/origin-words.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import { escapeHtml } from '../util/escape-html.js';
 import { noticeData, payloadText, webLink } from './notice-data.js';
@@ -170,7 +170,7 @@ export function emailContent(
   const payload = payloadText(data, 20_000);
   const prefix = options.subjectPrefix ?? '';
   // Why it arrived, and what the tool's rules ask of the approvers ("Needs 2 approvals from finance").
-  const needs = requirementLine(data, words);
+  const needs = requirementLine(data, words.lang);
   const why = words.intro(data.kind, data.escalation?.afterMs);
   const intro = needs === undefined ? [why] : [why, needs];
   const parts: MailParts = {

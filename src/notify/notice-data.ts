@@ -1,5 +1,5 @@
+import { readOrigins, readValueOrigins } from '../origins/read-origins.js';
 import { isRecord } from '../util/is-record.js';
-import { readOrigins, readValueOrigins } from '../util/read-origins.js';
 import { truncateText } from '../util/truncate.js';
 import type { ApprovalNotice } from './notifier.js';
 

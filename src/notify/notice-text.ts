@@ -1,5 +1,7 @@
 import type { ConfirmationStatus } from '../confirmation.js';
+import { gradeWords } from '../messages/grade-words.js';
 import type { Locale } from '../messages/index.js';
+import { quorumSentence } from '../messages/quorum-words.js';
 import type { NoticeData } from './notice-data.js';
 import type { NoticeKind } from './notifier.js';
 
@@ -9,12 +11,8 @@ export interface NoticeWords {
   headline(kind: NoticeKind, title: string, status: ConfirmationStatus): string;
   /** One sentence saying why this arrived; an `escalated` one says how long it has waited (`afterMs`). */
   intro(kind: NoticeKind, afterMs?: number): string;
-  /** What the tool's rules ask of the approvers: "Needs 2 approvals from finance" (`flags` joined, or ''). */
-  needs(approvals: number, flags: string): string;
-  /** After `needs`, how many approved so far: " — 1 of 2 approved". */
-  approvedSoFar(approved: number, approvals: number): string;
-  /** The language lists are joined in ("finance and legal"). */
-  readonly lang: string;
+  /** The language of the words, as the shared ones (the quorum sentence) are said in. */
+  readonly lang: Locale;
   readonly status: Readonly<Record<ConfirmationStatus, string>>;
   readonly labels: {
     readonly tool: string;
@@ -78,19 +76,12 @@ const en: NoticeWords = {
         : kind === 'escalated'
           ? `Still waiting after ${waited(afterMs, EN_UNITS)} — escalated to you.`
           : 'The send you asked for has been decided.',
-  needs: (approvals, flags) =>
-    flags === ''
-      ? `Needs ${approvals} approvals from different people`
-      : approvals === 1
-        ? `Needs an approval from ${flags}`
-        : `Needs ${approvals} approvals from ${flags}`,
-  approvedSoFar: (approved, approvals) => ` — ${approved} of ${approvals} approved`,
   lang: 'en',
   status: {
     pending: 'waiting for approval',
     scheduled: 'approved, sending soon (can still be cancelled)',
     delivering: 'being sent',
-    delivered: 'sent',
+    delivered: gradeWords('en', 'send').done,
     failed: 'failed',
     rejected: 'rejected',
     expired: 'expired',
@@ -133,19 +124,12 @@ const zhCN: NoticeWords = {
         : kind === 'escalated'
           ? `已等待 ${waited(afterMs, ZH_UNITS)} 仍无人审批，现升级给你。`
           : '你发起的发送已有结果。',
-  needs: (approvals, flags) =>
-    flags === ''
-      ? `需要 ${approvals} 位不同的人批准`
-      : approvals === 1
-        ? `需要一位拥有 ${flags} 权限的人批准`
-        : `需要 ${approvals} 位拥有 ${flags} 权限的人批准`,
-  approvedSoFar: (approved, approvals) => ` — 已有 ${approved}/${approvals} 人批准`,
   lang: 'zh-CN',
   status: {
     pending: '等待审批',
     scheduled: '已批准，即将发送（仍可撤销）',
     delivering: '发送中',
-    delivered: '已发送',
+    delivered: gradeWords('zh-CN', 'send').done,
     failed: '发送失败',
     rejected: '已拒绝',
     expired: '已过期',
@@ -188,7 +172,7 @@ const enWrite: NoticeWords = {
     ...en.status,
     scheduled: 'approved, applying soon (can still be cancelled)',
     delivering: 'being applied',
-    delivered: 'applied',
+    delivered: gradeWords('en', 'write').done,
     cancelled: 'cancelled before it was applied',
   },
   labels: { ...en.labels, payload: 'Change' },
@@ -210,7 +194,7 @@ const zhCNWrite: NoticeWords = {
     ...zhCN.status,
     scheduled: '已批准，即将执行（仍可撤销）',
     delivering: '执行中',
-    delivered: '已执行',
+    delivered: gradeWords('zh-CN', 'write').done,
     failed: '执行失败',
     cancelled: '已在执行前撤销',
   },
@@ -264,14 +248,14 @@ export function formatUtc(iso: string): string {
 
 /**
  * What the tool's rules ask of the approvers of a send still waiting — "Needs 2 approvals from
- * finance — 1 of 2 approved" — or `undefined` (one plain approval, or already decided).
+ * finance — 1 of 2 approved", the quorum sentence every surface says — or `undefined` (one plain
+ * approval, or already decided).
  */
-export function requirementLine(data: NoticeData, words: NoticeWords): string | undefined {
+export function requirementLine(
+  data: Pick<NoticeData, 'kind' | 'confirmation'>,
+  locale: Locale,
+): string | undefined {
   const { requires, approved = 0, status } = data.confirmation;
   if (requires === undefined || data.kind === 'decided' || status !== 'pending') return undefined;
-  const flags = new Intl.ListFormat(words.lang, { style: 'long', type: 'conjunction' });
-  const needs = words.needs(requires.approvals, flags.format(requires.approverFlags));
-  return approved > 0 && requires.approvals > 1
-    ? needs + words.approvedSoFar(approved, requires.approvals)
-    : needs;
+  return quorumSentence(locale, { needed: requires.approvals, flags: requires.approverFlags, approved });
 }

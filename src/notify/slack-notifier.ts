@@ -1,4 +1,4 @@
-import { type OriginsText, originsText } from '../messages/origin-words.js';
+import { type OriginsText, originsText } from '../origins/origin-words.js';
 import { chunkLines } from '../util/chunk-lines.js';
 import { truncateText } from '../util/truncate.js';
 import type { HttpChannelOptions } from './http-attempt.js';
@@ -55,7 +55,7 @@ export function slackMessage(notice: ApprovalNotice, includePayload: boolean): S
   const link = webLink(data.link);
   const payload = payloadText(data, 2800);
   // What the rules ask of the approvers, right under why this arrived: who may act on it.
-  const needs = requirementLine(data, words);
+  const needs = requirementLine(data, words.lang);
   const intro = escapeMrkdwn(words.intro(data.kind, data.escalation?.afterMs));
   const blocks: Record<string, unknown>[] = [
     { type: 'header', text: { type: 'plain_text', text: truncateText(headline, 150), emoji: false } },

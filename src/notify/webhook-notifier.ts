@@ -1,9 +1,10 @@
 import { Webhook } from 'standardwebhooks';
-import { type OriginsText, originsText } from '../messages/origin-words.js';
+import { type OriginsText, originsText } from '../origins/origin-words.js';
 import { describeThrown } from '../util/describe-thrown.js';
 import type { HttpChannelOptions } from './http-attempt.js';
 import { httpNotifier } from './http-notifier.js';
 import { noticeData } from './notice-data.js';
+import { noticeWords, requirementLine } from './notice-text.js';
 import type { ApprovalNotice, Notifier } from './notifier.js';
 import { invalidOption } from './retry-policy.js';
 
@@ -36,6 +37,12 @@ export interface WebhookBody {
    * a person where each destination came from without wording it again.
    */
   readonly originsText?: OriginsText;
+  /**
+   * What the tool's rules ask of the approvers of a pending confirmation, in the notice's language and
+   * in the words the console, Slack and mail say it ("Needs 2 approvals from finance — 1 of 2
+   * approved"); absent for one plain approval or once decided.
+   */
+  readonly requiresText?: string;
 }
 
 /**
@@ -94,14 +101,17 @@ export function webhookNotifier(options: WebhookNotifierOptions): Notifier {
   });
 }
 
-function webhookBody(notice: ApprovalNotice, includePayload: boolean): string {
+/** The signed body of one notice (exported for tests; the notifier is the API). */
+export function webhookBody(notice: ApprovalNotice, includePayload: boolean): string {
   const data = noticeData(notice, includePayload);
   const origins = originsText(data.confirmation, notice.locale);
+  const requiresText = requirementLine(data, noticeWords(notice.locale).lang);
   const body: WebhookBody = {
     type: `confirmation.${notice.kind}`,
     timestamp: new Date().toISOString(),
     data,
     ...(origins === undefined ? {} : { originsText: origins }),
+    ...(requiresText === undefined ? {} : { requiresText }),
   };
   return JSON.stringify(body);
 }

@@ -1,3 +1,4 @@
+import type { ValueKeys } from '../origins/origins-in-run.js';
 import { codePointAt, isDomainChar, isLetter, isSpace, isWordChar, widthOf } from './char-class.js';
 import { addressIn, addressOfValue } from './email-address.js';
 import { isIban } from './iban.js';
@@ -170,6 +171,9 @@ function chunkEnd(text: string, i: number, limit: number): number {
 export function keyText(key: string): string {
   return key.slice(2);
 }
+
+/** The keying that runs remember values by, as origins judge a call's destinations with it. */
+export const VALUE_KEYS: ValueKeys = Object.freeze({ keyOf, keyText });
 
 function addUrl(token: string, add: (key: string) => void): void {
   const host = hostOfUrl(token);

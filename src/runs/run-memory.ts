@@ -1,4 +1,4 @@
-import type { Origin } from '../confirmation.js';
+import type { Origin } from '../origins/origin.js';
 import type { RunSnapshot } from '../stores/store.js';
 import { holdsPhrase, isPhrase, keyOf, keysIn, plain } from './identifiers.js';
 

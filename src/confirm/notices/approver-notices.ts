@@ -2,10 +2,11 @@ import type { Confirmation, ConfirmationStatus, Origins } from '../../confirmati
 import { type EventListener, emitSafely } from '../../events.js';
 import { Deadlines, Expiring } from '../../invoke/deadlines.js';
 import { alikeText } from '../../messages/alike-words.js';
+import { gradeOf } from '../../messages/grade-words.js';
 import type { Locale } from '../../messages/index.js';
 import type { ApprovalNotice, NoticeKind, Notifier } from '../../notice.js';
+import { titledOrigins, titledValueOrigins } from '../../origins/read-origins.js';
 import { describeThrown } from '../../util/describe-thrown.js';
-import { titledOrigins, titledValueOrigins } from '../../util/read-origins.js';
 import { editedFields } from '../reading/edited-fields.js';
 
 /** How long one channel may take over one notice, retries included, before it is let go of. */
@@ -26,6 +27,8 @@ export interface NoticeSettings {
   readonly onEvent: EventListener | undefined;
   readonly now: () => number;
   readonly titleOf: (tool: string) => string;
+  /** A registered tool's grade: a record asked before records said it is a write is worded by it. */
+  readonly sideEffectOf: (tool: string) => string | undefined;
 }
 
 /**
@@ -121,7 +124,9 @@ export class ApproverNotices {
         tool: c.tool,
         title: this.#title(c.tool),
         ...(c.actor === undefined ? {} : { actor: c.actor }),
-        ...(c.sideEffect === 'write' ? { sideEffect: 'write' as const } : {}),
+        ...(gradeOf(c, { sideEffect: this.#sideEffect(c.tool) }) === 'write'
+          ? { sideEffect: 'write' as const }
+          : {}),
         createdAt: c.createdAt,
         expiresAt: c.expiresAt,
         status,
@@ -163,6 +168,14 @@ export class ApproverNotices {
   /** The origins with each tool's title beside its name, for the channels' words. */
   #titledOrigins(origins: Origins): NonNullable<ApprovalNotice['confirmation']['origins']> {
     return titledOrigins(origins, (tool) => this.#title(tool)) ?? {};
+  }
+
+  #sideEffect(tool: string): string | undefined {
+    try {
+      return this.#s.sideEffectOf(tool);
+    } catch {
+      return undefined;
+    }
   }
 
   #title(tool: string): string {

@@ -4,12 +4,20 @@
 import type { Card, Decision } from './api.js';
 import { bundleWords } from './bundle-words.js';
 import type { CardContext, CardView } from './card-context.js';
-import { countdown } from './countdown.js';
-import { decidedText, decider, formatTime, nameOn, whyNotText } from './decision-words.js';
+import {
+  askedLine,
+  cardHeading,
+  decidedLine,
+  effectLine,
+  failureLine,
+  labelledBox,
+  limitsList,
+  payloadGroup,
+  quorumNeeds,
+} from './card-parts.js';
+import { decider, whyNotText } from './decision-words.js';
 import { el, present } from './dom.js';
-import { renderFields } from './fields.js';
 import { stringsForCard } from './i18n.js';
-import { quorumLine } from './quorum.js';
 import { whyBlock } from './why-block.js';
 
 type Bundle = NonNullable<Card['bundleCard']>;
@@ -47,13 +55,13 @@ export function createBundleCardView(initial: Card, ctx: CardContext): CardView 
   const step = (card: Card, i: number, steps: readonly Card[]) => {
     const n = steps.length;
     const t = stringsForCard(ctx.t, card);
-    const needs = card.status === 'pending' ? quorumLine(card, t) : undefined;
     // Approved and held back by the step before it: said so, not "sending soon".
     const behind = card.status === 'scheduled' && i > 0 && steps[i - 1]?.status !== 'delivered';
     const badge = behind ? w.waitingFor(i) : (t.statuses[card.status] ?? card.status);
-    const who = decider(card, t.lang);
-    const whoText = who && decidedText(who, t);
-    const stopped = who === undefined && card.status !== 'pending' ? card.history.at(-1)?.note : undefined;
+    const stopped =
+      decider(card, t.lang) === undefined && card.status !== 'pending'
+        ? card.history.at(-1)?.note
+        : undefined;
     return el(
       'li',
       { class: 'bundle-step', 'data-id': card.id, 'data-status': card.status },
@@ -63,25 +71,16 @@ export function createBundleCardView(initial: Card, ctx: CardContext): CardView 
         el(ctx.detail ? 'h2' : 'h3', { class: 'step-title' }, w.stepOf(i + 1, n, card.title)),
         el('span', { class: `badge status-${card.status}` }, badge),
       ),
-      el(
-        'p',
-        { class: 'effect' },
-        el('span', { class: 'sr-only' }, `${t.whatHappens}: `),
-        card.effect ?? t.sendsWith(card.title),
-      ),
-      needs !== undefined && el('p', { class: 'quorum' }, needs),
-      // Where each of the step's limits stands, as on any card.
-      card.status === 'pending' &&
-        card.limitsText !== undefined &&
-        card.limitsText.length > 0 &&
-        el('ul', { class: 'limits' }, ...card.limitsText.map((line) => el('li', {}, line))),
-      el(
-        'div',
-        { class: 'payload', role: 'group', 'aria-label': `${t.payload} — ${w.stepOf(i + 1, n, card.title)}` },
-        renderFields(card.payload, { labels: card.labels, changed: [], changedMark: t.editedMark }),
-      ),
-      card.error !== undefined && el('p', { class: 'error' }, t.whatWentWrong(card.error)),
-      whoText && el('p', { class: 'decided' }, whoText),
+      effectLine(card, t),
+      quorumNeeds(card, t),
+      limitsList(card),
+      payloadGroup(card, t, {
+        payload: card.payload,
+        changed: [],
+        label: `${t.payload} — ${w.stepOf(i + 1, n, card.title)}`,
+      }),
+      failureLine(card, t),
+      decidedLine(card, t),
       stopped !== undefined && el('p', { class: 'decided' }, stopped),
     );
   };
@@ -95,19 +94,13 @@ export function createBundleCardView(initial: Card, ctx: CardContext): CardView 
       : whyNot !== undefined && bundle.status === 'pending' && el('p', { class: 'why-not' }, whyNot);
     let reject: HTMLElement | false = false;
     if (bundle.offer.reject) {
-      const input = el('input', {
-        type: 'text',
-        name: 'reason',
-        id: `reason-${key}`,
-        autocomplete: 'off',
-        placeholder: t.reason,
-      });
+      const box = labelledBox('reason', t.reason, `reason-${key}`);
       reject = el(
         'div',
         { class: 'reject' },
-        el('label', { for: `reason-${key}`, class: 'sr-only' }, t.reason),
-        input,
-        make(w.rejectAll, 'reject', 'danger', input),
+        box.label,
+        box.input,
+        make(w.rejectAll, 'reject', 'danger', box.input),
       );
     }
     return (approve || reject) && el('div', { class: 'actions' }, approve, reject);
@@ -148,13 +141,7 @@ export function createBundleCardView(initial: Card, ctx: CardContext): CardView 
     element.setAttribute('aria-labelledby', titleId);
     element.tabIndex = -1;
     const open = bundle.steps.find((s) => s.status === 'pending');
-    const heading = el(
-      ctx.detail ? 'h1' : 'h2',
-      { id: titleId, class: 'title' },
-      ctx.detail
-        ? w.heading(n)
-        : el('a', { href: `${ctx.base}/confirmations/${encodeURIComponent(card.id)}` }, w.heading(n)),
-    );
+    const heading = cardHeading(ctx, { id: titleId, title: w.heading(n), href: card.id });
     const head = el(
       'header',
       { class: 'card-head' },
@@ -164,15 +151,7 @@ export function createBundleCardView(initial: Card, ctx: CardContext): CardView 
         { class: `badge status-${bundle.status === 'stopped' ? 'rejected' : bundle.status}` },
         w.statuses[bundle.status],
       ),
-      el(
-        'p',
-        { class: 'meta' },
-        el('span', { class: 'actor' }, card.actor ? t.askedBy(nameOn(card, card.actor)) : t.askedByNobody),
-        ' · ',
-        el('time', { datetime: card.createdAt, class: 'asked' }, formatTime(card.createdAt, ctx.locale)),
-        open !== undefined && ' · ',
-        open !== undefined && countdown(el('span', { class: 'countdown' }), open.expiresAt, t),
-      ),
+      askedLine(card, t, ctx.locale, open?.expiresAt),
     );
     const why = whyBlock(card, t);
     element.replaceChildren(

@@ -1,9 +1,11 @@
 // The words of the deciding button, said before the click: what pressing it will do.
+
+import { approveCountText } from '../../messages/quorum-words.js';
 import type { Card } from './api.js';
 import { serverNow } from './countdown.js';
 import { formatClock } from './decision-words.js';
 import type { Strings } from './i18n.js';
-import { needsMoreApprovals } from './quorum.js';
+import { needsMoreApprovals, pageLocale } from './quorum.js';
 
 /**
  * What the deciding button says it will do, before the click: record one approval of several
@@ -13,7 +15,7 @@ import { needsMoreApprovals } from './quorum.js';
 export function confirmWords(card: Card, t: Strings): string {
   const { quorum } = card;
   if (needsMoreApprovals(card) && quorum !== undefined)
-    return t.approveCount(quorum.approvedBy.length + 1, quorum.needed);
+    return approveCountText(pageLocale(t.lang), quorum.approvedBy.length + 1, quorum.needed);
   if (card.holdMs !== undefined)
     return t.approveHeld(formatClock(new Date(serverNow() + card.holdMs).toISOString(), t.lang));
   return t.confirm;

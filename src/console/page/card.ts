@@ -5,26 +5,29 @@
 // offers its buttons — but for a held send's "Sending in 0:24 — Undo", on every card while it runs,
 // because Undo sends nothing and its window is short. One click decides; while a request runs every
 // button of the card is disabled.
+import { approvalCount } from '../../messages/quorum-words.js';
 import type { Card, Decision } from './api.js';
 import { createBundleCardView } from './bundle-card.js';
 import { confirmWords } from './button-words.js';
 import type { CardContext, CardView } from './card-context.js';
-import { countdown } from './countdown.js';
 import {
-  type Action,
-  decidedText,
-  decider,
-  describeDecision,
-  formatTime,
-  isTaken,
-  nameOn,
-  whyNotText,
-} from './decision-words.js';
+  askedLine,
+  cardHeading,
+  decidedLine,
+  effectLine,
+  failureLine,
+  labelledBox,
+  limitsList,
+  payloadGroup,
+  quorumNeeds,
+} from './card-parts.js';
+import { countdown } from './countdown.js';
+import { type Action, describeDecision, isTaken, whyNotText } from './decision-words.js';
 import { el, present } from './dom.js';
 import type { EditState } from './edit-form.js';
 import { renderFields, summarise } from './fields.js';
 import { stringsForCard } from './i18n.js';
-import { quorumLine } from './quorum.js';
+import { pageLocale } from './quorum.js';
 import { whyBlock } from './why-block.js';
 
 export type { CardContext, CardView } from './card-context.js';
@@ -83,11 +86,6 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     return button;
   };
 
-  const textBox = (name: string, label: string, id: string) => {
-    const input = el('input', { type: 'text', name, id, autocomplete: 'off', placeholder: label });
-    return { input, label: el('label', { for: id, class: 'sr-only' }, label) };
-  };
-
   const whyNot = (card: Card) => {
     const words = whyNotText(card.offer, t);
     return words === undefined ? false : el('p', { class: 'why-not' }, words);
@@ -119,7 +117,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
       }
       let reject: HTMLElement | false = false;
       if (offer.reject) {
-        const box = textBox('reason', t.reason, `reason-${key}`);
+        const box = labelledBox('reason', t.reason, `reason-${key}`);
         reject = el(
           'div',
           { class: 'reject' },
@@ -136,7 +134,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     if (offer.retry) retry = el('div', { class: 'approve' }, make(t.retry, 'retry', 'primary'));
     let mark: HTMLElement | false = false;
     if (offer.markDelivered) {
-      const box = textBox('note', t.note, `note-${key}`);
+      const box = labelledBox('note', t.note, `note-${key}`);
       mark = el(
         'div',
         { class: 'reject' },
@@ -157,13 +155,6 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
     card.status === 'pending' &&
     card.alikeText !== undefined &&
     el('p', { class: 'alike', role: 'note' }, el('span', { 'aria-hidden': 'true' }, '⚠ '), card.alikeText);
-
-  /** Where each of the call's limits stands, said before the click ("Limit cap: 150 of 500 today for cus-42"). */
-  const limits = (card: Card): HTMLElement | false =>
-    card.status === 'pending' &&
-    card.limitsText !== undefined &&
-    card.limitsText.length > 0 &&
-    el('ul', { class: 'limits' }, ...card.limitsText.map((line) => el('li', {}, line)));
 
   /**
    * Where each destination's value came from, in the server's words. An unvouched line (only in what
@@ -239,9 +230,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
 
   /** What went wrong with a delivery, said once: on the card (the outcome line only points to it). */
   const failure = (card: Card) =>
-    card.error !== undefined &&
-    (card.status === 'failed' || card.status === 'unknown') &&
-    el('p', { class: 'error' }, t.whatWentWrong(card.error));
+    (card.status === 'failed' || card.status === 'unknown') && failureLine(card, t);
 
   const render = (card: Card) => {
     buttons = [];
@@ -257,13 +246,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
         ? { payload: edit.payload, digest: edit.digest, canonical: edit.canonicalJson, changed: edit.changed }
         : { payload: card.payload, digest: card.digest, canonical: card.canonicalJson, changed: [] };
     const statusWord = t.statuses[card.status] ?? card.status;
-    const heading = el(
-      ctx.detail ? 'h1' : 'h2',
-      { id: `title-${card.id}`, class: 'title' },
-      ctx.detail
-        ? card.title
-        : el('a', { href: `${ctx.base}/confirmations/${encodeURIComponent(card.id)}` }, card.title),
-    );
+    const heading = cardHeading(ctx, { id: `title-${card.id}`, title: card.title, href: card.id });
     let checkbox: HTMLInputElement | undefined;
     if (!ctx.detail && card.status === 'pending' && (card.offer.confirm || card.offer.reject)) {
       checkbox = el('input', { type: 'checkbox', class: 'select', 'aria-label': t.select(card.title) });
@@ -273,23 +256,8 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
         ctx.onChange?.();
       });
     }
-    const who = decider(card, t.lang);
-    const whoText = who && decidedText(who, t);
-    const meta = el(
-      'p',
-      { class: 'meta' },
-      el('span', { class: 'actor' }, card.actor ? t.askedBy(nameOn(card, card.actor)) : t.askedByNobody),
-      ' · ',
-      el('time', { datetime: card.createdAt, class: 'asked' }, formatTime(card.createdAt, ctx.locale)),
-      card.status === 'pending' && ' · ',
-      card.status === 'pending' && countdown(el('span', { class: 'countdown' }), card.expiresAt, t),
-    );
-    const effect = el(
-      expanded ? 'p' : 'span',
-      { class: 'effect' },
-      el('span', { class: 'sr-only' }, `${t.whatHappens}: `),
-      card.effect ?? t.sendsWith(card.title),
-    );
+    const meta = askedLine(card, t, ctx.locale, card.status === 'pending' ? card.expiresAt : undefined);
+    const effect = effectLine(card, t, expanded ? 'p' : 'span');
     let toggle: HTMLButtonElement | false = false;
     if (!ctx.detail) {
       toggle = el(
@@ -314,9 +282,8 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
         { class: 'quorum-count' },
         // Labelled in words on the page, not only for screen readers: "Approvals: 0 of 2".
         `${t.approvals} `,
-        t.countOf(quorum.approvedBy.length, quorum.needed),
+        approvalCount(pageLocale(t.lang), quorum.approvedBy.length, quorum.needed),
       );
-    const needs = card.status === 'pending' ? quorumLine(card, t) : undefined;
     const head = el(
       'header',
       { class: 'card-head' },
@@ -342,7 +309,7 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
           ),
           card.status === 'pending' && origins(card, true),
           alike(card),
-          whoText && el('p', { class: 'decided' }, whoText),
+          decidedLine(card, t),
           held(card),
           failure(card),
           outcome,
@@ -358,23 +325,15 @@ export function createCardView(initial: Card, ctx: CardContext): CardView {
       ...present(
         head,
         effect,
-        needs !== undefined && el('p', { class: 'quorum' }, needs),
+        quorumNeeds(card, t),
         alike(card),
-        limits(card),
+        limitsList(card),
         why(card),
         origins(card, false),
-        el(
-          'div',
-          { class: 'payload', role: 'group', 'aria-label': t.payload },
-          renderFields(shown.payload, {
-            labels: card.labels,
-            changed: shown.changed,
-            changedMark: t.editedMark,
-          }),
-        ),
+        payloadGroup(card, t, { payload: shown.payload, changed: shown.changed, label: t.payload }),
         result,
         failure(card),
-        whoText && el('p', { class: 'decided' }, whoText),
+        decidedLine(card, t),
         held(card),
         actions(card, edit) ?? false,
         technical(card, shown),

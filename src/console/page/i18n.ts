@@ -1,5 +1,9 @@
 // Every word the page shows, in English and Chinese. The server picks the locale (data-locale on #app);
-// the registry's own messages come from the server already in that language.
+// the registry's own messages come from the server already in that language; the words every surface
+// says (send or change) come from src/messages/.
+import { gradeWords } from '../../messages/grade-words.js';
+import { approvalCount } from '../../messages/quorum-words.js';
+
 export type PageLocale = 'en' | 'zh-CN';
 
 const en = {
@@ -52,17 +56,15 @@ const en = {
   rejectSelected: 'Reject selected',
   selectedCount: (n: number) => `${n} selected`,
   bulkDone: (ok: number, failed: number) => `${ok} done, ${failed} not done: see each card.`,
-  confirm: 'Confirm and send',
+  confirm: gradeWords('en', 'send').confirm,
   /** Confirm on a send whose rules ask for more people: it records an approval, it sends nothing yet. */
   approve: 'Approve',
-  /** The same, saying which approval this one will be: "Approve (1 of 2)". */
-  approveCount: (n: number, needed: number) => `Approve (${n} of ${needed})`,
   /** The last approval of a send held for its undo window: when it goes out. */
   approveHeld: (at: string) => `Approve — sends at ${at} unless undone`,
   review: 'Review',
   hide: 'Hide',
   whatHappens: 'What will happen',
-  sendsWith: (title: string) => `Sends: ${title}`,
+  sendsWith: (title: string) => gradeWords('en', 'send').effect(title),
   why: 'Why',
   whyFrom: (who: string) => `Why, in ${who}'s words`,
   ref: 'Reference',
@@ -91,16 +93,6 @@ const en = {
     n === 1
       ? `Approving this needs the ${flags} permission, which you do not have: someone who has it must approve.`
       : `Approving this needs the ${flags} permissions, which you do not have: someone who has them must approve.`,
-  /** What the tool's rules ask of the approvers (`flags`: '' when none). */
-  needs: (needed: number, flags: string) =>
-    flags === ''
-      ? `Needs ${needed} approvals from different people`
-      : needed === 1
-        ? `Needs an approval from ${flags}`
-        : `Needs ${needed} approvals from ${flags}`,
-  approvedSoFar: (names: string) => ` — ${names} approved`,
-  /** The inbox row's compact count, after the hidden `approvals` label. */
-  countOf: (count: number, needed: number) => `${count} of ${needed}`,
   approvals: 'Approvals:',
   approvalRecorded: (count: number, needed: number) => {
     const left = Math.max(1, needed - count);
@@ -196,7 +188,8 @@ const en = {
     approved: (who: string) => `${who} approved`,
     approvedEdited: (who: string, fields: string) => `${who} approved, after editing ${fields}`,
     /** An approval of several (a rule asks for more people): the words above, and how many of how many. */
-    ofNeeded: (words: string, count: number, needed: number) => `${words} (${count} of ${needed})`,
+    ofNeeded: (words: string, count: number, needed: number) =>
+      `${words} (${approvalCount('en', count, needed)})`,
     retried: (who: string) => `${who} retried`,
     delivering: 'Being delivered',
     delivered: 'Delivered',
@@ -257,14 +250,13 @@ const zhCN: Strings = {
   rejectSelected: '拒绝所选',
   selectedCount: (n) => `已选 ${n} 项`,
   bulkDone: (ok, failed) => `${ok} 项已完成，${failed} 项未完成：请看各卡片。`,
-  confirm: '确认发送',
+  confirm: gradeWords('zh-CN', 'send').confirm,
   approve: '批准',
-  approveCount: (n, needed) => `批准（第 ${n}/${needed} 个）`,
   approveHeld: (at) => `批准 — 将于 ${at} 发送，除非被撤销`,
   review: '查看',
   hide: '收起',
   whatHappens: '确认后将会',
-  sendsWith: (title) => `发送：${title}`,
+  sendsWith: (title) => gradeWords('zh-CN', 'send').effect(title),
   why: '原因',
   whyFrom: (who) => `原因（${who} 所写）`,
   ref: '参考编号',
@@ -288,14 +280,6 @@ const zhCN: Strings = {
     OTHER: '此项暂时无法确认。',
   },
   whyNotFlags: (flags) => `批准此项需要 ${flags} 权限，而你没有：需由拥有该权限的人批准。`,
-  needs: (needed, flags) =>
-    flags === ''
-      ? `需要 ${needed} 位不同的人批准`
-      : needed === 1
-        ? `需要一位拥有 ${flags} 权限的人批准`
-        : `需要 ${needed} 位拥有 ${flags} 权限的人批准`,
-  approvedSoFar: (names) => ` — ${names} 已批准`,
-  countOf: (count, needed) => `${count}/${needed}`,
   approvals: '批准进度：',
   approvalRecorded: (count, needed) =>
     `你的批准已记录（${count}/${needed}）。还需 ${Math.max(1, needed - count)} 人批准后才会发送。`,
@@ -378,7 +362,7 @@ const zhCN: Strings = {
     askedNobody: '已发起请求',
     approved: (who) => `${who} 已批准`,
     approvedEdited: (who, fields) => `${who} 修改了 ${fields} 后批准`,
-    ofNeeded: (words, count, needed) => `${words}（${count}/${needed}）`,
+    ofNeeded: (words, count, needed) => `${words}（${approvalCount('zh-CN', count, needed)}）`,
     retried: (who) => `${who} 已重试`,
     delivering: '正在发送',
     delivered: '已送达',
@@ -410,8 +394,8 @@ const enWrite: WriteWords = {
     const left = needed - count;
     return `Not applied yet: your approval makes ${count} of ${needed}; ${left} more ${left === 1 ? 'approval is' : 'approvals are'} needed.`;
   },
-  confirm: 'Confirm and apply',
-  sendsWith: (title) => `Applies: ${title}`,
+  confirm: gradeWords('en', 'write').confirm,
+  sendsWith: (title) => gradeWords('en', 'write').effect(title),
   previewFirst:
     'You changed this request: press Preview edit to see it here, then confirm. Confirm applies only what this card shows.',
   whyNot: {
@@ -486,8 +470,8 @@ const zhCNWrite: WriteWords = {
   fateHold: (length, at) => `先保留 ${length}（约到 ${at}），此前可撤销，之后执行。`,
   fateApproval: (count, needed) =>
     `暂不执行：加上你的批准为 ${count}/${needed}，还需 ${needed - count} 人批准。`,
-  confirm: '确认执行',
-  sendsWith: (title) => `执行：${title}`,
+  confirm: gradeWords('zh-CN', 'write').confirm,
+  sendsWith: (title) => gradeWords('zh-CN', 'write').effect(title),
   previewFirst: '你修改了此项请求：请先点击“预览修改”在此查看，再确认。确认只会执行卡片上显示的内容。',
   whyNot: {
     SAME_PERSON: '这是你自己发起的更改：必须由另一个人确认。',

@@ -4,14 +4,16 @@ import type { ConfirmationToolView } from '../../confirm/types.js';
 import type { Confirmation } from '../../confirmation.js';
 import { payloadLabels } from '../../console/payload-labels.js';
 import { alikeText } from '../../messages/alike-words.js';
+import { gradeOf } from '../../messages/grade-words.js';
 import type { Locale } from '../../messages/index.js';
-import { type OriginsText, originsText } from '../../messages/origin-words.js';
+import { quorumSentence } from '../../messages/quorum-words.js';
+import { type OriginsText, originsText } from '../../origins/origin-words.js';
+import { titledOrigins, titledValueOrigins } from '../../origins/read-origins.js';
 import { chunkLines } from '../../util/chunk-lines.js';
 import { isRecord } from '../../util/is-record.js';
-import { titledOrigins, titledValueOrigins } from '../../util/read-origins.js';
 import { ACTIONS, buttonValue, OPEN_CONSOLE_ACTION } from './action-value.js';
 import { cut, escapedWithin, escapeMrkdwn, slackDate, slackTime, webUrl } from './mrkdwn.js';
-import { gradeOf, joinNames, type SlackWords, slackWords } from './slack-words.js';
+import { joinNames, type SlackWords, slackWords } from './slack-words.js';
 
 /** One Block Kit block, as JSON. */
 export type Block = Record<string, unknown>;
@@ -261,14 +263,11 @@ function standingLine(
   switch (c.status) {
     case 'pending': {
       const requires = c.requires;
-      if (requires === undefined || (requires.approvals <= 1 && requires.approverFlags.length === 0))
-        return undefined;
-      const flags = joinNames(words, requires.approverFlags);
-      const needs = escapeMrkdwn(words.needs(requires.approvals, flags));
+      if (requires === undefined) return undefined;
       const so = (c.approvals ?? []).filter((a) => a.digest === c.digest).map((a) => a.by);
-      return so.length === 0
-        ? `:hourglass_flowing_sand: ${needs}`
-        : `:hourglass_flowing_sand: ${needs}. ${words.soFar(so.length, requires.approvals, names(so))}`;
+      const asked = { needed: requires.approvals, flags: requires.approverFlags, approved: so.length };
+      const said = quorumSentence(words.lang, asked, so.map(nameOf));
+      return said === undefined ? undefined : `:hourglass_flowing_sand: ${escapedWithin(said, 2000)}`;
     }
     case 'scheduled':
       return `:clock3: ${approved()} — ${words.sendsAt(c.deliverAt === undefined ? '' : slackTime(c.deliverAt))}`;

@@ -3,6 +3,7 @@ import type { CanDecideOptions } from '../../confirm/types.js';
 import type { Confirmation } from '../../confirmation.js';
 import { payloadLabels } from '../../console/payload-labels.js';
 import { bundleRejectedText } from '../../messages/bundle-words.js';
+import { gradeOf } from '../../messages/grade-words.js';
 import type { Locale } from '../../messages/index.js';
 import { isRecord } from '../../util/is-record.js';
 import type { ApprovalMessages } from './approval-messages.js';
@@ -21,7 +22,7 @@ import {
 import type { People, SlackPerson } from './person.js';
 import type { SlackApi } from './slack-api.js';
 import type { SlackRegistry } from './slack-registry.js';
-import { gradeOf, type SlackWords, slackWords } from './slack-words.js';
+import { type SlackWords, slackWords } from './slack-words.js';
 
 /** What the decisions are made with. */
 export interface DecisionSettings {

@@ -1,9 +1,11 @@
+import { gradeWords } from '../../messages/grade-words.js';
 import type { Locale } from '../../messages/index.js';
+import { listText } from '../../messages/quorum-words.js';
 
 /** What the Slack approvals channel says to people, in one language. */
 export interface SlackWords {
-  /** The language lists are joined in ("Li and Wu"). */
-  readonly lang: string;
+  /** The language lists are joined in ("Li and Wu"), and the shared words are said in. */
+  readonly lang: Locale;
   readonly approve: string;
   readonly reject: string;
   readonly edit: string;
@@ -20,10 +22,6 @@ export interface SlackWords {
   readonly ref: string;
   readonly unknownActor: string;
   moreFields(count: number): string;
-  /** What the tool's rules ask: "Needs 2 approvals from finance" (`flags` joined, or ''). */
-  needs(approvals: number, flags: string): string;
-  /** How many approved the current payload so far, and who. */
-  soFar(count: number, needed: number, names: string): string;
   approvedBy(names: string): string;
   readonly sending: string;
   readonly sent: string;
@@ -67,16 +65,9 @@ const en: SlackWords = {
   ref: 'Reference',
   unknownActor: 'unknown',
   moreFields: (count) => `…and ${count} more ${count === 1 ? 'field' : 'fields'}`,
-  needs: (approvals, flags) =>
-    flags === ''
-      ? `Needs ${approvals} approvals from different people`
-      : approvals === 1
-        ? `Needs an approval from ${flags}`
-        : `Needs ${approvals} approvals from ${flags}`,
-  soFar: (count, needed, names) => `${count} of ${needed} approvals so far: ${names}`,
   approvedBy: (names) => `Approved by ${names}`,
-  sending: 'sending…',
-  sent: 'sent',
+  sending: gradeWords('en', 'send').doing,
+  sent: gradeWords('en', 'send').done,
   sendsAt: (time) => `sending at ${time} unless someone presses Undo`,
   cancelledBy: (name, reason) =>
     reason === undefined
@@ -123,16 +114,9 @@ const zhCN: SlackWords = {
   ref: '引用编号',
   unknownActor: '未知',
   moreFields: (count) => `……另有 ${count} 个字段`,
-  needs: (approvals, flags) =>
-    flags === ''
-      ? `需要 ${approvals} 位不同的人批准`
-      : approvals === 1
-        ? `需要一位拥有 ${flags} 权限的人批准`
-        : `需要 ${approvals} 位拥有 ${flags} 权限的人批准`,
-  soFar: (count, needed, names) => `已有 ${count}/${needed} 人批准：${names}`,
   approvedBy: (names) => `${names} 已批准`,
-  sending: '发送中……',
-  sent: '已发送',
+  sending: gradeWords('zh-CN', 'send').doing,
+  sent: gradeWords('zh-CN', 'send').done,
   sendsAt: (time) => `将于 ${time} 发送，除非有人点击撤销`,
   cancelledBy: (name, reason) =>
     reason === undefined ? `${name} 已撤销，未发送` : `${name} 已撤销：${reason}，未发送`,
@@ -164,8 +148,8 @@ const enWrite: SlackWords = {
   ...en,
   approveConfirmTitle: 'Approve this change?',
   approveConfirmText: 'It is applied as shown once enough people approve.',
-  sending: 'applying…',
-  sent: 'applied',
+  sending: gradeWords('en', 'write').doing,
+  sent: gradeWords('en', 'write').done,
   sendsAt: (time) => `applying at ${time} unless someone presses Undo`,
   cancelledBy: (name, reason) =>
     reason === undefined
@@ -182,8 +166,8 @@ const zhCNWrite: SlackWords = {
   ...zhCN,
   approveConfirmTitle: '批准这项更改？',
   approveConfirmText: '足够多的人批准后，将按所示内容执行。',
-  sending: '执行中……',
-  sent: '已执行',
+  sending: gradeWords('zh-CN', 'write').doing,
+  sent: gradeWords('zh-CN', 'write').done,
   sendsAt: (time) => `将于 ${time} 执行，除非有人点击撤销`,
   cancelledBy: (name, reason) =>
     reason === undefined ? `${name} 已撤销，未做任何更改` : `${name} 已撤销：${reason}，未做任何更改`,
@@ -203,15 +187,7 @@ export function slackWords(locale: Locale, sideEffect?: 'send' | 'write'): Slack
   return locale === 'zh-CN' ? zhCN : en;
 }
 
-/** A confirmation's grade as its record says, or its tool's (a write asked before records said so). */
-export function gradeOf(
-  confirmation: { readonly sideEffect?: 'send' | 'write' },
-  tool: { readonly sideEffect?: 'send' | 'write' } | undefined,
-): 'send' | 'write' {
-  return confirmation.sideEffect === 'write' || tool?.sideEffect === 'write' ? 'write' : 'send';
-}
-
 /** `Li`, `Li and Wu`, `Li, Wu and Ana`, in the words' language. */
 export function joinNames(words: SlackWords, names: readonly string[]): string {
-  return new Intl.ListFormat(words.lang, { style: 'long', type: 'conjunction' }).format(names);
+  return listText(words.lang, names);
 }

@@ -1,4 +1,5 @@
-import { destinationKeys } from '../../runs/origins.js';
+import { destinationKeys } from '../../origins/origins-in-run.js';
+import { VALUE_KEYS } from '../../runs/identifiers.js';
 import { describeThrown } from '../../util/describe-thrown.js';
 import type { Step } from '../call.js';
 import type { StepKit } from './step-kit.js';
@@ -11,7 +12,7 @@ export function agentRun({ settings, answers }: StepKit): Step {
   return (call) => {
     const { run } = call.ctx;
     if (run === undefined) return call;
-    const keys = destinationKeys(call.entry.tool.info.destinations ?? [], call.input);
+    const keys = destinationKeys(VALUE_KEYS, call.entry.tool.info.destinations ?? [], call.input);
     return settings.runs.find(run, call.ctx.actor, keys).then(
       (found) => {
         if (found === undefined) return answers.fail(call, 'RUN_NOT_FOUND', {});

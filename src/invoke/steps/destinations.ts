@@ -1,6 +1,7 @@
 import { emitSafely } from '../../events.js';
+import { originsOf, type UnvouchedDestination, unvouchedDestination } from '../../origins/origins-in-run.js';
 import type { ToolFailure } from '../../result.js';
-import { originsOf, type UnvouchedDestination, unvouchedDestination } from '../../runs/origins.js';
+import { VALUE_KEYS } from '../../runs/identifiers.js';
 import type { Call, Step } from '../call.js';
 import type { StepKit } from './step-kit.js';
 
@@ -22,12 +23,18 @@ export function destinations(kit: StepKit): Step {
     const { tool } = call.entry;
     const named = tool.info.destinations;
     if (call.run !== undefined && named !== undefined) {
-      const found = originsOf(call.run, named, call.input);
+      const found = originsOf(VALUE_KEYS, call.run, named, call.input);
       call.origins = found.origins;
       call.originValues = found.originValues;
     }
     if (tool.egress !== undefined && mustVouchEgress(call)) {
-      const unvouched = unvouchedDestination(call.run, named ?? [], tool.egress, call.input);
+      const unvouched = unvouchedDestination({
+        keys: VALUE_KEYS,
+        run: call.run,
+        destinations: named ?? [],
+        allowed: tool.egress,
+        input: call.input,
+      });
       if (unvouched !== undefined) return egressRefused(kit, call, unvouched);
     }
     return call;

@@ -1,5 +1,5 @@
+import { NO_ORIGINS } from '../../origins/origins-in-run.js';
 import { ruleCall } from '../../policy/rules/rule-call.js';
-import { NO_ORIGINS } from '../../runs/origins.js';
 import { applyRules, type RulesAnswer } from '../apply-rules.js';
 import type { Call, Step } from '../call.js';
 import type { StepKit } from './step-kit.js';

@@ -7,8 +7,8 @@ import {
   type ConfirmationStatus,
   type CountedLimit,
 } from '../../confirmation.js';
+import { readOrigins, readValueOrigins } from '../../origins/read-origins.js';
 import type { ApprovalRequirement } from '../../rule.js';
-import { readOrigins, readValueOrigins } from '../../util/read-origins.js';
 import { approvalsJson } from '../transitions.js';
 
 /** A confirmation as the SQL stores keep it: JSON as text, times as the driver returns them. */

@@ -51,7 +51,7 @@ describe('a refund two finance approvers must confirm, in Chromium', () => {
     expect(await outcome.getAttribute('class')).not.toMatch(/\bbad\b/);
     await expect
       .poll(() => card.locator('.quorum').textContent())
-      .toBe('Needs 2 approvals from finance — Li approved');
+      .toBe('Needs 2 approvals from finance — 1 of 2 approved: Li');
     expect(await card.locator('.quorum-count').textContent()).toBe('Approvals: 1 of 2');
     expect(await approving(card).count()).toBe(0);
     const already = 'You approved this already: it waits for another person to approve it.';
@@ -84,7 +84,7 @@ describe('a refund two finance approvers must confirm, in Chromium', () => {
     const wu = await openInbox(WU);
     const wuCard = await openCard(cardOf(wu, id));
     expect(await wuCard.locator('.quorum').textContent()).toBe(
-      'Needs 2 approvals from finance — Li approved',
+      'Needs 2 approvals from finance — 1 of 2 approved: Li',
     );
     await wuCard.getByRole('button', { name: 'Confirm and send', exact: true }).click();
     expect(await outcomeOf(wuCard)).toMatch(/^Delivered\./);
@@ -140,8 +140,8 @@ describe('a refund two finance approvers must confirm, in Chromium', () => {
         .poll(() => open.locator('.quorum').textContent())
         .toBe(
           zh
-            ? '需要 2 位拥有 finance 权限的人批准 — Li 已批准'
-            : 'Needs 2 approvals from finance — Li approved',
+            ? '需要 2 位拥有 finance 权限的人批准 — 已有 1/2 人批准：Li'
+            : 'Needs 2 approvals from finance — 1 of 2 approved: Li',
         );
       expect(await open.locator('.why-not').textContent()).toBe(
         zh

@@ -65,9 +65,7 @@ describe('the approval card', () => {
   it('says what the rules ask, and who decided what, in English and Chinese', () => {
     const requires = { approvals: 2, approverFlags: ['finance'], rules: ['two'] };
     const waiting = draw({ requires, approvals: [{ by: 'li', at: base.createdAt, digest: base.digest }] });
-    expect(JSON.stringify(waiting.blocks)).toContain(
-      'Needs 2 approvals from finance. 1 of 2 approvals so far: li',
-    );
+    expect(JSON.stringify(waiting.blocks)).toContain('Needs 2 approvals from finance — 1 of 2 approved: li');
     const rejected = draw({
       status: 'rejected',
       history: [...base.history, { at: base.createdAt, status: 'rejected', by: 'wu', note: '<!here> no' }],

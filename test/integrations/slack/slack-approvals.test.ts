@@ -108,7 +108,7 @@ describe('slackApprovals', () => {
     expect(textOf(message)).toContain('Needs 2 approvals from finance');
 
     await slack.fetch(signed(formBody(click(message, 'graded_tools_approve', 'U0LI'))));
-    await session.fake.until(() => textOf(message).includes('1 of 2 approvals so far: Li'));
+    await session.fake.until(() => textOf(message).includes('1 of 2 approved: Li'));
     expect(buttonOf(message, 'graded_tools_approve')).toBeDefined();
     expect(delivered).toEqual([]);
     await session.fake.until(() => ephemerals().length === 1);

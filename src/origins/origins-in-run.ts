@@ -1,11 +1,19 @@
-import type { Origin, Origins, ValueOrigin, ValueOrigins } from '../origins.js';
 import { readDestinationPath, valuesAt } from '../util/destination-path.js';
-import { keyOf, keyText } from './identifiers.js';
+import type { Origin, Origins, ValueOrigin, ValueOrigins } from './origin.js';
 
 /** What origins need from an agent run: where a key was found, and whether the person or app vouched for it. */
 export interface RunLookup {
   originsOf(key: string): Origin[];
   isVouched(key: string): boolean;
+}
+
+/**
+ * How a value is keyed for comparison, and the words a person reads for a key: the run's own keying
+ * (`runs/identifiers.ts`), passed in so that origins stay below the runs that remember them.
+ */
+export interface ValueKeys {
+  keyOf(value: string): string | undefined;
+  keyText(key: string): string;
 }
 
 /** No destinations, or outside a run: what rules read as `origins`. */
@@ -25,7 +33,7 @@ interface JudgedValue {
  * string or a finite number by its key; anything else (an object, a boolean, `null` in a list) with
  * no key — it cannot be judged, so it is found nowhere. A blank string names no destination.
  */
-function destinationValues(input: unknown, destination: string): JudgedValue[] {
+function destinationValues(keys: ValueKeys, input: unknown, destination: string): JudgedValue[] {
   const path = readDestinationPath(destination);
   if (path === undefined) return [];
   const judged: JudgedValue[] = [];
@@ -33,19 +41,22 @@ function destinationValues(input: unknown, destination: string): JudgedValue[] {
     if (typeof value === 'string' && value.trim() === '') continue;
     const key =
       typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))
-        ? keyOf(String(value))
+        ? keys.keyOf(String(value))
         : undefined;
-    judged.push({ key, shown: key === undefined ? rawText(value) : keyText(key).slice(0, MAX_SHOWN_CHARS) });
+    judged.push({
+      key,
+      shown: key === undefined ? rawText(value) : keys.keyText(key).slice(0, MAX_SHOWN_CHARS),
+    });
   }
   return judged;
 }
 
 /** The distinct keys of every value at every destination: what a run must be asked about. */
-export function destinationKeys(destinations: readonly string[], input: unknown): string[] {
-  const keys = new Set<string>();
+export function destinationKeys(keys: ValueKeys, destinations: readonly string[], input: unknown): string[] {
+  const found = new Set<string>();
   for (const field of destinations)
-    for (const { key } of destinationValues(input, field)) if (key !== undefined) keys.add(key);
-  return [...keys];
+    for (const { key } of destinationValues(keys, input, field)) if (key !== undefined) found.add(key);
+  return [...found];
 }
 
 /** Where each destination of a call came from: the union per field that rules read, and each value's own. */
@@ -61,6 +72,7 @@ export interface DestinationOrigins {
  * list) for a value the person or app vouched for, else the tools that returned it, else `none`.
  */
 export function originsOf(
+  keys: ValueKeys,
   run: RunLookup,
   destinations: readonly string[],
   input: unknown,
@@ -69,7 +81,7 @@ export function originsOf(
   const originValues: Record<string, readonly ValueOrigin[]> = {};
   const asked = new Map<string, readonly Origin[]>();
   for (const field of destinations) {
-    const values = destinationValues(input, field);
+    const values = destinationValues(keys, input, field);
     if (values.length === 0) continue;
     const places: Origin[] = [];
     const each = new Map<string, ValueOrigin>();
@@ -121,14 +133,21 @@ export interface UnvouchedDestination {
  * (named in the request, trusted) nor the tool's own `allow` list holds; `undefined` when every one
  * is vouched. A value that cannot be judged is never vouched. Outside a run only `allow` vouches.
  */
-export function unvouchedDestination(
-  run: RunLookup | undefined,
-  destinations: readonly string[],
-  allowed: ReadonlySet<string>,
-  input: unknown,
-): UnvouchedDestination | undefined {
+export function unvouchedDestination({
+  keys,
+  run,
+  destinations,
+  allowed,
+  input,
+}: {
+  readonly keys: ValueKeys;
+  readonly run: RunLookup | undefined;
+  readonly destinations: readonly string[];
+  readonly allowed: ReadonlySet<string>;
+  readonly input: unknown;
+}): UnvouchedDestination | undefined {
   for (const field of destinations) {
-    for (const { key, shown } of destinationValues(input, field)) {
+    for (const { key, shown } of destinationValues(keys, input, field)) {
       if (key !== undefined && (allowed.has(key) || run?.isVouched(key) === true)) continue;
       const origins =
         run === undefined || key === undefined ? [{ from: 'none' as const }] : run.originsOf(key);

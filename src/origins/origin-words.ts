@@ -1,6 +1,6 @@
+import type { Locale } from '../messages/catalog.js';
 import { readDestinationPath } from '../util/destination-path.js';
-import type { TitledOrigin, TitledValueOrigin } from '../util/read-origins.js';
-import type { Locale } from './catalog.js';
+import type { TitledOrigin, TitledValueOrigin } from './read-origins.js';
 
 /**
  * One line about a destination in the approver's words: a value and where it came from ("to:

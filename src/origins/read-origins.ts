@@ -1,6 +1,6 @@
-import type { Origin, Origins, ValueOrigin, ValueOrigins } from '../confirmation.js';
-import { isRecord } from './is-record.js';
-import { setOwn } from './own-property.js';
+import { isRecord } from '../util/is-record.js';
+import { setOwn } from '../util/own-property.js';
+import type { Origin, Origins, ValueOrigin, ValueOrigins } from './origin.js';
 
 /** An origin with its tool's title for people beside the name: what a notice and a card carry. */
 export type TitledOrigin = Origin & { readonly title?: string };
