@@ -4,11 +4,13 @@ import type { ConfirmationToolView } from '../../confirm/types.js';
 import type { Confirmation } from '../../confirmation.js';
 import { payloadLabels } from '../../console/payload-labels.js';
 import { alikeText } from '../../messages/alike-words.js';
+import { gradeOf } from '../../messages/grade-words.js';
 import type { Locale } from '../../messages/index.js';
 import { type LimitState, limitLines } from '../../messages/limit-words.js';
-import { originsText } from '../../messages/origin-words.js';
+import { approveCountText, quorumSentence } from '../../messages/quorum-words.js';
+import { originsText } from '../../origins/origin-words.js';
+import { titledOrigins, titledValueOrigins } from '../../origins/read-origins.js';
 import { isRecord } from '../../util/is-record.js';
-import { titledOrigins, titledValueOrigins } from '../../util/read-origins.js';
 import { actionData, VERBS } from './action-data.js';
 import {
   adaptiveCard,
@@ -172,7 +174,7 @@ function approveTitle(
   const needed = c.requires?.approvals ?? 1;
   if (needed > 1) {
     const so = new Set((c.approvals ?? []).filter((a) => a.digest === c.digest).map((a) => a.by)).size;
-    return words.approveCount(Math.min(so + 1, needed), needed);
+    return approveCountText(locale, Math.min(so + 1, needed), needed);
   }
   if (tool?.holdMs !== undefined && tool.holdMs > 0) return words.approveHeld(holdText(tool.holdMs, locale));
   return words.approve;
@@ -228,13 +230,11 @@ function standingLine(
   switch (c.status) {
     case 'pending': {
       const requires = c.requires;
-      if (requires === undefined || (requires.approvals <= 1 && requires.approverFlags.length === 0))
-        return undefined;
-      const needs = words.needs(requires.approvals, joinNames(words, requires.approverFlags));
+      if (requires === undefined) return undefined;
       const so = [...new Set((c.approvals ?? []).filter((a) => a.digest === c.digest).map((a) => a.by))];
-      return line(
-        so.length === 0 ? needs : `${needs}. ${words.soFar(so.length, requires.approvals, names(so))}`,
-      );
+      const asked = { needed: requires.approvals, flags: requires.approverFlags, approved: so.length };
+      const said = quorumSentence(words.lang, asked, so.map(nameOf));
+      return said === undefined ? undefined : line(said);
     }
     case 'scheduled':
       return {
@@ -277,12 +277,4 @@ function approvers(c: Confirmation): string[] {
   );
   if (claim?.by !== undefined) ids.push(claim.by);
   return [...new Set(ids)];
-}
-
-/** A confirmation's grade as its record says, or its tool's. */
-export function gradeOf(
-  confirmation: { readonly sideEffect?: 'send' | 'write' },
-  tool: { readonly sideEffect?: 'send' | 'write' } | undefined,
-): 'send' | 'write' {
-  return confirmation.sideEffect === 'write' || tool?.sideEffect === 'write' ? 'write' : 'send';
 }

@@ -1,12 +1,12 @@
+import { gradeWords } from '../../messages/grade-words.js';
 import type { Locale } from '../../messages/index.js';
+import { listText } from '../../messages/quorum-words.js';
 
 /** What the Teams approvals channel says to people, in one language. */
 export interface TeamsWords {
-  /** The language lists are joined in ("Li and Wu"). */
-  readonly lang: string;
+  /** The language lists are joined in ("Li and Wu"), and the shared words are said in. */
+  readonly lang: Locale;
   readonly approve: string;
-  /** A quorum's Approve: what this approval makes ("Approve (1 of 2)"). */
-  approveCount(count: number, needed: number): string;
   /** A held send's Approve: it goes `hold` after the approval, unless undone. */
   approveHeld(hold: string): string;
   readonly reject: string;
@@ -26,8 +26,6 @@ export interface TeamsWords {
   readonly payload: string;
   /** Approve sends this card's payload, exactly: said above the buttons. */
   readonly approveSends: string;
-  needs(approvals: number, flags: string): string;
-  soFar(count: number, needed: number, names: string): string;
   approvedBy(names: string): string;
   readonly sending: string;
   readonly sent: string;
@@ -60,7 +58,6 @@ export interface TeamsWords {
 const en: TeamsWords = {
   lang: 'en',
   approve: 'Approve',
-  approveCount: (count, needed) => `Approve (${count} of ${needed})`,
   approveHeld: (hold) => `Approve — sends ${hold} later unless undone`,
   reject: 'Reject',
   rejectReason: 'Why reject it? (optional)',
@@ -76,16 +73,9 @@ const en: TeamsWords = {
   unknownActor: 'unknown',
   payload: 'What is sent',
   approveSends: 'Approve sends exactly what this card shows.',
-  needs: (approvals, flags) =>
-    flags === ''
-      ? `Needs ${approvals} approvals from different people`
-      : approvals === 1
-        ? `Needs an approval from ${flags}`
-        : `Needs ${approvals} approvals from ${flags}`,
-  soFar: (count, needed, names) => `${count} of ${needed} approvals so far: ${names}`,
   approvedBy: (names) => `Approved by ${names}`,
-  sending: 'sending…',
-  sent: 'sent',
+  sending: gradeWords('en', 'send').doing,
+  sent: gradeWords('en', 'send').done,
   sendsAt: (time) => `sends at ${time} unless someone presses Undo`,
   cancelledBy: (name, reason) =>
     reason === undefined
@@ -129,7 +119,6 @@ const en: TeamsWords = {
 const zhCN: TeamsWords = {
   lang: 'zh-CN',
   approve: '批准',
-  approveCount: (count, needed) => `批准（第 ${count}/${needed} 位）`,
   approveHeld: (hold) => `批准 — ${hold}后发送，除非撤销`,
   reject: '拒绝',
   rejectReason: '拒绝的原因？（可选）',
@@ -145,16 +134,9 @@ const zhCN: TeamsWords = {
   unknownActor: '未知',
   payload: '发送内容',
   approveSends: '批准将严格按此卡片所示内容发送。',
-  needs: (approvals, flags) =>
-    flags === ''
-      ? `需要 ${approvals} 位不同的人批准`
-      : approvals === 1
-        ? `需要一位拥有 ${flags} 权限的人批准`
-        : `需要 ${approvals} 位拥有 ${flags} 权限的人批准`,
-  soFar: (count, needed, names) => `已有 ${count}/${needed} 人批准：${names}`,
   approvedBy: (names) => `${names} 已批准`,
-  sending: '发送中……',
-  sent: '已发送',
+  sending: gradeWords('zh-CN', 'send').doing,
+  sent: gradeWords('zh-CN', 'send').done,
   sendsAt: (time) => `将于 ${time} 发送，除非有人点击撤销`,
   cancelledBy: (name, reason) =>
     reason === undefined ? `${name} 已撤销，未发送` : `${name} 已撤销：${reason}，未发送`,
@@ -198,8 +180,8 @@ const enWrite: TeamsWords = {
   approveHeld: (hold) => `Approve — applies ${hold} later unless undone`,
   payload: 'What is applied',
   approveSends: 'Approve applies exactly what this card shows.',
-  sending: 'applying…',
-  sent: 'applied',
+  sending: gradeWords('en', 'write').doing,
+  sent: gradeWords('en', 'write').done,
   sendsAt: (time) => `applies at ${time} unless someone presses Undo`,
   cancelledBy: (name, reason) =>
     reason === undefined
@@ -215,8 +197,8 @@ const zhCNWrite: TeamsWords = {
   approveHeld: (hold) => `批准 — ${hold}后执行，除非撤销`,
   payload: '执行内容',
   approveSends: '批准将严格按此卡片所示内容执行。',
-  sending: '执行中……',
-  sent: '已执行',
+  sending: gradeWords('zh-CN', 'write').doing,
+  sent: gradeWords('zh-CN', 'write').done,
   sendsAt: (time) => `将于 ${time} 执行，除非有人点击撤销`,
   cancelledBy: (name, reason) =>
     reason === undefined ? `${name} 已撤销，未做任何更改` : `${name} 已撤销：${reason}，未做任何更改`,
@@ -233,7 +215,7 @@ export function teamsWords(locale: Locale, sideEffect?: 'send' | 'write'): Teams
 
 /** `Li`, `Li and Wu`, `Li, Wu and Ana`, in the words' language. */
 export function joinNames(words: TeamsWords, names: readonly string[]): string {
-  return new Intl.ListFormat(words.lang, { style: 'long', type: 'conjunction' }).format(names);
+  return listText(words.lang, names);
 }
 
 /** A hold in words: "30 s", "5 min", "2 h" ("30 秒" …). */

@@ -43,7 +43,7 @@ describe('the Teams cards', () => {
     const asked = await ask('payment.send', { amount: 900 });
     const posted = await fake.posted(asked.confirmationId);
     expect(cardProblem(posted.card)).toBeUndefined();
-    expect(actionOf(posted.card, 'approve')?.title).toBe('批准（第 1/2 位）');
+    expect(actionOf(posted.card, 'approve')?.title).toBe('批准（第 1/2 个）'); // the console's and Slack's words
     expect(actionOf(posted.card, 'reject')?.title).toBe('拒绝');
     expect(textOf(posted.card)).toContain('需要 2 位拥有 finance 权限的人批准');
     const { body } = await press(fake, teams, posted, 'approve', 'nobody-guid');

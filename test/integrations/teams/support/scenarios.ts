@@ -107,7 +107,8 @@ export function teamsScenarios(name: string, kind: StoreKind, options: { watches
       expect(textOf(posted.card)).toContain('Needs 2 approvals from finance');
       expect(actionOf(posted.card, 'approve')?.title).toBe('Approve (1 of 2)');
       const first = cardOf((await press(fake, teams, posted, 'approve', 'li-guid')).body);
-      expect(textOf(first)).toContain('1 of 2 approvals so far: Li');
+      // The sentence the console, Slack and mail say (src/messages/quorum-words.ts).
+      expect(textOf(first)).toContain('Needs 2 approvals from finance — 1 of 2 approved: Li');
       expect(actionOf(first, 'approve')?.title).toBe('Approve (2 of 2)');
       expect(delivered).toEqual([]);
       const again = cardOf((await press(fake, teams, posted, 'approve', 'li-guid')).body);
