@@ -14,6 +14,9 @@ import { isRecord } from '../../util/is-record.js';
 import { actionData, VERBS } from './action-data.js';
 import {
   adaptiveCard,
+  buttons,
+  type Card,
+  type CardAction,
   type CardElement,
   cardDateTime,
   cardTime,
@@ -21,6 +24,8 @@ import {
   openUrlAction,
   ownText,
   plainText,
+  section,
+  textBox,
 } from './card-elements.js';
 import { holdText, joinNames, type TeamsWords, teamsWords } from './teams-words.js';
 import { linkUrl } from './web-url.js';
@@ -57,7 +62,7 @@ const PAYLOAD_BYTES = 14_000;
  * A card that cannot show the whole payload has no Approve: it says so and links to the console. Once
  * decided it says who decided what; a held send says when it goes, with Undo until then.
  */
-export function approvalCard(input: CardInput): CardElement {
+export function approvalCard(input: CardInput): Card {
   const { confirmation: c, tool, nameOf, locale } = input;
   const words = teamsWords(locale, gradeOf(c, tool));
   const title = tool?.title ?? c.tool;
@@ -91,15 +96,15 @@ export function approvalCard(input: CardInput): CardElement {
     const href = linkUrl(url);
     return href === undefined || i >= 5 ? [] : [openUrlAction(label, href)];
   });
-  if (links.length > 0) body.push({ type: 'ActionSet', actions: links });
+  if (links.length > 0) body.push(buttons(links));
   const data = actionData({ id: c.id, digest: c.digest });
-  const actions: CardElement[] = [];
+  const actions: CardAction[] = [];
   if (c.status === 'pending') {
     if (payload.isWhole) {
       body.push(ownText(words.approveSends, { isSubtle: true }));
       actions.push(executeAction(approveTitle(c, tool, words, locale), VERBS.approve, data, 'positive'));
     }
-    body.push({ type: 'Input.Text', id: REASON_INPUT, placeholder: words.rejectReason, maxLength: 500 });
+    body.push(textBox(REASON_INPUT, words.rejectReason, 500));
     actions.push(executeAction(words.reject, VERBS.reject, data, 'destructive'));
     if (!payload.isWhole && link !== undefined) actions.push(openUrlAction(words.openInConsole, link));
   }
@@ -237,17 +242,13 @@ function standingLine(
       return said === undefined ? undefined : line(said);
     }
     case 'scheduled':
-      return {
-        type: 'Container',
-        separator: true,
-        items: [
-          plainText([[approved(), { weight: 'Bolder', color: 'Warning' }]]),
-          // A time the reader's Teams draws in their own zone: only our own words meet a TextBlock.
-          ownText(words.sendsAt(c.deliverAt === undefined ? '' : cardTime(c.deliverAt)), {
-            color: 'Warning',
-          }),
-        ],
-      };
+      return section([
+        plainText([[approved(), { weight: 'Bolder', color: 'Warning' }]]),
+        // A time the reader's Teams draws in their own zone: only our own words meet a TextBlock.
+        ownText(words.sendsAt(c.deliverAt === undefined ? '' : cardTime(c.deliverAt)), {
+          color: 'Warning',
+        }),
+      ]);
     case 'cancelled':
       return line(words.cancelledBy(names(by), last?.note));
     case 'delivering':

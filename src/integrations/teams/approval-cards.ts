@@ -7,7 +7,7 @@ import { describeThrown } from '../../util/describe-thrown.js';
 import { approvalCard } from './approval-card.js';
 import type { BotConnector, CardActivity, CardPlace } from './bot-connector.js';
 import { bundleCard } from './bundle-card.js';
-import { CARD_CONTENT_TYPE, type CardElement } from './card-elements.js';
+import { CARD_CONTENT_TYPE, type Card } from './card-elements.js';
 import type { TeamsPeople } from './teams-person.js';
 import type { TeamsRegistry } from './teams-registry.js';
 
@@ -89,7 +89,7 @@ export class ApprovalCards {
   }
 
   /** The card of `id` (its bundle's, for a step) as the store holds it now. */
-  async draw(asked: string): Promise<{ ok: true; card: CardElement } | { ok: false; error: string }> {
+  async draw(asked: string): Promise<{ ok: true; card: Card } | { ok: false; error: string }> {
     const id = firstStepId(asked);
     const registry = this.#s.registry();
     const locale = this.#s.locale();
@@ -194,7 +194,7 @@ async function limitsOf(registry: TeamsRegistry, confirmation: Confirmation): Pr
 }
 
 /** A message activity with the card as its one attachment. */
-export function activityOf(card: CardElement): CardActivity {
+export function activityOf(card: Card): CardActivity {
   return { type: 'message', attachments: [{ contentType: CARD_CONTENT_TYPE, content: card }] };
 }
 

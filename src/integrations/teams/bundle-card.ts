@@ -7,12 +7,16 @@ import { actionData, VERBS } from './action-data.js';
 import { payloadElements, REASON_INPUT } from './approval-card.js';
 import {
   adaptiveCard,
+  type Card,
+  type CardAction,
   type CardElement,
   cardDateTime,
   executeAction,
   openUrlAction,
   ownText,
   plainText,
+  section,
+  textBox,
 } from './card-elements.js';
 import { teamsWords } from './teams-words.js';
 import { linkUrl } from './web-url.js';
@@ -37,7 +41,7 @@ const BUNDLE_BYTES = 16_000;
  * console (Reject all stays). Approve carries the first step's id and the bundle digest, so it decides
  * what the card showed (`confirmBundle`); Reject all carries the step a rejection decides.
  */
-export function bundleCard(input: BundleCardInput): { card: CardElement; isWhole: boolean } {
+export function bundleCard(input: BundleCardInput): { card: Card; isWhole: boolean } {
   const { bundle, locale } = input;
   const words = teamsWords(locale);
   const n = bundle.steps.length;
@@ -59,7 +63,7 @@ export function bundleCard(input: BundleCardInput): { card: CardElement; isWhole
     budget.bytes -= payload.bytes;
     isWhole &&= payload.isWhole;
     items.push(...payload.elements.slice(1));
-    body.push({ type: 'Container', separator: true, items });
+    body.push(section(items));
   }
   const pending = bundle.steps.find((step) => step.status === 'pending');
   if (first !== undefined)
@@ -75,7 +79,7 @@ export function bundleCard(input: BundleCardInput): { card: CardElement; isWhole
     );
   if (pending !== undefined)
     body.push(ownText(`**${words.expires}:** ${cardDateTime(pending.expiresAt)}`, { isSubtle: true }));
-  const actions: CardElement[] = [];
+  const actions: CardAction[] = [];
   const link = linkUrl(input.consoleLink);
   if (pending !== undefined && first !== undefined) {
     if (isWhole)
@@ -88,7 +92,7 @@ export function bundleCard(input: BundleCardInput): { card: CardElement; isWhole
         ),
       );
     else body.push(ownText(`⚠ ${words.bundleTooLong}`, { color: 'Attention', weight: 'Bolder' }));
-    body.push({ type: 'Input.Text', id: REASON_INPUT, placeholder: words.rejectReason, maxLength: 500 });
+    body.push(textBox(REASON_INPUT, words.rejectReason, 500));
     actions.push(
       executeAction(
         words.rejectAll,

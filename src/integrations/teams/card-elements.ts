@@ -1,9 +1,27 @@
-// The few Adaptive Card elements the cards are made of. Text a person or a model wrote — a payload
-// value, a note, a name — is only ever a `TextRun` of a `RichTextBlock`, which Teams shows as
-// written: no Markdown, so no value becomes a link, a mention or bold type.
+// The few Adaptive Card elements the cards are made of, built with Microsoft's Teams SDK card
+// builders (@microsoft/teams.cards: plain classes, no dependency, nothing Node-only, so Workers too).
+// Text a person or a model wrote — a payload value, a note, a name — is only ever a `TextRun` of a
+// `RichTextBlock`, which Teams shows as written: no Markdown, so no value becomes a link, a mention or
+// bold type.
+import {
+  type Action,
+  ActionSet,
+  AdaptiveCard,
+  type CardElement,
+  Container,
+  ExecuteAction,
+  type IAdaptiveCard,
+  type IExecuteAction,
+  OpenUrlAction,
+  RichTextBlock,
+  TextBlock,
+  TextInput,
+  TextRun,
+} from '@microsoft/teams.cards';
 
-/** One element or action of an Adaptive Card, as JSON. */
-export type CardElement = Record<string, unknown>;
+export type { Action as CardAction, CardElement };
+/** A whole Adaptive Card, as JSON. */
+export type Card = IAdaptiveCard;
 
 /** The Adaptive Card schema version the cards use (Teams desktop and mobile render 1.5). */
 export const CARD_VERSION = '1.5';
@@ -15,14 +33,13 @@ export function plainText(
   runs: readonly (string | readonly [string, RunStyle])[],
   options: { readonly separator?: boolean; readonly spacing?: 'None' | 'Small' | 'Medium' } = {},
 ): CardElement {
-  return {
-    type: 'RichTextBlock',
+  return new RichTextBlock({
     inlines: runs.map((run) =>
-      typeof run === 'string' ? { type: 'TextRun', text: run } : { type: 'TextRun', text: run[0], ...run[1] },
+      typeof run === 'string' ? new TextRun(run) : new TextRun(run[0], { ...run[1] }),
     ),
     ...(options.separator === true ? { separator: true } : {}),
     ...(options.spacing === undefined ? {} : { spacing: options.spacing }),
-  };
+  });
 }
 
 /** How a run looks: bold, attention (red), warning, a quieter or smaller line. */
@@ -46,7 +63,22 @@ export function ownText(
     readonly isSubtle?: true;
   } = {},
 ): CardElement {
-  return { type: 'TextBlock', text, wrap: true, ...options };
+  return new TextBlock(text, { wrap: true, ...options });
+}
+
+/** Elements one under the other, set off from what is above by a line. */
+export function section(items: readonly CardElement[]): CardElement {
+  return new Container(...items).withSeparator(true);
+}
+
+/** A row of buttons inside the card's body. */
+export function buttons(actions: readonly Action[]): CardElement {
+  return new ActionSet(...actions);
+}
+
+/** A text box whose value arrives in an action's data under `id`. */
+export function textBox(id: string, placeholder: string, maxLength: number): CardElement {
+  return new TextInput({ id, placeholder, maxLength });
 }
 
 /** `{{DATE(…, SHORT)}} {{TIME(…)}}` for an ISO time (Adaptive Cards read RFC 3339 without fractions). */
@@ -67,21 +99,20 @@ export function cardTime(iso: string): string {
 export function executeAction(
   title: string,
   verb: string,
-  data: object,
+  data: Record<string, unknown>,
   style?: 'positive' | 'destructive',
-): CardElement {
-  return {
-    type: 'Action.Execute',
+): IExecuteAction {
+  return new ExecuteAction({
     title: cut(title, 100),
     verb,
     data,
     ...(style === undefined ? {} : { style }),
-  };
+  });
 }
 
 /** A button that opens `url` in the browser. */
-export function openUrlAction(title: string, url: string): CardElement {
-  return { type: 'Action.OpenUrl', title: cut(title === '' ? url : title, 100), url };
+export function openUrlAction(title: string, url: string): Action {
+  return new OpenUrlAction(url, { title: cut(title === '' ? url : title, 100) });
 }
 
 /** `text` within `max` characters, with "…" when cut. */
@@ -92,15 +123,13 @@ export function cut(text: string, max: number): string {
 /** A whole card: the body, its buttons, and a refresh that asks the bot for the card as it stands. */
 export function adaptiveCard(
   body: readonly CardElement[],
-  actions: readonly CardElement[],
-  refresh: CardElement | undefined,
-): CardElement {
-  return {
-    type: 'AdaptiveCard',
-    $schema: 'http://adaptivecards.io/schemas/adaptive-card.json',
-    version: CARD_VERSION,
-    body,
-    ...(actions.length === 0 ? {} : { actions }),
-    ...(refresh === undefined ? {} : { refresh: { action: refresh } }),
-  };
+  actions: readonly Action[],
+  refresh: IExecuteAction | undefined,
+): Card {
+  const card = new AdaptiveCard(...body)
+    .with$schema('http://adaptivecards.io/schemas/adaptive-card.json')
+    .withVersion(CARD_VERSION);
+  if (actions.length > 0) card.withActions(...actions);
+  if (refresh !== undefined) card.withRefresh({ action: refresh });
+  return card;
 }

@@ -6,7 +6,7 @@ import type { CardAction } from './activity.js';
 import { showsWholePayload } from './approval-card.js';
 import type { ApprovalCards } from './approval-cards.js';
 import { bundleCard } from './bundle-card.js';
-import type { CardElement } from './card-elements.js';
+import type { Card } from './card-elements.js';
 import { plainText } from './card-elements.js';
 import type { TeamsPeople, TeamsPerson } from './teams-person.js';
 import type { TeamsRegistry } from './teams-registry.js';
@@ -22,7 +22,7 @@ export interface DecisionSettings {
 
 /** The invoke's answer: the card as it stands now (with a line for this person), or a message only. */
 export type InvokeAnswer =
-  | { readonly kind: 'card'; readonly card: CardElement }
+  | { readonly kind: 'card'; readonly card: Card }
   | { readonly kind: 'message'; readonly text: string };
 
 /** The registry's refusals that mean the card was out of date: it is drawn again, nothing decided. */
@@ -143,7 +143,7 @@ export class TeamsDecisions {
 }
 
 /** The card with one line for the person who acted, on top: what their press did or why it did nothing. */
-function withLine(card: CardElement, text: string): CardElement {
+function withLine(card: Card, text: string): Card {
   const body = Array.isArray(card.body) ? card.body : [];
   return { ...card, body: [plainText([[text, { weight: 'Bolder', color: 'Attention' }]]), ...body] };
 }

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from '../../support/ensure-built.js';
 
-// jose is an optional peer: only graded-tools/teams loads it. Checked on the built files.
+// jose and @microsoft/teams.cards are optional peers: only graded-tools/teams loads them. Checked on the built files.
 const dist = join(ROOT, 'dist');
 
 function run(script: string): unknown {
@@ -16,21 +16,22 @@ function run(script: string): unknown {
 describe('graded-tools/teams as built', () => {
   beforeAll(() => ensureBuilt());
 
-  it('no entry or chunk but teams.mjs imports jose, and the root entry never loads it', () => {
-    const naming = readdirSync(dist).filter(
-      (f) =>
-        f.endsWith('.mjs') &&
-        f !== 'teams.mjs' &&
-        /from\s*["']jose["']/.test(readFileSync(join(dist, f), 'utf8')),
-    );
-    expect(naming).toEqual([]);
-    expect(readFileSync(join(dist, 'teams.mjs'), 'utf8')).toMatch(/from\s*["']jose["']/);
-    const loaded = run(`
+  it.each(['jose', '@microsoft/teams.cards'])(
+    'no entry or chunk but teams.mjs imports %s, and the root entry never loads it',
+    (peer) => {
+      const from = new RegExp(`from\\s*["']${peer.replace(/[./]/g, '\\$&')}["']`);
+      const naming = readdirSync(dist).filter(
+        (f) => f.endsWith('.mjs') && f !== 'teams.mjs' && from.test(readFileSync(join(dist, f), 'utf8')),
+      );
+      expect(naming).toEqual([]);
+      expect(readFileSync(join(dist, 'teams.mjs'), 'utf8')).toMatch(from);
+      const loaded = run(`
       import { createRequire } from 'node:module';
       await import(${JSON.stringify(join(dist, 'index.mjs'))});
-      console.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/jose/'))));`);
-    expect(loaded).toBe(false);
-  });
+      console.log(JSON.stringify(Object.keys(createRequire(import.meta.url).cache).some((k) => k.includes('/node_modules/${peer}/'))));`);
+      expect(loaded).toBe(false);
+    },
+  );
 
   it('loads in a fresh Node process and refuses an unsigned activity', () => {
     const out = run(`
