@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { referenceProblem } from './support/adaptive-card-reference.js';
 import { cardProblem } from './support/adaptive-card-schema.js';
 import { type FakeBotFramework, startFakeBotFramework } from './support/fake-bot-framework.js';
 import { teamsDesk } from './support/teams-desk.js';
@@ -18,6 +19,24 @@ function markdownTexts(card: Card): string[] {
   walk(card.body);
   return texts;
 }
+
+describe("Microsoft's reference parser, as the cards' check uses it", () => {
+  // The serializer writes $schema back: a card without it would read back with one.
+  const $schema = 'http://adaptivecards.io/schemas/adaptive-card.json';
+  const card = (body: unknown[]) => ({ type: 'AdaptiveCard', $schema, version: '1.5', body });
+  it('passes a plain card and names an unknown element, an unknown property and a value a property does not take', () => {
+    expect(referenceProblem(card([{ type: 'TextBlock', text: 'hi', wrap: true }]))).toBeUndefined();
+    expect(referenceProblem(card([{ type: 'Fancy' }]))).toMatch(/Unknown element type "Fancy"/);
+    expect(referenceProblem(card([{ type: 'TextBlock', text: 'hi', glow: true }]))).toMatch(
+      /not read back whole: \$\.body\.0\.glow/,
+    );
+    expect(
+      referenceProblem(
+        card([{ type: 'RichTextBlock', inlines: [{ type: 'TextRun', text: 'x', color: 'Purple' }] }]),
+      ),
+    ).toMatch(/Invalid value "Purple" for property "color"/);
+  });
+});
 
 describe('the Teams cards', () => {
   let fake: FakeBotFramework;

@@ -2,6 +2,7 @@
 // from the published element reference, strict: an unknown property, element, enum value or a
 // missing required one is an error, as the Teams client's parser treats it (the element is dropped).
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { referenceProblem } from './adaptive-card-reference.js';
 
 const textEnums = {
   color: { enum: ['Default', 'Dark', 'Light', 'Accent', 'Good', 'Warning', 'Attention'] },
@@ -157,8 +158,11 @@ export const ADAPTIVE_CARD_SCHEMA = {
 const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
 const validate = ajv.compile(ADAPTIVE_CARD_SCHEMA);
 
-/** Why `card` is not a valid Adaptive Card, or `undefined`. */
+/**
+ * Why `card` is not a valid Adaptive Card, or `undefined`: the schema subset above, then Microsoft's
+ * reference parser (zero parse events, zero validation failures, every property read back).
+ */
 export function cardProblem(card: unknown): string | undefined {
-  if (validate(card)) return undefined;
-  return ajv.errorsText(validate.errors?.slice(0, 3));
+  if (!validate(card)) return ajv.errorsText(validate.errors?.slice(0, 3));
+  return referenceProblem(card);
 }

@@ -10,6 +10,8 @@ import { actionOf, type InvokeBody, press, pressActivity, signedRequest, textOf 
 type Card = Record<string, unknown>;
 const cardOf = (body: InvokeBody): Card => {
   expect(body.type).toBe('application/vnd.microsoft.card.adaptive');
+  // Every card an activity is answered with passes the schema and Microsoft's reference parser too.
+  expect(cardProblem(body.value)).toBeUndefined();
   return body.value as Card;
 };
 
