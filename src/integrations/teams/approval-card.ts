@@ -77,7 +77,7 @@ export function approvalCard(input: CardInput): Card {
       ownText(`⚠ ${words.tooLongForTeams(link !== undefined)}`, { color: 'Attention', weight: 'Bolder' }),
     );
   if (c.alike !== undefined && c.status === 'pending')
-    body.push(plainText([[`⚠ ${alikeText(title, c.alike.id, locale)}`, { color: 'Warning' }]]));
+    body.push(plainText([[`⚠ ${alikeText(title, c.alike.id, locale)}`, { weight: 'Bolder' }]]));
   if (c.note !== undefined)
     body.push(plainText([[`${words.why}: `, { weight: 'Bolder' }], c.note], { separator: true }));
   if (c.ref !== undefined) body.push(plainText([[`${words.ref}: `, { weight: 'Bolder' }], c.ref]));
@@ -101,6 +101,9 @@ export function approvalCard(input: CardInput): Card {
   const actions: CardAction[] = [];
   if (c.status === 'pending') {
     if (payload.isWhole) {
+      // The undo window is said before the buttons, not only on one: a screen reader reads it first.
+      if (tool?.holdMs !== undefined && tool.holdMs > 0)
+        body.push(ownText(words.holdLine(holdText(tool.holdMs, locale)), { weight: 'Bolder' }));
       body.push(ownText(words.approveSends, { isSubtle: true }));
       actions.push(executeAction(approveTitle(c, tool, words, locale), VERBS.approve, data, 'positive'));
     }
@@ -208,12 +211,9 @@ function originsElements(input: CardInput): CardElement[] {
   for (const line of text.lines)
     elements.push(
       line.unvouched
-        ? plainText(
-            [[`⚠ ${text.check}`, { weight: 'Bolder', color: 'Warning' }], ` — ${line.field}: ${line.text}`],
-            {
-              spacing: 'None',
-            },
-          )
+        ? plainText([[`⚠ ${text.check}`, { weight: 'Bolder' }], ` — ${line.field}: ${line.text}`], {
+            spacing: 'None',
+          })
         : plainText([`• ${line.field}: ${line.text}`], { spacing: 'None' }),
     );
   if (text.caution !== undefined) elements.push(plainText([[text.caution, { isSubtle: true }]]));
@@ -230,7 +230,7 @@ function standingLine(
   const names = (ids: readonly string[]) => joinNames(words, ids.map(nameOf));
   const approved = () => words.approvedBy(names(approvers(c)));
   const by = last?.by === undefined ? [] : [last.by];
-  const line = (text: string, color?: 'Attention' | 'Warning' | 'Good') =>
+  const line = (text: string, color?: 'Attention' | 'Good') =>
     plainText([[text, { weight: 'Bolder', ...(color === undefined ? {} : { color }) }]], { separator: true });
   switch (c.status) {
     case 'pending': {
@@ -243,10 +243,10 @@ function standingLine(
     }
     case 'scheduled':
       return section([
-        plainText([[approved(), { weight: 'Bolder', color: 'Warning' }]]),
+        plainText([[approved(), { weight: 'Bolder' }]]),
         // A time the reader's Teams draws in their own zone: only our own words meet a TextBlock.
         ownText(words.sendsAt(c.deliverAt === undefined ? '' : cardTime(c.deliverAt)), {
-          color: 'Warning',
+          weight: 'Bolder',
         }),
       ]);
     case 'cancelled':
@@ -260,7 +260,7 @@ function standingLine(
     case 'failed':
       return line(`${approved()} — ${words.failed(c.error ?? last?.note ?? '')}`, 'Attention');
     case 'unknown':
-      return line(`${approved()} — ${words.unknown(c.error ?? last?.note ?? '')}`, 'Warning');
+      return line(`${approved()} — ${words.unknown(c.error ?? last?.note ?? '')}`);
     case 'rejected':
       return line(words.rejectedBy(names(by), last?.note), 'Attention');
     case 'expired':

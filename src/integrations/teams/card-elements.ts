@@ -28,24 +28,31 @@ export const CARD_VERSION = '1.5';
 /** The attachment's content type, and the invoke response's type for a card. */
 export const CARD_CONTENT_TYPE = 'application/vnd.microsoft.card.adaptive';
 
-/** Text shown as written, in one or more runs (`[text, style]`). */
+/**
+ * Text shown as written, in one or more runs (`[text, style]`). A run without text is left out: the
+ * Adaptive Cards parser drops it, and a card must read back as it was sent.
+ */
 export function plainText(
   runs: readonly (string | readonly [string, RunStyle])[],
   options: { readonly separator?: boolean; readonly spacing?: 'None' | 'Small' | 'Medium' } = {},
 ): CardElement {
   return new RichTextBlock({
-    inlines: runs.map((run) =>
-      typeof run === 'string' ? new TextRun(run) : new TextRun(run[0], { ...run[1] }),
-    ),
+    inlines: runs.flatMap((run) => {
+      const [text, style]: readonly [string, RunStyle] = typeof run === 'string' ? [run, {}] : run;
+      return text === '' ? [] : [new TextRun(text, { ...style })];
+    }),
     ...(options.separator === true ? { separator: true } : {}),
     ...(options.spacing === undefined ? {} : { spacing: options.spacing }),
   });
 }
 
-/** How a run looks: bold, attention (red), warning, a quieter or smaller line. */
+/**
+ * How a run looks: bold, attention (red), a quieter or smaller line. No Warning colour: the reference
+ * host's amber fails WCAG contrast on white, so a warning is words (⚠) in bold instead.
+ */
 export interface RunStyle {
   readonly weight?: 'Bolder';
-  readonly color?: 'Attention' | 'Warning' | 'Good' | 'Accent';
+  readonly color?: 'Attention' | 'Good' | 'Accent';
   readonly isSubtle?: true;
   readonly size?: 'Small' | 'Large';
 }
@@ -59,7 +66,7 @@ export function ownText(
   options: {
     readonly size?: 'Large' | 'Medium';
     readonly weight?: 'Bolder';
-    readonly color?: 'Attention' | 'Warning';
+    readonly color?: 'Attention';
     readonly isSubtle?: true;
   } = {},
 ): CardElement {

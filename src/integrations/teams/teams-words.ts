@@ -9,6 +9,8 @@ export interface TeamsWords {
   readonly approve: string;
   /** A held send's Approve: it goes `hold` after the approval, unless undone. */
   approveHeld(hold: string): string;
+  /** Said above a held send's buttons: approving holds it `hold` for an Undo, then it goes. */
+  holdLine(hold: string): string;
   readonly reject: string;
   /** The optional reason beside Reject. */
   readonly rejectReason: string;
@@ -59,6 +61,7 @@ const en: TeamsWords = {
   lang: 'en',
   approve: 'Approve',
   approveHeld: (hold) => `Approve — sends ${hold} later unless undone`,
+  holdLine: (hold) => `Once approved, it waits ${hold} so it can be undone, then it is sent.`,
   reject: 'Reject',
   rejectReason: 'Why reject it? (optional)',
   undo: 'Undo',
@@ -120,6 +123,7 @@ const zhCN: TeamsWords = {
   lang: 'zh-CN',
   approve: '批准',
   approveHeld: (hold) => `批准 — ${hold}后发送，除非撤销`,
+  holdLine: (hold) => `批准后会等待 ${hold}，期间可以撤销，然后发送。`,
   reject: '拒绝',
   rejectReason: '拒绝的原因？（可选）',
   undo: '撤销',
@@ -178,6 +182,7 @@ const zhCN: TeamsWords = {
 const enWrite: TeamsWords = {
   ...en,
   approveHeld: (hold) => `Approve — applies ${hold} later unless undone`,
+  holdLine: (hold) => `Once approved, it waits ${hold} so it can be undone, then it is applied.`,
   payload: 'What is applied',
   approveSends: 'Approve applies exactly what this card shows.',
   sending: gradeWords('en', 'write').doing,
@@ -195,6 +200,7 @@ const enWrite: TeamsWords = {
 const zhCNWrite: TeamsWords = {
   ...zhCN,
   approveHeld: (hold) => `批准 — ${hold}后执行，除非撤销`,
+  holdLine: (hold) => `批准后会等待 ${hold}，期间可以撤销，然后执行。`,
   payload: '执行内容',
   approveSends: '批准将严格按此卡片所示内容执行。',
   sending: gradeWords('zh-CN', 'write').doing,
