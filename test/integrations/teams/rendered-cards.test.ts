@@ -157,6 +157,7 @@ describe('the Teams cards as Microsoft’s renderer draws them in Chromium', () 
       };
       page.document.getElementById('card')?.replaceChildren(card.render() ?? '');
     }, card);
+    // biome-ignore lint/performance/useDomNodeTextContent: the text as drawn is what the approver reads
     return page.locator('#card').innerText();
   }
 
