@@ -58,7 +58,8 @@ export class BotConnector {
         'content-type': 'application/json; charset=utf-8',
       },
       body: JSON.stringify(body),
-      redirect: 'error',
+      // Never followed: a redirect answers 3xx, not ok. ('error' is refused by Workers' fetch.)
+      redirect: 'manual',
     });
     if (response.status === 401) this.#token = undefined;
     if (!response.ok) throw new Error(`the Bot Connector answered HTTP ${response.status}`);
@@ -85,7 +86,8 @@ export class BotConnector {
         client_secret: this.#s.appPassword,
         scope: 'https://api.botframework.com/.default',
       }),
-      redirect: 'error',
+      // Never followed: a redirect answers 3xx, not ok. ('error' is refused by Workers' fetch.)
+      redirect: 'manual',
     });
     const answer: unknown = response.ok ? await response.json() : undefined;
     if (!isRecord(answer) || typeof answer.access_token !== 'string')
