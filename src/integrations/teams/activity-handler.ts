@@ -1,5 +1,6 @@
 import { readActivity } from './activity.js';
 import type { BotFrameworkAuth } from './bot-auth.js';
+import type { CardPlace } from './bot-connector.js';
 import { CARD_CONTENT_TYPE } from './card-elements.js';
 import { SeenActivities } from './seen-activities.js';
 import type { InvokeAnswer, TeamsDecisions } from './teams-decisions.js';
@@ -18,12 +19,24 @@ export class TeamsActivityHandler {
   readonly #auth: BotFrameworkAuth;
   readonly #decisions: TeamsDecisions;
   readonly #now: () => number;
+  readonly #home: Omit<CardPlace, 'activityId'>;
+  readonly #learnPlace: (id: string, place: CardPlace) => void;
   readonly #seen = new SeenActivities();
 
-  constructor(settings: { auth: BotFrameworkAuth; decisions: TeamsDecisions; now: () => number }) {
+  constructor(settings: {
+    auth: BotFrameworkAuth;
+    decisions: TeamsDecisions;
+    now: () => number;
+    /** The conversation the cards are posted to: only a card there is learnt from a press. */
+    home: Omit<CardPlace, 'activityId'>;
+    /** Told where a pressed card is, so a restarted instance can redraw it after later decisions. */
+    learnPlace: (id: string, place: CardPlace) => void;
+  }) {
     this.#auth = settings.auth;
     this.#decisions = settings.decisions;
     this.#now = settings.now;
+    this.#home = settings.home;
+    this.#learnPlace = settings.learnPlace;
   }
 
   async fetch(request: Request): Promise<Response> {
@@ -40,6 +53,13 @@ export class TeamsActivityHandler {
     const id = activity.source.id;
     const seen = id === undefined ? 'fresh' : this.#seen.take(id, this.#now());
     if (seen === 'full') return empty(503, { 'retry-after': '5' });
+    // A signed press on a card in our own conversation says where that card is (kept in memory).
+    if (
+      action.replyToId !== undefined &&
+      action.conversationId === this.#home.conversationId &&
+      activity.source.serviceUrl === this.#home.serviceUrl
+    )
+      this.#learnPlace(action.data.id, { ...this.#home, activityId: action.replyToId });
     const answer = await this.#decisions.act(seen === 'replayed' ? { ...action, verb: 'refresh' } : action);
     return invokeAnswer(toInvokeValue(answer));
   }

@@ -110,7 +110,13 @@ export function teamsApprovals(options: TeamsApprovalsOptions): TeamsApprovals {
     openIdMetadataUrl: settings.openIdMetadataUrl,
     now,
   });
-  const handler = new TeamsActivityHandler({ auth, decisions, now });
+  const handler = new TeamsActivityHandler({
+    auth,
+    decisions,
+    now,
+    home: { serviceUrl: settings.serviceUrl, conversationId: settings.conversationId },
+    learnPlace: (id, place) => cards.learnPlace(id, place),
+  });
   return { notifier: approvalsNotifier(cards), fetch: (request) => handler.fetch(request) };
 }
 

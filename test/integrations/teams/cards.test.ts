@@ -1,3 +1,4 @@
+import { createMemoryStore } from 'graded-tools';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { referenceProblem } from './support/adaptive-card-reference.js';
 import { cardProblem } from './support/adaptive-card-schema.js';
@@ -95,5 +96,24 @@ describe('the Teams cards', () => {
     const posted = await fake.posted(asked.confirmationId);
     expect(cardProblem(posted.card)).toBeUndefined();
     expect(textOf(posted.card)).toContain('Limit refund-cap: 100 of 500 today for cus-42');
+  });
+
+  it('a restarted instance learns where a card is from a signed press on it, and redraws it after a later decision', async () => {
+    const store = createMemoryStore();
+    const { ask } = teamsDesk(fake, { store });
+    const asked = await ask('payment.send', { amount: 900 });
+    const posted = await fake.posted(asked.confirmationId);
+    // Another instance over the same store, started after the card was posted: it never posted it.
+    const restarted = teamsDesk(fake, { store });
+    await press(fake, restarted.teams, posted, 'approve', 'li-guid');
+    // The second approval is made outside Teams (the console, say), on the restarted instance.
+    const decided = await restarted.registry.confirm(asked.confirmationId, {
+      approvedBy: 'wu',
+      flags: { finance: true },
+      digest: asked.digest,
+    });
+    expect(decided.ok).toBe(true);
+    await fake.until(() => textOf(fake.cards.get(posted.id)?.card ?? {}).includes('Approved by Li and wu'));
+    expect(fake.cards.get(posted.id)?.updates).toBeGreaterThan(0);
   });
 });
