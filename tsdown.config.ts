@@ -25,6 +25,7 @@ export default defineConfig({
     cedar: 'src/integrations/cedar/index.ts',
     passkeys: 'src/integrations/passkeys/index.ts',
     slack: 'src/integrations/slack/index.ts',
+    teams: 'src/integrations/teams/index.ts',
     // What package.json `imports` maps `#ajv-engine` to: Ajv's loader, or under workerd/worker a refusal.
     'ajv-engine': 'src/validation/ajv-engine.ts',
     'ajv-engine.workerd': 'src/validation/ajv-engine.workerd.ts',

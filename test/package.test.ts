@@ -93,6 +93,7 @@ describe('the built package', () => {
       './cedar',
       './slack',
       './passkeys',
+      './teams',
       './package.json',
     ]);
     for (const target of Object.values(pkg.exports)) {
@@ -110,6 +111,7 @@ describe('the built package', () => {
       '@cedar-policy/cedar-wasm',
       '@slack/web-api',
       '@simplewebauthn/server',
+      'jose',
       'vitest',
     ]) {
       expect(pkg.peerDependencies[sdk]).toBeDefined();

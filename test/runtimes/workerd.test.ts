@@ -6,6 +6,14 @@ import { join } from 'node:path';
 import { type CryptoKey, exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { quietEnv } from '../../scripts/runtimes.mjs';
+import {
+  APP_ID,
+  APP_PASSWORD,
+  CONVERSATION,
+  type FakeBotFramework,
+  startFakeBotFramework,
+} from '../integrations/teams/support/fake-bot-framework.js';
+import { pressActivity } from '../integrations/teams/support/teams-requests.js';
 import { ROOT } from '../support/ensure-built.js';
 import { EXPECTED_ORIGINS, expectScenario } from './expect-scenario.js';
 import { packedApp, removePackedApp } from './packed-app.js';
@@ -97,7 +105,11 @@ describe.skipIf(wrangler === undefined)(title, () => {
       .setExpirationTime('5m')
       .sign(accessKey);
 
+  // The Bot Framework on loopback, for Teams approvals: its JWKS, token endpoint and Connector API.
+  let bot: FakeBotFramework | undefined;
+
   beforeAll(async () => {
+    bot = await startFakeBotFramework();
     const pair = await generateKeyPair('RS256', { extractable: true });
     accessKey = pair.privateKey;
     const keys = { keys: [{ ...(await exportJWK(pair.publicKey)), kid: 'access-key-1', alg: 'RS256' }] };
@@ -113,7 +125,17 @@ describe.skipIf(wrangler === undefined)(title, () => {
     cpSync(join(ROOT, 'examples', 'cloudflare-access.ts'), join(app, 'cloudflare-access.ts'));
     writeFileSync(
       join(app, 'worker', '.dev.vars'),
-      `ACCESS_TEAM_DOMAIN="${team}"\nACCESS_AUD="${AUDIENCE}"\n`,
+      [
+        `ACCESS_TEAM_DOMAIN="${team}"`,
+        `ACCESS_AUD="${AUDIENCE}"`,
+        `TEAMS_APP_ID="${APP_ID}"`,
+        `TEAMS_APP_PASSWORD="${APP_PASSWORD}"`,
+        `TEAMS_SERVICE_URL="${bot.serviceUrl}"`,
+        `TEAMS_CONVERSATION="${CONVERSATION}"`,
+        `TEAMS_OPENID="${bot.openIdMetadataUrl}"`,
+        `TEAMS_TOKEN_URL="${bot.tokenUrl}"`,
+        '',
+      ].join('\n'),
     );
     await start();
   }, 120_000);
@@ -121,6 +143,7 @@ describe.skipIf(wrangler === undefined)(title, () => {
   afterAll(async () => {
     await stop();
     removePackedApp(app);
+    await bot?.close();
     jwks?.closeAllConnections();
     await new Promise((resolve) => (jwks === undefined ? resolve(undefined) : jwks.close(resolve)));
   });
@@ -215,5 +238,36 @@ describe.skipIf(wrangler === undefined)(title, () => {
     const result = await get('/d1');
     expectScenario(result, 'workerd');
     expect(result.store).toBe('d1');
+  });
+
+  it('approves a send in Teams over D1: a press signed by the Bot Connector decides it once, a forged one is refused', async () => {
+    const fake = bot as FakeBotFramework;
+    const asked = await get('/teams/propose');
+    const posted = await fake.posted(String(asked.id), 20_000).catch((error) => {
+      throw new Error(`${error}: ${JSON.stringify({ asked, calls: fake.calls })}\n${output.slice(-2000)}`);
+    });
+    const activity = pressActivity(fake, posted, 'approve', 'li-guid');
+    const pressed = (token: string | undefined) =>
+      fetch(`${base}/teams/messages`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(token === undefined ? {} : { authorization: `Bearer ${token}` }),
+        },
+        body: JSON.stringify(activity),
+      });
+    const forged = await pressed(await fake.token({ key: 'unpublished' }));
+    expect(forged.status, output.slice(-2000)).toBe(401);
+    expect(await get(`/teams/status?id=${asked.id}`)).toMatchObject({ status: 'pending', delivered: [] });
+    const answer = await pressed(await fake.token());
+    expect(answer.status, output.slice(-2000)).toBe(200);
+    expect(JSON.stringify(await answer.json())).toContain('Approved by Li');
+    expect(await get(`/teams/status?id=${asked.id}`)).toEqual({
+      status: 'delivered',
+      delivered: [{ to: 'ana@example.com', text: 'Your refund is on its way.' }],
+    });
+    // The same activity again decides nothing.
+    expect((await pressed(await fake.token())).status).toBe(200);
+    expect((await get(`/teams/status?id=${asked.id}`)).delivered).toHaveLength(1);
   });
 });

@@ -23,6 +23,8 @@ const ENTRIES = [
   'dbos',
   'cedar',
   'slack',
+  'teams',
+  'passkeys',
   'cli',
 ];
 const LOCK = `${ROOT}.tmp/build.lock`;
