@@ -7,6 +7,7 @@ import { alikeText } from '../../messages/alike-words.js';
 import { gradeOf } from '../../messages/grade-words.js';
 import type { Locale } from '../../messages/index.js';
 import { type LimitState, limitLines } from '../../messages/limit-words.js';
+import { passkeyRequiredText, requiresPasskey } from '../../messages/passkey-words.js';
 import { approveCountText, quorumSentence } from '../../messages/quorum-words.js';
 import { originsText } from '../../origins/origin-words.js';
 import { titledOrigins, titledValueOrigins } from '../../origins/read-origins.js';
@@ -77,7 +78,7 @@ export function approvalCard(input: CardInput): Card {
       ownText(`⚠ ${words.tooLongForTeams(link !== undefined)}`, { color: 'Attention', weight: 'Bolder' }),
     );
   if (c.alike !== undefined && c.status === 'pending')
-    body.push(plainText([[`⚠ ${alikeText(title, c.alike.id, locale)}`, { weight: 'Bolder' }]]));
+    body.push(plainText([[`⚠ ${alikeText(title, c.alike, locale)}`, { weight: 'Bolder' }]]));
   if (c.note !== undefined)
     body.push(plainText([[`${words.why}: `, { weight: 'Bolder' }], c.note], { separator: true }));
   if (c.ref !== undefined) body.push(plainText([[`${words.ref}: `, { weight: 'Bolder' }], c.ref]));
@@ -99,8 +100,12 @@ export function approvalCard(input: CardInput): Card {
   if (links.length > 0) body.push(buttons(links));
   const data = actionData({ id: c.id, digest: c.digest });
   const actions: CardAction[] = [];
+  // A passkey is given only in the console: no Approve here, and the card says why before Reject.
+  const passkey = requiresPasskey(c);
+  if (passkey && c.status === 'pending')
+    body.push(ownText(passkeyRequiredText(locale), { weight: 'Bolder' }));
   if (c.status === 'pending') {
-    if (payload.isWhole) {
+    if (payload.isWhole && !passkey) {
       // The undo window is said before the buttons, not only on one: a screen reader reads it first.
       if (tool?.holdMs !== undefined && tool.holdMs > 0)
         body.push(ownText(words.holdLine(holdText(tool.holdMs, locale)), { weight: 'Bolder' }));
@@ -109,7 +114,8 @@ export function approvalCard(input: CardInput): Card {
     }
     body.push(textBox(REASON_INPUT, words.rejectReason, 500));
     actions.push(executeAction(words.reject, VERBS.reject, data, 'destructive'));
-    if (!payload.isWhole && link !== undefined) actions.push(openUrlAction(words.openInConsole, link));
+    if ((!payload.isWhole || passkey) && link !== undefined)
+      actions.push(openUrlAction(words.openInConsole, link));
   }
   if (c.status === 'scheduled') actions.push(executeAction(words.undo, VERBS.cancel, data));
   return adaptiveCard(body, actions, executeAction(words.refresh, VERBS.refresh, data));

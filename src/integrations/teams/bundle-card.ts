@@ -3,6 +3,7 @@ import { describeEffect } from '../../confirm/reading/effect-text.js';
 import type { ConfirmationToolView } from '../../confirm/types.js';
 import { payloadLabels } from '../../console/payload-labels.js';
 import type { Locale } from '../../messages/index.js';
+import { passkeyRequiredText, requiresPasskey } from '../../messages/passkey-words.js';
 import { actionData, VERBS } from './action-data.js';
 import { payloadElements, REASON_INPUT } from './approval-card.js';
 import {
@@ -81,8 +82,10 @@ export function bundleCard(input: BundleCardInput): { card: Card; isWhole: boole
     body.push(ownText(`**${words.expires}:** ${cardDateTime(pending.expiresAt)}`, { isSubtle: true }));
   const actions: CardAction[] = [];
   const link = linkUrl(input.consoleLink);
+  const passkey = bundle.steps.some((step) => requiresPasskey(step));
+  if (pending !== undefined && passkey) body.push(ownText(passkeyRequiredText(locale), { weight: 'Bolder' }));
   if (pending !== undefined && first !== undefined) {
-    if (isWhole)
+    if (isWhole && !passkey)
       actions.push(
         executeAction(
           words.approveAll(n),
@@ -91,7 +94,8 @@ export function bundleCard(input: BundleCardInput): { card: Card; isWhole: boole
           'positive',
         ),
       );
-    else body.push(ownText(`⚠ ${words.bundleTooLong}`, { color: 'Attention', weight: 'Bolder' }));
+    else if (!isWhole)
+      body.push(ownText(`⚠ ${words.bundleTooLong}`, { color: 'Attention', weight: 'Bolder' }));
     body.push(textBox(REASON_INPUT, words.rejectReason, 500));
     actions.push(
       executeAction(
@@ -101,7 +105,7 @@ export function bundleCard(input: BundleCardInput): { card: Card; isWhole: boole
         'destructive',
       ),
     );
-    if (!isWhole && link !== undefined) actions.push(openUrlAction(words.openInConsole, link));
+    if ((!isWhole || passkey) && link !== undefined) actions.push(openUrlAction(words.openInConsole, link));
   } else
     body.push(
       plainText([[words.statuses[bundle.status] ?? bundle.status, { weight: 'Bolder' }]], {

@@ -48,6 +48,18 @@ describe('the Teams cards', () => {
     await fake.close();
   });
 
+  it('offer no Approve for a send that needs a passkey: they say why and link to the console, and Reject stays', async () => {
+    const { ask } = teamsDesk(fake, { consoleUrl: 'https://approvals.example.com/console' });
+    const asked = await ask('wire.send', { amount: 900 });
+    const posted = await fake.posted(asked.confirmationId);
+    expect(cardProblem(posted.card)).toBeUndefined();
+    expect(referenceProblem(posted.card)).toBeUndefined();
+    expect(actionOf(posted.card, 'approve')).toBeUndefined();
+    expect(actionOf(posted.card, 'reject')).toBeDefined();
+    expect(textOf(posted.card)).toContain('passkey is required');
+    expect(JSON.stringify(posted.card.actions)).toContain('https://approvals.example.com/console');
+  });
+
   it('show a value as written: a Markdown link or a mention in a payload or a note is a TextRun, never Markdown', async () => {
     const { ask } = teamsDesk(fake);
     const hostile = '[Approve here](https://evil.example) **now** <at>Li</at>';

@@ -98,6 +98,19 @@ export function teamsDesk(
       },
     })
     .register({
+      name: 'wire.send',
+      title: 'Wire money',
+      description: 'Wire money to a supplier; approved with a passkey in the console only.',
+      sideEffect: 'send',
+      passkey: true,
+      inputSchema: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+      prepare: (input: { amount: number }) => ({ amount: input.amount }),
+      deliver: (payload) => {
+        delivered.push(payload);
+        return { wired: true };
+      },
+    })
+    .register({
       name: 'letter.send',
       title: 'Send a letter',
       description: 'Email a letter of any length to a customer.',
