@@ -1,5 +1,5 @@
 import type { ApprovalNotice, Notifier, NotifyResult } from '../../notice.js';
-import { describeThrown } from '../../util/describe-thrown.js';
+import { oneAttemptNotifier } from '../../notify/one-attempt.js';
 import type { ApprovalMessages } from './approval-messages.js';
 
 /** The channel's name in `notify` events. */
@@ -11,26 +11,7 @@ export const CHANNEL = 'slack-approvals';
  * that made the change, so each reaches Slack once across instances. Never rejects.
  */
 export function approvalsNotifier(messages: ApprovalMessages): Notifier {
-  return {
-    channel: CHANNEL,
-    async send(notice, { signal, onAttempt }) {
-      const started = performance.now();
-      let outcome: NotifyResult;
-      let noticeId = '';
-      try {
-        noticeId = String(notice.id);
-        outcome = signal?.aborted ? { ok: false, error: 'aborted' } : await sendOne(messages, notice);
-      } catch (error) {
-        outcome = { ok: false, error: `the notice could not be read: ${describeThrown(error)}` };
-      }
-      try {
-        onAttempt?.({ channel: CHANNEL, noticeId, attempt: 1, ...outcome, ms: performance.now() - started });
-      } catch {
-        // What a listener throws is ignored.
-      }
-      return outcome;
-    },
-  };
+  return oneAttemptNotifier(CHANNEL, (notice) => sendOne(messages, notice));
 }
 
 function sendOne(messages: ApprovalMessages, notice: ApprovalNotice): Promise<NotifyResult> {
